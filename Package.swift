@@ -1,0 +1,50 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "slideshow",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "SlideshowKit", targets: ["SlideshowKit"]),
+        .executable(name: "slideshow", targets: ["slideshow"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // C libraries, each behind one shim header.
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat",
+            providers: [.apt(["libavcodec-dev", "libavformat-dev", "libswscale-dev", "libavutil-dev"])]
+        ),
+        .systemLibrary(
+            name: "CTurboJPEG",
+            pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]
+        ),
+
+        // The library: Images → Looks → Writer → Slideshow.
+        .target(
+            name: "SlideshowKit",
+            dependencies: ["CFFmpeg", "CTurboJPEG"]
+        ),
+
+        // The command-line tool: parses, calls the library, reports.
+        .executableTarget(
+            name: "slideshow",
+            dependencies: [
+                "SlideshowKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // Helpers every test target shares: where the shared photos are, ffprobe, temp folders.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "ImagesTests", dependencies: ["SlideshowKit", "TestSupport"]),
+        .testTarget(name: "LooksTests", dependencies: ["SlideshowKit", "TestSupport"]),
+        .testTarget(name: "WriterTests", dependencies: ["SlideshowKit", "TestSupport"]),
+        .testTarget(name: "SlideshowTests", dependencies: ["SlideshowKit", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["slideshow", "TestSupport"]),
+    ]
+)

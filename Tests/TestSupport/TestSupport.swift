@@ -1,0 +1,197 @@
+import Foundation
+
+/// Where the tests find things outside the package: the shared photos, ffprobe, the built tool.
+public enum TestEnvironment {
+    /// The package's root folder (the one holding Package.swift).
+    public static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()  // TestSupport
+        .deletingLastPathComponent()  // Tests
+        .deletingLastPathComponent()
+
+    /// `../shared/photos` beside the checkout, or nil in a user's fresh clone that lacks it.
+    public static let sharedPhotos: URL? = {
+        let url = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/photos")
+        return FileManager.default.fileExists(atPath: url.appendingPathComponent("MANIFEST.tsv").path) ? url : nil
+    }()
+
+    /// The path of a shared photo; nil when `../shared` is absent.
+    public static func sharedPhoto(_ name: String) -> String? {
+        sharedPhotos?.appendingPathComponent(name).path
+    }
+
+    /// The names of the shared photos that start with a prefix, sorted; empty when `../shared` is absent.
+    public static func sharedPhotos(prefix: String) -> [String] {
+        guard let folder = sharedPhotos,
+              let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
+        return names.filter { $0.hasPrefix(prefix) }.sorted()
+    }
+
+    /// The message a test prints when it skips for want of the shared photos.
+    public static let noSharedPhotos = "skipped: ../shared/photos is absent (a fresh clone); the test needs the shared photos"
+
+    /// The project's own sample photos.
+    public static func sample(_ name: String) -> String {
+        packageRoot.appendingPathComponent("Samples/photos").appendingPathComponent(name).path
+    }
+
+    /// The folder holding the built products (the `slideshow` tool) of this test run.
+    public static let productsDirectory: URL = {
+        // The test bundle runs from .build/<config>/, beside the products.
+        let arguments = ProcessInfo.processInfo.arguments
+        for candidate in arguments.dropFirst() + [arguments[0]] {
+            let url = URL(fileURLWithPath: candidate)
+            var folder = url.deletingLastPathComponent()
+            for _ in 0..<4 {
+                if FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("slideshow").path) {
+                    return folder
+                }
+                folder = folder.deletingLastPathComponent()
+            }
+        }
+        for config in ["debug", "release"] {
+            let folder = packageRoot.appendingPathComponent(".build/\(config)")
+            if FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("slideshow").path) {
+                return folder
+            }
+        }
+        return packageRoot.appendingPathComponent(".build/debug")
+    }()
+}
+
+/// A folder of its own for one test, removed when the value goes away.
+public final class TemporaryFolder: @unchecked Sendable {
+    // @unchecked: the only state is an immutable URL.
+    /// The folder.
+    public let url: URL
+
+    /// Creates a fresh, empty folder under the system's temporary folder.
+    public init() throws {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("slideshow-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    /// A path inside the folder.
+    public func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    /// The names of the files in the folder, sorted.
+    public func contents() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+/// The result of running a program.
+public struct ProcessResult: Sendable {
+    /// The exit status (or 128 + signal).
+    public var status: Int32
+    /// What it wrote on standard output.
+    public var stdout: Data
+    /// What it wrote on standard error, as text.
+    public var stderr: String
+    /// Standard output as text.
+    public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+}
+
+/// Runs a program to its end and collects its output.
+@discardableResult
+public func run(_ executable: String, _ arguments: [String], stdin: Data? = nil, environment: [String: String]? = nil) throws -> ProcessResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    let input = Pipe()
+    process.standardInput = input
+    try process.run()
+    if let stdin { input.fileHandleForWriting.write(stdin) }
+    try? input.fileHandleForWriting.close()
+    // Read both pipes concurrently so neither fills up and blocks the child.
+    nonisolated(unsafe) var errData = Data()
+    let group = DispatchGroup()
+    group.enter()
+    DispatchQueue.global().async {
+        errData = err.fileHandleForReading.readDataToEndOfFile()
+        group.leave()
+    }
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    process.waitUntilExit()
+    let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+    return ProcessResult(status: status, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
+}
+
+/// Finds a program on the PATH.
+public func which(_ name: String) -> String? {
+    for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+        let path = "\(folder)/\(name)"
+        if FileManager.default.isExecutableFile(atPath: path) { return path }
+    }
+    return nil
+}
+
+/// What ffprobe, the independent reader, says of a video file.
+public struct ProbedVideo: Sendable {
+    /// `format.duration`, as ffprobe prints it (e.g. "3.000000").
+    public var formatDuration: String
+    /// The video stream's `duration`.
+    public var streamDuration: String
+    /// Frames counted by decoding (`-count_frames`).
+    public var decodedFrames: Int
+    /// The stream's `codec_name`, `profile`, `pix_fmt`, `width`, `height`, `r_frame_rate`,
+    /// `avg_frame_rate`, `color_range`, `color_space`, `color_transfer`, `color_primaries`,
+    /// `has_b_frames`.
+    public var stream: [String: String]
+
+    /// Reads a file with ffprobe.
+    public init(path: String) throws {
+        guard let ffprobe = which("ffprobe") else { throw ProbeError.noFFprobe }
+        let result = try run(ffprobe, ["-v", "error", "-count_frames", "-select_streams", "v:0",
+                                       "-show_entries", "format=duration:stream", "-of", "json", path])
+        guard result.status == 0,
+              let json = try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any],
+              let format = json["format"] as? [String: Any],
+              let streams = json["streams"] as? [[String: Any]], let stream = streams.first
+        else { throw ProbeError.unreadable(result.stderr) }
+        formatDuration = format["duration"] as? String ?? ""
+        streamDuration = stream["duration"] as? String ?? ""
+        decodedFrames = Int(stream["nb_read_frames"] as? String ?? "") ?? -1
+        var fields: [String: String] = [:]
+        for (key, value) in stream {
+            if let text = value as? String { fields[key] = text } else if let number = value as? NSNumber { fields[key] = number.stringValue }
+        }
+        self.stream = fields
+    }
+}
+
+/// Why ffprobe could not read a file.
+public enum ProbeError: Error {
+    /// ffprobe is not installed.
+    case noFFprobe
+    /// ffprobe failed, with its message.
+    case unreadable(String)
+}
+
+/// Decodes frames of a video with ffmpeg into raw pixels.
+public enum FrameDecoder {
+    /// Every frame of the first video stream as `pixelFormat` ("gray", "rgb24" or "yuv420p"), one `Data` a frame.
+    public static func frames(of path: String, pixelFormat: String, width: Int, height: Int) throws -> [Data] {
+        guard let ffmpeg = which("ffmpeg") else { throw ProbeError.noFFprobe }
+        let result = try run(ffmpeg, ["-v", "error", "-i", path, "-f", "rawvideo", "-pix_fmt", pixelFormat, "-"])
+        guard result.status == 0 else { throw ProbeError.unreadable(result.stderr) }
+        let frameBytes: Int
+        switch pixelFormat {
+        case "gray": frameBytes = width * height
+        case "rgb24": frameBytes = width * height * 3
+        case "yuv420p": frameBytes = width * height * 3 / 2
+        default: fatalError("unsupported pixel format \(pixelFormat)")
+        }
+        let data = result.stdout
+        return stride(from: 0, to: data.count - frameBytes + 1, by: frameBytes).map { offset in
+            data.subdata(in: offset..<offset + frameBytes)
+        }
+    }
+}
