@@ -1,0 +1,303 @@
+import Dispatch
+import Synchronization
+
+/// Writes a video file from pixel buffers appended at presentation times, in the shape of
+/// AVFoundation's `AVAssetWriter`.
+///
+/// ```swift
+/// let writer = try AssetWriter(outputPath: "out.mp4", settings: VideoSettings())
+/// let input = AssetWriterInput(settings: writer.settings)
+/// let adaptor = PixelBufferAdaptor(assetWriterInput: input)
+/// writer.add(input)
+/// try writer.startWriting()
+/// writer.startSession(atSourceTime: .zero)
+/// input.requestMediaDataWhenReady(on: queue) {
+///     while input.isReadyForMoreMediaData, let (buffer, time) = nextSlide() {
+///         adaptor.append(buffer, withPresentationTime: time)
+///     }
+///     // when there are no more slides:
+///     input.markAsFinished()
+///     writer.endSession(atSourceTime: end)
+///     writer.finishWriting { … }
+/// }
+/// ```
+///
+/// The file is H.264 High (libx264), yuv420p, BT.709 limited range and tagged so, at a
+/// constant frame rate, in an MP4 with `moov` before `mdat`. A buffer stays on screen until
+/// the next buffer's time; ``endSession(atSourceTime:)`` sets when the last one ends, so the
+/// last picture gets its full share. Without it, the session ends one frame after the last
+/// buffer.
+///
+/// Bytes go to a temporary file beside the output and are moved into place only by a
+/// successful ``finishWriting()``; a failure or ``cancelWriting()`` leaves nothing behind.
+///
+/// Thread safety: the writer, its input and its adaptor may be called from any thread. All
+/// C objects live on the writer's own serial queue, where appended buffers are encoded.
+public final class AssetWriter: @unchecked Sendable {
+    // @unchecked: every mutable property is behind `state`, and the engine (the C objects)
+    // is touched only on `queue`.
+
+    /// Where a writer is in its life.
+    public enum Status: Sendable, Equatable {
+        /// Created; ``startWriting()`` not yet called.
+        case unknown
+        /// Accepting buffers.
+        case writing
+        /// Finished: the file is in place.
+        case completed
+        /// Failed: ``error`` says why; nothing was left at the output path.
+        case failed
+        /// Cancelled; nothing was left at the output path.
+        case cancelled
+    }
+
+    /// The output path.
+    public let outputPath: String
+    /// The video's settings.
+    public let settings: VideoSettings
+    /// Whether an existing file at the output path may be replaced.
+    public let overwrite: Bool
+
+    let queue = DispatchQueue(label: "slideshow.asset-writer")
+    private let state = Mutex(State())
+    /// Owned by `queue`.
+    nonisolated(unsafe) private var engine: WriterEngine?
+    nonisolated(unsafe) private var output: OutputFile?
+
+    private struct State {
+        var status = Status.unknown
+        var error: WriterError?
+        var input: AssetWriterInput?
+        var sessionStart: MediaTime?
+        var sessionEnd: MediaTime?
+        var lastFrame: Int64 = -1
+    }
+
+    /// Creates a writer.
+    /// - Parameters:
+    ///   - outputPath: the MP4 file to write.
+    ///   - settings: size, frame rate and encoder settings.
+    ///   - overwrite: whether a file already at `outputPath` may be replaced (when the render succeeds).
+    /// - Throws: ``WriterError`` `.invalidSettings` when the settings cannot make a video.
+    public init(outputPath: String, settings: VideoSettings, overwrite: Bool = false) throws(WriterError) {
+        if let problem = settings.problem {
+            throw WriterError(path: outputPath, kind: .invalidSettings, reason: problem)
+        }
+        self.outputPath = outputPath
+        self.settings = settings
+        self.overwrite = overwrite
+    }
+
+    /// The writer's status.
+    public var status: Status { state.withLock { $0.status } }
+
+    /// Why the writer failed, once ``status`` is `.failed`.
+    public var error: WriterError? { state.withLock { $0.error } }
+
+    /// The hold strategy in effect once writing has started.
+    public var holdStrategy: HoldStrategy { queue.sync { engine?.hold ?? settings.hold } }
+
+    /// Adds the video input. A writer takes one input.
+    public func add(_ input: AssetWriterInput) {
+        state.withLock { state in
+            precondition(state.input == nil, "an AssetWriter takes one input")
+            precondition(state.status == .unknown, "inputs are added before startWriting()")
+            state.input = input
+        }
+        input.attach(to: self)
+    }
+
+    /// Creates the temporary output, opens the encoder and writes the file's header.
+    /// - Throws: ``WriterError``: `.noSuchFolder`, `.outputIsFolder`, `.outputExists`,
+    ///   `.notWritable`, `.encoderFailed`, `.invalidState`.
+    public func startWriting() throws(WriterError) {
+        let input = state.withLock { $0.input }
+        guard input != nil, status == .unknown else {
+            throw WriterError(path: outputPath, kind: .invalidState, reason: "startWriting() needs one input and a new writer")
+        }
+        let result: Result<Void, WriterError> = queue.sync {
+            do {
+                let output = try OutputFile(target: outputPath, overwrite: overwrite)
+                do {
+                    engine = try WriterEngine(path: output.temporary, settings: settings)
+                } catch {
+                    output.discard()
+                    throw error
+                }
+                self.output = output
+                return .success(())
+            } catch let error as WriterError {
+                return .failure(error)
+            } catch {
+                return .failure(describe(error))
+            }
+        }
+        switch result {
+        case .success:
+            state.withLock { $0.status = .writing }
+        case .failure(let error):
+            state.withLock {
+                $0.status = .failed
+                $0.error = error
+            }
+            throw error
+        }
+    }
+
+    /// Starts the session: appended times are taken relative to `time`.
+    public func startSession(atSourceTime time: MediaTime) {
+        state.withLock { $0.sessionStart = time }
+    }
+
+    /// Ends the session at `time`: the last appended buffer stays on screen until then.
+    public func endSession(atSourceTime time: MediaTime) {
+        state.withLock { $0.sessionEnd = time }
+    }
+
+    /// Encodes what is still queued, holds the last buffer until the session's end, writes the
+    /// trailer and moves the file into place.
+    /// - Throws: the ``WriterError`` that failed the writer, or `.outputExists` if a file
+    ///   appeared at the output path meanwhile (without overwrite).
+    public func finishWriting() async throws(WriterError) {
+        let result: Result<Void, WriterError> = await withCheckedContinuation { continuation in
+            finishWriting { continuation.resume(returning: $0) }
+        }
+        try result.get()
+    }
+
+    /// ``finishWriting()`` with a completion handler, called on the writer's queue.
+    public func finishWriting(completionHandler: @escaping @Sendable (Result<Void, WriterError>) -> Void) {
+        let (endFrame, status) = state.withLock { state -> (Int64, Status) in
+            let end = state.sessionEnd.map { frameIndex(of: $0, start: state.sessionStart ?? .zero) } ?? state.lastFrame + 1
+            return (max(end, state.lastFrame + 1), state.status)
+        }
+        guard status == .writing else {
+            completionHandler(.failure(error ?? WriterError(path: outputPath, kind: .invalidState, reason: "finishWriting() while not writing")))
+            return
+        }
+        state.withLock { $0.input }?.markAsFinished()
+        queue.async { [self] in
+            // Appends queued before this block have been encoded, in order.
+            guard self.status == .writing, let engine, let output else {
+                completionHandler(.failure(error ?? cancelledError))
+                return
+            }
+            do {
+                try engine.finish(endFrame: endFrame)
+                self.engine = nil
+                try output.commit()
+                self.output = nil
+                state.withLock { $0.status = .completed }
+                completionHandler(.success(()))
+            } catch {
+                fail(describe(error))
+                completionHandler(.failure(self.error ?? describe(error)))
+            }
+        }
+    }
+
+    /// Stops writing and removes the temporary file; nothing is left at the output path.
+    public func cancelWriting() {
+        let wasWriting = state.withLock { state -> Bool in
+            guard state.status == .writing || state.status == .unknown else { return false }
+            state.status = .cancelled
+            state.error = cancelledError
+            return true
+        }
+        guard wasWriting else { return }
+        queue.async { [self] in
+            engine = nil
+            output?.discard()
+            output = nil
+        }
+        state.withLock { $0.input }?.writerStopped()
+    }
+
+    // MARK: For the input
+
+    private var cancelledError: WriterError {
+        WriterError(path: outputPath, kind: .cancelled, reason: "cancelled")
+    }
+
+    /// The frame a presentation time falls on (rounded to the nearest frame).
+    private func frameIndex(of time: MediaTime, start: MediaTime) -> Int64 {
+        let fps = Int32(settings.framesPerSecond)
+        return MediaTime.rescale(time.value, from: time.timescale, to: fps) - MediaTime.rescale(start.value, from: start.timescale, to: fps)
+    }
+
+    /// Accepts a buffer from the input: checks its time and queues it for encoding.
+    /// - Returns: false, with ``error`` set, when the buffer cannot be appended.
+    func enqueue(_ buffer: PixelBuffer, at time: MediaTime, done: @escaping @Sendable () -> Void) -> Bool {
+        let verdict = state.withLock { state -> Result<Int64, WriterError> in
+            guard state.status == .writing else {
+                return .failure(state.error ?? WriterError(path: outputPath, kind: .invalidState, reason: "append before startWriting()"))
+            }
+            guard let start = state.sessionStart else {
+                return .failure(WriterError(path: outputPath, kind: .invalidState, reason: "append before startSession(atSourceTime:)"))
+            }
+            let index = frameIndex(of: time, start: start)
+            guard index > state.lastFrame else {
+                return .failure(WriterError(path: outputPath, kind: .invalidTime,
+                                            reason: "time \(time) is not after the previous buffer's frame \(state.lastFrame)"))
+            }
+            if let end = state.sessionEnd, index >= frameIndex(of: end, start: start) {
+                return .failure(WriterError(path: outputPath, kind: .invalidTime, reason: "time \(time) is at or after the session's end"))
+            }
+            state.lastFrame = index
+            return .success(index)
+        }
+        guard case .success(let index) = verdict else {
+            if case .failure(let error) = verdict, error.kind != .invalidState || status == .writing {
+                fail(error)
+            }
+            return false
+        }
+        guard buffer.size == settings.size else {
+            fail(WriterError(path: outputPath, kind: .invalidState, reason: "buffer of size \(buffer.size) in a \(settings.size) video"))
+            return false
+        }
+        queue.async { [self] in
+            defer { done() }
+            guard status == .writing, let engine else { return }
+            do {
+                try engine.append(buffer, at: index)
+            } catch {
+                fail(describe(error))
+            }
+        }
+        return true
+    }
+
+    /// Fails the writer: removes the temporary file and wakes the input so its block sees the failure.
+    private func fail(_ error: WriterError) {
+        let first = state.withLock { state -> Bool in
+            guard state.status == .writing else { return false }
+            state.status = .failed
+            state.error = error
+            return true
+        }
+        guard first else { return }
+        queue.async { [self] in
+            engine = nil
+            output?.discard()
+            output = nil
+        }
+        state.withLock { $0.input }?.writerStopped()
+    }
+
+    /// A ``WriterError`` for a lower layer's failure.
+    private func describe(_ error: any Error) -> WriterError {
+        switch error {
+        case let error as WriterError:
+            return error
+        case let error as FFmpegError where error.isNoSpace:
+            return WriterError(path: outputPath, kind: .diskFull, reason: "no space left for the video (\(error.message))")
+        case let error as FFmpegError where error.call == "avio_open":
+            return WriterError(path: outputPath, kind: .notWritable, reason: "cannot create the file (\(error.message))")
+        case let error as FFmpegError:
+            return WriterError(path: outputPath, kind: .encoderFailed, reason: error.description)
+        default:
+            return WriterError(path: outputPath, kind: .encoderFailed, reason: "\(error)")
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import Dispatch
+import Synchronization
+
+/// The video input of an ``AssetWriter``, in the shape of AVFoundation's `AVAssetWriterInput`.
+///
+/// Readiness is backpressure from the encoder: the writer's queue encodes appended buffers
+/// in order, and ``isReadyForMoreMediaData`` is false while ``capacity`` buffers wait for
+/// it. ``requestMediaDataWhenReady(on:using:)`` runs a block whenever the input is ready,
+/// and again each time a queued buffer has been encoded: no polling, no sleeping.
+public final class AssetWriterInput: @unchecked Sendable {
+    // @unchecked: all mutable state is behind `state`.
+
+    /// The video's settings.
+    public let settings: VideoSettings
+    /// How many appended buffers may wait for the encoder before the input stops being ready.
+    public let capacity: Int
+
+    private let state = Mutex(State())
+
+    private struct State {
+        weak var writer: AssetWriter?
+        var queued = 0
+        var finished = false
+        var stopped = false
+        var request: (queue: DispatchQueue, block: @Sendable () -> Void)?
+        var blockScheduled = false
+    }
+
+    /// Creates an input.
+    /// - Parameters:
+    ///   - settings: the video's settings (the writer's).
+    ///   - capacity: buffers that may wait for the encoder; 2 by default, enough to keep
+    ///     the encoder busy while the next picture is prepared, few enough to keep memory flat.
+    public init(settings: VideoSettings, capacity: Int = 2) {
+        precondition(capacity > 0, "an input holds at least one buffer")
+        self.settings = settings
+        self.capacity = capacity
+    }
+
+    /// Whether the input takes another buffer now.
+    public var isReadyForMoreMediaData: Bool {
+        state.withLock { !$0.finished && ($0.stopped || $0.queued < capacity) }
+    }
+
+    /// Runs `block` on `queue` whenever the input is ready for more data.
+    ///
+    /// The block should append while ``isReadyForMoreMediaData`` is true, and call
+    /// ``markAsFinished()`` when it has nothing more to give. It is run again when the input
+    /// becomes ready again; if it returns while the input is still ready and not finished,
+    /// it is run again at once. When the writer fails or is cancelled, the block runs once
+    /// more so that it sees an append return false.
+    public func requestMediaDataWhenReady(on queue: DispatchQueue, using block: @escaping @Sendable () -> Void) {
+        state.withLock { $0.request = (queue, block) }
+        scheduleIfReady()
+    }
+
+    /// Says that no more buffers will come; the block is not run again.
+    public func markAsFinished() {
+        state.withLock {
+            $0.finished = true
+            $0.request = nil
+        }
+    }
+
+    // MARK: For the adaptor and the writer
+
+    func attach(to writer: AssetWriter) {
+        state.withLock { $0.writer = writer }
+    }
+
+    func append(_ buffer: PixelBuffer, at time: MediaTime) -> Bool {
+        let writer = state.withLock { state -> AssetWriter? in
+            guard !state.finished, !state.stopped, let writer = state.writer else { return nil }
+            state.queued += 1
+            return writer
+        }
+        guard let writer else { return false }
+        let accepted = writer.enqueue(buffer, at: time) { [self] in
+            state.withLock { $0.queued -= 1 }
+            scheduleIfReady()
+        }
+        if !accepted { state.withLock { $0.queued -= 1 } }
+        return accepted
+    }
+
+    /// The writer failed or was cancelled: wake the block so that it finds out.
+    func writerStopped() {
+        state.withLock { $0.stopped = true }
+        scheduleIfReady()
+    }
+
+    /// Runs the block on its queue, unless it is already scheduled or running.
+    private func scheduleIfReady() {
+        let request = state.withLock { state -> (queue: DispatchQueue, block: @Sendable () -> Void)? in
+            guard let request = state.request, !state.blockScheduled, !state.finished,
+                  state.stopped || state.queued < capacity else { return nil }
+            state.blockScheduled = true
+            return request
+        }
+        guard let request else { return }
+        request.queue.async { [self] in
+            request.block()
+            state.withLock { $0.blockScheduled = false }
+            scheduleIfReady()
+        }
+    }
+}
+
+/// Appends pixel buffers to an ``AssetWriterInput`` at presentation times, in the shape of
+/// AVFoundation's `AVAssetWriterInputPixelBufferAdaptor`.
+public final class PixelBufferAdaptor: Sendable {
+    /// The input the buffers go to.
+    public let assetWriterInput: AssetWriterInput
+
+    /// Creates an adaptor for an input.
+    public init(assetWriterInput: AssetWriterInput) {
+        self.assetWriterInput = assetWriterInput
+    }
+
+    /// Appends a buffer shown from `time` until the next buffer's time (or the session's end).
+    ///
+    /// Times must increase strictly, frame by frame: a time is placed on the frame it falls
+    /// on (rounded to the nearest), and a buffer on the same frame as the previous one is
+    /// refused. The buffer's size must be the video's.
+    /// - Returns: true when the buffer was accepted; false when the writer is not writing or
+    ///   has failed (its `error` says why), the time is not after the previous one, or the
+    ///   input is finished.
+    @discardableResult
+    public func append(_ buffer: PixelBuffer, withPresentationTime time: MediaTime) -> Bool {
+        assetWriterInput.append(buffer, at: time)
+    }
+}

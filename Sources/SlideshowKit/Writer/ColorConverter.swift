@@ -1,0 +1,70 @@
+internal import CFFmpeg
+
+/// Converts full-range sRGB pixel buffers into limited-range BT.709 4:2:0 frames with libswscale.
+///
+/// libswscale converts with BT.601 unless told otherwise; HD video is BT.709, and the
+/// difference is the "video looks more yellow than the photo" users report. Pure red
+/// becomes Y 63, U 102, V 240; white 235/128/128; black 16/128/128.
+final class ColorConverter {
+    private let context: OpaquePointer
+    /// The frame the converter writes into; reused for every picture.
+    let frame: UnsafeMutablePointer<AVFrame>
+    let size: Size
+
+    /// - Throws: ``FFmpegError`` when libswscale or the frame cannot be set up.
+    init(size: Size) throws(FFmpegError) {
+        self.size = size
+        guard let context = sws_getContext(
+            Int32(size.width), Int32(size.height), AV_PIX_FMT_RGB24,
+            Int32(size.width), Int32(size.height), AV_PIX_FMT_YUV420P,
+            // SWS_AREA: each chroma sample averages exactly its 2x2 block, so bars on even edges stay pure.
+            Int32(SWS_AREA | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INP), nil, nil, nil)
+        else { throw FFmpegError(call: "sws_getContext", code: -EINVAL) }
+        self.context = context
+        let bt709 = sws_getCoefficients(SWS_CS_ITU709)
+        // src range 1 = full (JPEG), dst range 0 = limited (MPEG); brightness 0, contrast and saturation 1.0.
+        sws_setColorspaceDetails(context, bt709, 1, bt709, 0, 0, 1 << 16, 1 << 16)
+
+        guard let frame = av_frame_alloc() else {
+            sws_freeContext(context)
+            throw FFmpegError(call: "av_frame_alloc", code: -ENOMEM)
+        }
+        self.frame = frame
+        frame.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        frame.pointee.width = Int32(size.width)
+        frame.pointee.height = Int32(size.height)
+        frame.pointee.color_range = AVCOL_RANGE_MPEG
+        frame.pointee.colorspace = AVCOL_SPC_BT709
+        frame.pointee.color_primaries = AVCOL_PRI_BT709
+        frame.pointee.color_trc = AVCOL_TRC_BT709
+        do {
+            try check(av_frame_get_buffer(frame, 0), "av_frame_get_buffer")
+        } catch {
+            var frame: UnsafeMutablePointer<AVFrame>? = frame
+            av_frame_free(&frame)
+            sws_freeContext(context)
+            throw error
+        }
+    }
+
+    deinit {
+        var frame: UnsafeMutablePointer<AVFrame>? = frame
+        av_frame_free(&frame)
+        sws_freeContext(context)
+    }
+
+    /// Converts a buffer into ``frame``.
+    /// - Throws: ``FFmpegError`` when the frame cannot be made writable.
+    func convert(_ buffer: PixelBuffer) throws(FFmpegError) {
+        precondition(buffer.size == size, "the buffer is not of the writer's size")
+        // The encoder may still hold a reference to the previous picture's planes.
+        try check(av_frame_make_writable(frame), "av_frame_make_writable")
+        buffer.pixels.withUnsafeBufferPointer { pixels in
+            var source: [UnsafePointer<UInt8>?] = [pixels.baseAddress, nil, nil, nil]
+            var sourceStride: [Int32] = [Int32(buffer.bytesPerRow), 0, 0, 0]
+            var destination: [UnsafeMutablePointer<UInt8>?] = [frame.pointee.data.0, frame.pointee.data.1, frame.pointee.data.2, nil]
+            var destinationStride: [Int32] = [frame.pointee.linesize.0, frame.pointee.linesize.1, frame.pointee.linesize.2, 0]
+            _ = sws_scale(context, &source, &sourceStride, 0, Int32(size.height), &destination, &destinationStride)
+        }
+    }
+}

@@ -1,0 +1,91 @@
+/// Writes an H.264 RBSP bit by bit: fixed-width fields and Exp-Golomb codes (ITU-T H.264 §7.2, §9.1).
+struct BitWriter {
+    private(set) var bytes: [UInt8] = []
+    private var current: UInt8 = 0
+    private var used = 0
+
+    /// u(n): the low `count` bits of `value`, most significant first.
+    mutating func write(bits value: UInt64, count: Int) {
+        precondition(count >= 0 && count <= 64)
+        for shift in stride(from: count - 1, through: 0, by: -1) {
+            writeBit((value >> UInt64(shift)) & 1 == 1)
+        }
+    }
+
+    /// u(1).
+    mutating func write(flag: Bool) { writeBit(flag) }
+
+    /// ue(v): unsigned Exp-Golomb.
+    mutating func write(ue value: UInt32) {
+        let codeNum = UInt64(value) + 1
+        let length = 64 - codeNum.leadingZeroBitCount
+        write(bits: 0, count: length - 1)
+        write(bits: codeNum, count: length)
+    }
+
+    /// se(v): signed Exp-Golomb (k > 0 ↦ 2k − 1, k ≤ 0 ↦ −2k).
+    mutating func write(se value: Int32) {
+        write(ue: value > 0 ? UInt32(2 * Int64(value) - 1) : UInt32(-2 * Int64(value)))
+    }
+
+    /// rbsp_trailing_bits(): a one, then zeros to the byte boundary; returns the RBSP.
+    mutating func finishRBSP() -> [UInt8] {
+        writeBit(true)
+        while used != 0 { writeBit(false) }
+        return bytes
+    }
+
+    private mutating func writeBit(_ bit: Bool) {
+        current = (current << 1) | (bit ? 1 : 0)
+        used += 1
+        if used == 8 {
+            bytes.append(current)
+            current = 0
+            used = 0
+        }
+    }
+}
+
+/// Reads an H.264 RBSP bit by bit; every read past the end throws.
+struct BitReader {
+    struct EndOfData: Error {}
+
+    private let bytes: [UInt8]
+    private var position = 0  // in bits
+
+    init(rbsp: [UInt8]) { bytes = rbsp }
+
+    /// u(n).
+    mutating func bits(_ count: Int) throws(EndOfData) -> UInt64 {
+        var value: UInt64 = 0
+        for _ in 0..<count { value = (value << 1) | (try bit() ? 1 : 0) }
+        return value
+    }
+
+    /// u(1).
+    mutating func flag() throws(EndOfData) -> Bool { try bit() }
+
+    /// ue(v).
+    mutating func ue() throws(EndOfData) -> UInt32 {
+        var zeros = 0
+        while try !bit() {
+            zeros += 1
+            if zeros > 31 { throw EndOfData() }
+        }
+        return UInt32((UInt64(1) << UInt64(zeros)) - 1 + (try bits(zeros)))
+    }
+
+    /// se(v).
+    mutating func se() throws(EndOfData) -> Int32 {
+        let code = Int64(try ue())
+        return Int32(code % 2 == 1 ? (code + 1) / 2 : -(code / 2))
+    }
+
+    private mutating func bit() throws(EndOfData) -> Bool {
+        guard position < bytes.count * 8 else { throw EndOfData() }
+        let byte = bytes[position / 8]
+        let bit = (byte >> UInt8(7 - position % 8)) & 1
+        position += 1
+        return bit == 1
+    }
+}

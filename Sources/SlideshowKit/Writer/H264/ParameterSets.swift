@@ -1,0 +1,94 @@
+/// What a skip slice needs to know of the encoder's sequence parameter set (H.264 §7.3.2.1.1).
+struct SequenceParameterSet: Equatable {
+    var profileIDC: UInt8
+    var id: UInt32
+    var log2MaxFrameNum: Int
+    var picOrderCntType: UInt32
+    var maxNumRefFrames: UInt32
+    var widthInMacroblocks: Int
+    var heightInMapUnits: Int
+    var frameMbsOnly: Bool
+
+    /// Macroblocks in a frame: PicSizeInMbs for progressive frames.
+    var macroblocksPerFrame: Int { widthInMacroblocks * heightInMapUnits * (frameMbsOnly ? 1 : 2) }
+
+    enum ParseError: Error { case notAnSPS, truncated, unsupported(String) }
+
+    /// Parses an SPS NAL unit (header byte included).
+    init(nalUnit: [UInt8]) throws(ParseError) {
+        guard NALUnit.type(of: nalUnit) == 7 else { throw .notAnSPS }
+        var reader = BitReader(rbsp: NALUnit.rbsp(of: nalUnit))
+        do {
+            profileIDC = UInt8(try reader.bits(8))
+            _ = try reader.bits(16)  // constraint flags, reserved bits, level_idc
+            id = try reader.ue()
+            if [100, 110, 122, 244, 44, 83, 86, 118, 128, 138, 139, 134, 135].contains(profileIDC) {
+                let chromaFormat = try reader.ue()
+                if chromaFormat == 3 { _ = try reader.flag() }  // separate_colour_plane_flag
+                _ = try reader.ue()  // bit_depth_luma_minus8
+                _ = try reader.ue()  // bit_depth_chroma_minus8
+                _ = try reader.flag()  // qpprime_y_zero_transform_bypass_flag
+                if try reader.flag() {  // seq_scaling_matrix_present_flag
+                    for list in 0..<(chromaFormat == 3 ? 12 : 8) where try reader.flag() {
+                        try Self.skipScalingList(&reader, size: list < 6 ? 16 : 64)
+                    }
+                }
+            }
+            log2MaxFrameNum = Int(try reader.ue()) + 4
+            picOrderCntType = try reader.ue()
+            switch picOrderCntType {
+            case 0:
+                _ = try reader.ue()  // log2_max_pic_order_cnt_lsb_minus4
+            case 1:
+                _ = try reader.flag()
+                _ = try reader.se()
+                _ = try reader.se()
+                for _ in 0..<(try reader.ue()) { _ = try reader.se() }
+            default:
+                break
+            }
+            maxNumRefFrames = try reader.ue()
+            _ = try reader.flag()  // gaps_in_frame_num_value_allowed_flag
+            widthInMacroblocks = Int(try reader.ue()) + 1
+            heightInMapUnits = Int(try reader.ue()) + 1
+            frameMbsOnly = try reader.flag()
+        } catch {
+            throw .truncated
+        }
+    }
+
+    private static func skipScalingList(_ reader: inout BitReader, size: Int) throws(BitReader.EndOfData) {
+        var last: Int32 = 8, next: Int32 = 8
+        for _ in 0..<size where next != 0 {
+            next = (last + (try reader.se()) + 256) % 256
+            last = next == 0 ? last : next
+        }
+    }
+}
+
+/// The first fields of a slice header (H.264 §7.3.3), read from the encoder's own slices so
+/// that the writer's held frames carry on its frame numbering.
+struct SliceHeaderPrefix: Equatable {
+    var nalType: UInt8
+    var nalRefIDC: UInt8
+    var sliceType: UInt32
+    var ppsID: UInt32
+    var frameNum: Int
+
+    /// Parses the start of a coded slice NAL unit (type 1 or 5).
+    init?(nalUnit: [UInt8], sps: SequenceParameterSet) {
+        let type = NALUnit.type(of: nalUnit)
+        guard type == 1 || type == 5 else { return nil }
+        var reader = BitReader(rbsp: Array(NALUnit.rbsp(of: Array(nalUnit.prefix(16)))))
+        guard (try? reader.ue()) != nil,  // first_mb_in_slice
+              let sliceType = try? reader.ue(),
+              let ppsID = try? reader.ue(),
+              let frameNum = try? reader.bits(sps.log2MaxFrameNum)
+        else { return nil }
+        nalType = type
+        nalRefIDC = (nalUnit[0] >> 5) & 3
+        self.sliceType = sliceType
+        self.ppsID = ppsID
+        self.frameNum = Int(frameNum)
+    }
+}

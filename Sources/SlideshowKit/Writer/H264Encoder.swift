@@ -1,0 +1,116 @@
+internal import CFFmpeg
+
+/// libx264 through libavcodec: one `AVCodecContext` and its options, owned.
+///
+/// Configured for still photos (REFERENCE.md): High profile, yuv420p, no B-frames (decode
+/// order is presentation order), CRF rate control, BT.709 limited-range tags written into
+/// the VUI, and a global header (SPS/PPS in extradata) as MP4 needs.
+final class H264Encoder {
+    let context: UnsafeMutablePointer<AVCodecContext>
+    private var packet: UnsafeMutablePointer<AVPacket>
+
+    /// Opens the encoder.
+    /// - Throws: ``FFmpegError`` when libx264 is missing, rejects an option, or leaves one unrecognised.
+    init(settings: VideoSettings, globalHeader: Bool, skipHolds: Bool) throws(FFmpegError) {
+        _ = quietFFmpegLogging
+        guard let codec = avcodec_find_encoder_by_name("libx264") else {
+            throw FFmpegError(call: "avcodec_find_encoder_by_name(libx264)", code: -ENOSYS)
+        }
+        guard let context = avcodec_alloc_context3(codec) else {
+            throw FFmpegError(call: "avcodec_alloc_context3", code: -ENOMEM)
+        }
+        self.context = context
+        guard let packet = av_packet_alloc() else {
+            var context: UnsafeMutablePointer<AVCodecContext>? = context
+            avcodec_free_context(&context)
+            throw FFmpegError(call: "av_packet_alloc", code: -ENOMEM)
+        }
+        self.packet = packet
+
+        context.pointee.width = Int32(settings.size.width)
+        context.pointee.height = Int32(settings.size.height)
+        context.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+        context.pointee.time_base = AVRational(num: 1, den: Int32(settings.framesPerSecond))
+        context.pointee.framerate = AVRational(num: Int32(settings.framesPerSecond), den: 1)
+        context.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
+        context.pointee.max_b_frames = 0
+        context.pointee.color_range = AVCOL_RANGE_MPEG
+        context.pointee.colorspace = AVCOL_SPC_BT709
+        context.pointee.color_primaries = AVCOL_PRI_BT709
+        context.pointee.color_trc = AVCOL_TRC_BT709
+        if globalHeader {
+            context.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER)
+        }
+
+        var options: OpaquePointer? = nil
+        defer { av_dict_free(&options) }
+        av_dict_set(&options, "preset", settings.preset, 0)
+        if let tune = settings.tune { av_dict_set(&options, "tune", tune, 0) }
+        av_dict_set(&options, "crf", String(settings.crf), 0)
+        av_dict_set(&options, "profile", "high", 0)
+        av_dict_set(&options, "forced-idr", "1", 0)
+        // With held frames written by the writer, the encoder sees only the distinct
+        // pictures, each a forced IDR: there is nothing for the lookahead to look at, and a
+        // long one would only hold (and keep in memory) pictures of photos not yet due.
+        // Frame threads still encode consecutive photos in parallel.
+        var x264Params = "bframes=0"
+        if skipHolds { x264Params += ":rc-lookahead=0:sync-lookahead=0:mbtree=0" }
+        av_dict_set(&options, "x264-params", x264Params, 0)
+
+        do throws(FFmpegError) {
+            try check(avcodec_open2(context, codec, &options), "avcodec_open2(libx264)")
+            if let unrecognised = av_dict_get(options, "", nil, AV_DICT_IGNORE_SUFFIX) {
+                let key = String(cString: unrecognised.pointee.key)
+                throw FFmpegError(call: "avcodec_open2(libx264): option \(key) not recognised", code: -EINVAL)
+            }
+        } catch {
+            var context: UnsafeMutablePointer<AVCodecContext>? = context
+            avcodec_free_context(&context)
+            var packet: UnsafeMutablePointer<AVPacket>? = packet
+            av_packet_free(&packet)
+            throw error
+        }
+    }
+
+    deinit {
+        var context: UnsafeMutablePointer<AVCodecContext>? = context
+        avcodec_free_context(&context)
+        var packet: UnsafeMutablePointer<AVPacket>? = packet
+        av_packet_free(&packet)
+    }
+
+    /// The SPS and PPS the encoder put in its global header, as an Annex B stream.
+    var extradata: [UInt8] {
+        guard let data = context.pointee.extradata, context.pointee.extradata_size > 0 else { return [] }
+        return Array(UnsafeBufferPointer(start: data, count: Int(context.pointee.extradata_size)))
+    }
+
+    /// Sends one picture (pts in frames); `forceIDR` makes it an IDR picture.
+    /// - Returns: false when the encoder is full and its output must be received first.
+    func send(_ frame: UnsafeMutablePointer<AVFrame>, pts: Int64, forceIDR: Bool) throws(FFmpegError) -> Bool {
+        frame.pointee.pts = pts
+        frame.pointee.pict_type = forceIDR ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
+        let code = avcodec_send_frame(context, frame)
+        if code == shim_averror_eagain() { return false }
+        try check(code, "avcodec_send_frame")
+        return true
+    }
+
+    /// Signals the end of the pictures: the encoder then gives out what it still holds.
+    func sendEndOfStream() throws(FFmpegError) {
+        let code = avcodec_send_frame(context, nil)
+        if code == shim_averror_eof() { return }
+        try check(code, "avcodec_send_frame(NULL)")
+    }
+
+    /// Asks for the next packet; on `.packet`, `body` sees it (valid only inside the call).
+    func receive(_ body: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws -> EncoderOutput {
+        let code = avcodec_receive_packet(context, packet)
+        if code == shim_averror_eagain() { return .needsInput }
+        if code == shim_averror_eof() { return .endOfStream }
+        try check(code, "avcodec_receive_packet")
+        defer { av_packet_unref(packet) }
+        try body(packet)
+        return .packet
+    }
+}

@@ -1,0 +1,50 @@
+/// How the writer fills the frames between two appended pictures.
+public enum HoldStrategy: String, Sendable, Hashable, CaseIterable {
+    /// The writer repeats the picture itself with all-skip P slices, a few bytes and no
+    /// encoding time each; every held frame decodes to exactly the picture's bytes. The default.
+    case skip
+    /// The encoder encodes every frame, held or not: the conventional path, slower.
+    case encode
+}
+
+/// What the video stream is: size, rate and the encoder's settings.
+public struct VideoSettings: Sendable, Hashable {
+    /// The frame size; both dimensions even and positive.
+    public var size: Size
+    /// Frames per second of the constant frame rate.
+    public var framesPerSecond: Int
+    /// x264's constant rate factor, 0 (lossless) to 51; 20 by default.
+    public var crf: Int
+    /// x264's preset, `ultrafast` to `placebo`; `medium` by default.
+    public var preset: String
+    /// x264's tune; `stillimage` by default.
+    public var tune: String?
+    /// How held frames are written.
+    public var hold: HoldStrategy
+
+    /// The x264 presets, fastest first.
+    public static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
+
+    /// Creates settings; the defaults are the product's: 1920x1080, 30 fps, CRF 20, preset medium, tune stillimage, skip holds.
+    public init(size: Size = .hd1080, framesPerSecond: Int = 30, crf: Int = 20, preset: String = "medium",
+                tune: String? = "stillimage", hold: HoldStrategy = .skip) {
+        self.size = size
+        self.framesPerSecond = framesPerSecond
+        self.crf = crf
+        self.preset = preset
+        self.tune = tune
+        self.hold = hold
+    }
+
+    /// Why these settings cannot make a video, or nil when they can.
+    public var problem: String? {
+        if size.width <= 0 || size.height <= 0 { return "size \(size) must be positive" }
+        if size.width % 2 != 0 || size.height % 2 != 0 { return "size \(size) must have even width and height (4:2:0 video)" }
+        if size.width > 8192 || size.height > 8192 { return "size \(size) is larger than 8192 pixels a side" }
+        if size.width < 16 || size.height < 16 { return "size \(size) is smaller than 16 pixels a side" }
+        if framesPerSecond < 1 || framesPerSecond > 240 { return "frame rate \(framesPerSecond) is not between 1 and 240" }
+        if crf < 0 || crf > 51 { return "CRF \(crf) is not between 0 and 51" }
+        if !Self.presets.contains(preset) { return "preset '\(preset)' is not one of \(Self.presets.joined(separator: ", "))" }
+        return nil
+    }
+}

@@ -1,0 +1,141 @@
+internal import CFFmpeg
+
+/// The encoding half of the asset writer: converts, encodes, holds and muxes.
+///
+/// It owns every C object of a render (encoder, colour converter, muxer) and is used only
+/// on the writer's serial queue.
+///
+/// Held frames: an appended picture stays on screen until the next one's frame. With
+/// ``HoldStrategy/skip`` the engine writes those frames itself as all-skip P slices
+/// (``SkipFrameWriter``), right after the encoder's packet for the picture they repeat; the
+/// first picture after held frames is a forced IDR, so the encoder's own frame numbering
+/// never meets the engine's. Pictures appended on consecutive frames (a crossfade, a pan)
+/// go through the encoder as ordinary frames. With ``HoldStrategy/encode`` the encoder is
+/// given every held frame as well.
+final class WriterEngine {
+    private let settings: VideoSettings
+    private let encoder: H264Encoder
+    private let converter: ColorConverter
+    private let muxer: MP4Muxer
+    private let skipWriter: SkipFrameWriter?
+
+    /// The frame index of the last picture given to the encoder.
+    private var lastFrame: Int64 = -1
+    /// Held frames still to write: after the encoder's packet for `after`, the frames `frames`.
+    private var pendingHolds: [(after: Int64, frames: Range<Int64>)] = []
+    /// `frame_num` of the last reference picture written, encoder's or engine's.
+    private var lastFrameNum = 0
+    /// Frames written to the file so far.
+    private(set) var framesWritten: Int64 = 0
+
+    /// The hold strategy in effect: ``HoldStrategy/skip`` falls back to `encode` when the
+    /// encoder's stream cannot carry skip slices (it always can with the settings used here).
+    var hold: HoldStrategy { skipWriter == nil ? .encode : .skip }
+
+    init(path: String, settings: VideoSettings) throws(FFmpegError) {
+        self.settings = settings
+        encoder = try H264Encoder(settings: settings, globalHeader: true, skipHolds: settings.hold == .skip)
+        converter = try ColorConverter(size: settings.size)
+        var extradata = encoder.extradata
+        var skipWriter: SkipFrameWriter? = nil
+        if settings.hold == .skip {
+            let units = NALUnit.split(annexB: extradata)
+            let ppsIDs = units.filter { NALUnit.type(of: $0) == 8 }.compactMap { unit -> UInt32? in
+                var reader = BitReader(rbsp: NALUnit.rbsp(of: unit))
+                return try? reader.ue()
+            }
+            if let spsUnit = units.first(where: { NALUnit.type(of: $0) == 7 }),
+               let sps = try? SequenceParameterSet(nalUnit: spsUnit),
+               let writer = try? SkipFrameWriter(sps: sps, encoderPPSIDs: ppsIDs) {
+                skipWriter = writer
+                extradata += NALUnit.startCode + writer.pictureParameterSet
+            }
+        }
+        self.skipWriter = skipWriter
+        muxer = try MP4Muxer(path: path, encoder: encoder, extradata: extradata, framesPerSecond: settings.framesPerSecond)
+        try muxer.writeHeader()
+    }
+
+    /// Encodes a picture shown from frame `index` on; the previous picture is held until then.
+    func append(_ buffer: PixelBuffer, at index: Int64) throws {
+        precondition(index > lastFrame)
+        let held = lastFrame >= 0 && index > lastFrame + 1
+        if held { try hold(until: index) }
+        try converter.convert(buffer)
+        try encode(at: index, forceIDR: lastFrame < 0 || held)
+        lastFrame = index
+    }
+
+    /// Holds the last picture until frame `end` (exclusive), drains the encoder and closes the file.
+    func finish(endFrame: Int64) throws {
+        if lastFrame >= 0 && endFrame > lastFrame + 1 { try hold(until: endFrame) }
+        try encoder.sendEndOfStream()
+        while try drainOne() != .endOfStream {}
+        precondition(pendingHolds.isEmpty, "held frames left unwritten")
+        try muxer.finish()
+    }
+
+    /// Fills the frames after the last picture, up to `end` (exclusive).
+    private func hold(until end: Int64) throws {
+        let frames = (lastFrame + 1)..<end
+        if skipWriter != nil {
+            pendingHolds.append((after: lastFrame, frames: frames))
+        } else {
+            // The converter's frame still holds the last picture.
+            for index in frames { try encode(at: index, forceIDR: false) }
+            lastFrame = end - 1
+        }
+    }
+
+    private func encode(at index: Int64, forceIDR: Bool) throws {
+        while try !encoder.send(converter.frame, pts: index, forceIDR: forceIDR) {
+            _ = try drainOne()
+        }
+        while try drainOne() == .packet {}
+    }
+
+    /// Receives one packet from the encoder, writes it, and writes any held frames due after it.
+    private func drainOne() throws -> EncoderOutput {
+        var index: Int64 = -1
+        let output = try encoder.receive { packet in
+            index = packet.pointee.pts
+            if let skipWriter {
+                let bytes = UnsafeBufferPointer(start: packet.pointee.data, count: Int(packet.pointee.size))
+                if let slice = Self.firstSlice(in: bytes, sps: skipWriter.sps) {
+                    lastFrameNum = slice.frameNum
+                }
+            }
+            try muxer.write(encoded: packet)
+            framesWritten += 1
+        }
+        if output == .packet, let skipWriter, let next = pendingHolds.first, next.after == index {
+            pendingHolds.removeFirst()
+            for frame in next.frames {
+                lastFrameNum = skipWriter.frameNum(after: lastFrameNum)
+                try muxer.write(bytes: NALUnit.startCode + skipWriter.skipSlice(frameNum: lastFrameNum), frame: frame, keyframe: false)
+                framesWritten += 1
+            }
+        }
+        return output
+    }
+
+    /// The header of the first coded slice in an Annex B packet.
+    private static func firstSlice(in bytes: UnsafeBufferPointer<UInt8>, sps: SequenceParameterSet) -> SliceHeaderPrefix? {
+        // Only the first few bytes of each NAL unit are needed; scan for start codes.
+        var index = 0
+        while index + 3 < bytes.count {
+            if bytes[index] == 0, bytes[index + 1] == 0, bytes[index + 2] == 1 {
+                let start = index + 3
+                let type = bytes[start] & 0x1F
+                if type == 1 || type == 5 {
+                    let unit = Array(bytes[start..<min(bytes.count, start + 16)])
+                    return SliceHeaderPrefix(nalUnit: unit, sps: sps)
+                }
+                index = start
+            } else {
+                index += 1
+            }
+        }
+        return nil
+    }
+}

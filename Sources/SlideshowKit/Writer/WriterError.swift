@@ -1,0 +1,43 @@
+/// Why a video could not be written. It names the output file and says why, in one line.
+public struct WriterError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The kinds of failure, for code that acts on them (and tests that assert them).
+    public enum Kind: Sendable, Equatable {
+        /// A file is already at the output path and overwriting was not asked for.
+        case outputExists
+        /// The output's folder does not exist.
+        case noSuchFolder
+        /// The output path is a folder.
+        case outputIsFolder
+        /// The output (or its temporary file) cannot be created or written: permissions, a read-only disk.
+        case notWritable
+        /// The disk is full, or a file-size limit was reached.
+        case diskFull
+        /// The settings cannot make a video (odd size, unknown preset, …).
+        case invalidSettings
+        /// An append came at a time not after the previous one, or outside the session.
+        case invalidTime
+        /// A call came in the wrong state, e.g. an append before `startWriting()`.
+        case invalidState
+        /// The encoder or muxer failed.
+        case encoderFailed
+        /// The writing was cancelled; nothing was left at the output path.
+        case cancelled
+    }
+
+    /// The output path as the user gave it.
+    public var path: String
+    /// The kind of failure.
+    public var kind: Kind
+    /// A short, lower-case reason for the user.
+    public var reason: String
+
+    /// Creates an error.
+    public init(path: String, kind: Kind, reason: String) {
+        self.path = path
+        self.kind = kind
+        self.reason = reason
+    }
+
+    /// `<path>: <reason>`.
+    public var description: String { "\(path): \(reason)" }
+}

@@ -1,0 +1,71 @@
+import Dispatch
+import Foundation
+@testable import SlideshowKit
+import TestSupport
+
+/// A synthetic picture: a diagonal gradient tinted by `seed`, so neighbouring pictures differ everywhere.
+func gradient(_ size: Size, seed: Int) -> PixelBuffer {
+    var buffer = PixelBuffer(size: size)
+    for y in 0..<size.height {
+        for x in 0..<size.width {
+            buffer[x, y] = RGBColor(red: UInt8((x * 255 / size.width + seed * 70) % 256),
+                                    green: UInt8((y * 255 / size.height + seed * 40) % 256),
+                                    blue: UInt8(((x + y) * 2 + seed * 90) % 256))
+        }
+    }
+    return buffer
+}
+
+/// Writes `pictures` through the asset writer's ready-for-more-data loop, picture i from
+/// frame `starts[i]`, ending the session at frame `endFrame`.
+func writeVideo(to path: String, settings: VideoSettings, pictures: [PixelBuffer], starts: [Int64], endFrame: Int64,
+                overwrite: Bool = false) async throws {
+    let writer = try AssetWriter(outputPath: path, settings: settings, overwrite: overwrite)
+    let input = AssetWriterInput(settings: settings)
+    let adaptor = PixelBufferAdaptor(assetWriterInput: input)
+    writer.add(input)
+    try writer.startWriting()
+    writer.startSession(atSourceTime: .zero)
+    let fps = Int32(settings.framesPerSecond)
+    let queue = DispatchQueue(label: "test.feed")
+    let finished: Result<Void, WriterError> = await withCheckedContinuation { continuation in
+        let next = Counter()
+        input.requestMediaDataWhenReady(on: queue) {
+            while input.isReadyForMoreMediaData {
+                let index = next.value
+                guard index < pictures.count else {
+                    input.markAsFinished()
+                    writer.endSession(atSourceTime: MediaTime(value: endFrame, timescale: fps))
+                    writer.finishWriting { continuation.resume(returning: $0) }
+                    return
+                }
+                guard adaptor.append(pictures[index], withPresentationTime: MediaTime(value: starts[index], timescale: fps)) else {
+                    input.markAsFinished()
+                    continuation.resume(returning: .failure(writer.error!))
+                    return
+                }
+                next.value += 1
+            }
+        }
+    }
+    try finished.get()
+}
+
+/// A counter that a `@Sendable` block may bump; used on one serial queue only.
+final class Counter: @unchecked Sendable {
+    var value = 0
+}
+
+/// The byte offsets of the top-level MP4 boxes named `moov` and `mdat`.
+func topLevelBoxes(of path: String) throws -> [String] {
+    let data = try Data(contentsOf: URL(fileURLWithPath: path))
+    var boxes: [String] = []
+    var offset = 0
+    while offset + 8 <= data.count {
+        let size = data[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+        boxes.append(String(decoding: data[offset + 4..<offset + 8], as: UTF8.self))
+        guard size >= 8 else { break }
+        offset += size
+    }
+    return boxes
+}
