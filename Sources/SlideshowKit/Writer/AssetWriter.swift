@@ -62,7 +62,6 @@ public final class AssetWriter: @unchecked Sendable {
     private let state = Mutex(State())
     /// Owned by `queue`.
     nonisolated(unsafe) private var engine: WriterEngine?
-    nonisolated(unsafe) private var output: OutputFile?
 
     private struct State {
         var status = Status.unknown
@@ -71,6 +70,8 @@ public final class AssetWriter: @unchecked Sendable {
         var sessionStart: MediaTime?
         var sessionEnd: MediaTime?
         var lastFrame: Int64 = -1
+        /// The temporary file, from startWriting() until it is committed or discarded.
+        var output: OutputFile?
     }
 
     /// Creates a writer.
@@ -124,7 +125,7 @@ public final class AssetWriter: @unchecked Sendable {
                     output.discard()
                     throw error
                 }
-                self.output = output
+                state.withLock { $0.output = output }
                 return .success(())
             } catch let error as WriterError {
                 return .failure(error)
@@ -178,7 +179,7 @@ public final class AssetWriter: @unchecked Sendable {
         state.withLock { $0.input }?.markAsFinished()
         queue.async { [self] in
             // Appends queued before this block have been encoded, in order.
-            guard self.status == .writing, let engine, let output else {
+            guard self.status == .writing, let engine, let output = state.withLock({ $0.output }) else {
                 completionHandler(.failure(error ?? cancelledError))
                 return
             }
@@ -186,7 +187,7 @@ public final class AssetWriter: @unchecked Sendable {
                 try engine.finish(endFrame: endFrame)
                 self.engine = nil
                 try output.commit()
-                self.output = nil
+                state.withLock { $0.output = nil }
                 state.withLock { $0.status = .completed }
                 completionHandler(.success(()))
             } catch {
@@ -198,19 +199,7 @@ public final class AssetWriter: @unchecked Sendable {
 
     /// Stops writing and removes the temporary file; nothing is left at the output path.
     public func cancelWriting() {
-        let wasWriting = state.withLock { state -> Bool in
-            guard state.status == .writing || state.status == .unknown else { return false }
-            state.status = .cancelled
-            state.error = cancelledError
-            return true
-        }
-        guard wasWriting else { return }
-        queue.async { [self] in
-            engine = nil
-            output?.discard()
-            output = nil
-        }
-        state.withLock { $0.input }?.writerStopped()
+        stop(status: .cancelled, error: cancelledError)
     }
 
     // MARK: For the input
@@ -270,19 +259,22 @@ public final class AssetWriter: @unchecked Sendable {
 
     /// Fails the writer: removes the temporary file and wakes the input so its block sees the failure.
     private func fail(_ error: WriterError) {
-        let first = state.withLock { state -> Bool in
-            guard state.status == .writing else { return false }
-            state.status = .failed
+        stop(status: .failed, error: error)
+    }
+
+    /// Ends writing early: the temporary file goes at once, the C objects when the queue gets to them.
+    private func stop(status: Status, error: WriterError) {
+        let stopped = state.withLock { state -> (OutputFile?, AssetWriterInput?)? in
+            guard state.status == .writing || (status == .cancelled && state.status == .unknown) else { return nil }
+            state.status = status
             state.error = error
-            return true
+            defer { state.output = nil }
+            return (state.output, state.input)
         }
-        guard first else { return }
-        queue.async { [self] in
-            engine = nil
-            output?.discard()
-            output = nil
-        }
-        state.withLock { $0.input }?.writerStopped()
+        guard let (output, input) = stopped else { return }
+        output?.discard()
+        queue.async { [self] in engine = nil }
+        input?.writerStopped()
     }
 
     /// A ``WriterError`` for a lower layer's failure.

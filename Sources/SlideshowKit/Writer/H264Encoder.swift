@@ -55,6 +55,7 @@ final class H264Encoder {
         // Frame threads still encode consecutive photos in parallel.
         var x264Params = "bframes=0"
         if skipHolds { x264Params += ":rc-lookahead=0:sync-lookahead=0:mbtree=0" }
+        if let extra = getenv("SLIDESHOW_X264_EXTRA") { x264Params += ":" + String(cString: extra) } // TEMP
         av_dict_set(&options, "x264-params", x264Params, 0)
 
         do throws(FFmpegError) {

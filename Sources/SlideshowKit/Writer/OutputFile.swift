@@ -9,13 +9,14 @@ import Synchronization
 /// fails atomically if a file appeared at the target meanwhile (two renders racing to one
 /// path leave one complete file, never a mix); with it, `rename(2)` replaces the target in
 /// one step.
-final class OutputFile {
+final class OutputFile: Sendable {
     /// The path the user asked for.
     let target: String
     /// Where the bytes go until ``commit()``.
     let temporary: String
     private let overwrite: Bool
-    private var open = true
+    /// Whether the temporary file may still exist (neither committed nor discarded).
+    private let open = Mutex(true)
 
     /// Checks the target and picks a temporary path beside it.
     /// - Throws: ``WriterError`` `.noSuchFolder`, `.outputIsFolder`, `.outputExists`.
@@ -70,14 +71,14 @@ final class OutputFile {
             }
             throw WriterError(path: target, kind: .notWritable, reason: String(cString: strerror(failure)))
         }
-        open = false
+        open.withLock { $0 = false }
         UnfinishedOutputs.unregister(temporary)
     }
 
-    /// Removes the temporary file, if it is still there.
+    /// Removes the temporary file, if it is still there. Safe from any thread; the writer
+    /// may still hold it open, which is harmless once it is unlinked.
     func discard() {
-        guard open else { return }
-        open = false
+        guard open.withLock({ (open: inout Bool) -> Bool in defer { open = false }; return open }) else { return }
         unlink(temporary)
         UnfinishedOutputs.unregister(temporary)
     }

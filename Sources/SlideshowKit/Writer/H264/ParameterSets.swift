@@ -12,7 +12,20 @@ struct SequenceParameterSet: Equatable {
     /// Macroblocks in a frame: PicSizeInMbs for progressive frames.
     var macroblocksPerFrame: Int { widthInMacroblocks * heightInMapUnits * (frameMbsOnly ? 1 : 2) }
 
-    enum ParseError: Error { case notAnSPS, truncated, unsupported(String) }
+    enum ParseError: Error, Equatable { case notAnSPS, truncated }
+
+    /// An SPS from its fields (for tests).
+    init(profileIDC: UInt8, id: UInt32, log2MaxFrameNum: Int, picOrderCntType: UInt32, maxNumRefFrames: UInt32,
+         widthInMacroblocks: Int, heightInMapUnits: Int, frameMbsOnly: Bool) {
+        self.profileIDC = profileIDC
+        self.id = id
+        self.log2MaxFrameNum = log2MaxFrameNum
+        self.picOrderCntType = picOrderCntType
+        self.maxNumRefFrames = maxNumRefFrames
+        self.widthInMacroblocks = widthInMacroblocks
+        self.heightInMapUnits = heightInMapUnits
+        self.frameMbsOnly = frameMbsOnly
+    }
 
     /// Parses an SPS NAL unit (header byte included).
     init(nalUnit: [UInt8]) throws(ParseError) {

@@ -16,7 +16,7 @@ struct SkipFrameWriter {
     /// The id of the writer's own picture parameter set.
     let ppsID: UInt32
 
-    enum Unsupported: Error { case pictureOrder(UInt32), interlaced, noReferenceFrames }
+    enum Unsupported: Error, Equatable { case pictureOrder(UInt32), interlaced, noReferenceFrames }
 
     /// - Parameters:
     ///   - sps: the encoder's sequence parameter set.

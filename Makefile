@@ -1,0 +1,34 @@
+# Set-up and everyday commands. `make demo` renders the samples; `make test` runs the tests.
+# Both first install the Debian packages the build needs, if any are missing.
+
+SWIFT ?= swift
+PACKAGES := pkg-config libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libturbojpeg0-dev ffmpeg
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: deps demo test bench release
+
+## deps: install the Debian packages that are missing (FFmpeg's and TurboJPEG's headers, ffmpeg for the tests)
+deps:
+	@missing=""; for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+release: deps
+	$(SWIFT) build -c release --product slideshow
+
+## demo: render the bundled sample photos into demo.mp4
+demo: release
+	.build/release/slideshow make Samples/photos/landscape.jpg Samples/photos/portrait-orient6.jpg Samples/photos/square.jpg \
+	  --duration 6 --filter minimal-life --overwrite -o demo.mp4
+
+## test: run the whole test suite
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+## bench: the speed and memory benchmark (release build)
+bench: deps
+	$(SWIFT) build -c release --product slideshow-bench --product slideshow
+	.build/release/slideshow-bench

@@ -1,0 +1,168 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Drives the asset writer for one slideshow: prepares slides ahead, appends one buffer per
+/// photo at its presentation time from the input's ready-for-more-data loop, and ends the
+/// session at the timeline's end so the last photo gets its full share.
+struct Renderer {
+    let slideshow: Slideshow
+    let progress: (@Sendable (RenderProgress) -> Void)?
+
+    /// Slides prepared ahead of the writer: enough to keep both cores busy (one preparing,
+    /// one encoding), few enough to keep memory flat however many photos there are.
+    static let prefetch = 2
+
+    func run() async throws(RenderError) -> RenderResult {
+        let started = ContinuousClock.now
+        let timeline = try slideshow.validate()
+        let settings = slideshow.video
+        let writer: AssetWriter
+        do {
+            writer = try AssetWriter(outputPath: slideshow.output, settings: settings, overwrite: slideshow.overwrite)
+        } catch {
+            throw .output(error)
+        }
+        let input = AssetWriterInput(settings: settings)
+        let adaptor = PixelBufferAdaptor(assetWriterInput: input)
+        writer.add(input)
+        do {
+            try writer.startWriting()
+        } catch {
+            throw .output(error)
+        }
+        writer.startSession(atSourceTime: .zero)
+
+        let slides = SlidePreparer(slideshow: slideshow, window: Self.prefetch)
+        let feed = DispatchQueue(label: "slideshow.feed")
+        let outcome = Mutex<RenderError?>(nil)
+        let progress = self.progress
+        let total = timeline.photoCount
+
+        let finished: Result<Void, WriterError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, WriterError>, Never>) in
+                let next = Mutex(0)
+                input.requestMediaDataWhenReady(on: feed) {
+                    while input.isReadyForMoreMediaData {
+                        let index = next.withLock { $0 }
+                        guard index < total else {
+                            input.markAsFinished()
+                            writer.endSession(atSourceTime: timeline.endTime)
+                            writer.finishWriting { continuation.resume(returning: $0) }
+                            return
+                        }
+                        let slide: PixelBuffer
+                        switch slides.take(index) {
+                        case .success(let buffer):
+                            slide = buffer
+                        case .failure(let error):
+                            outcome.withLock { $0 = $0 ?? error }
+                            input.markAsFinished()
+                            writer.cancelWriting()
+                            continuation.resume(returning: .failure(writer.error ?? WriterError(path: slideshow.output, kind: .cancelled, reason: "cancelled")))
+                            return
+                        }
+                        guard adaptor.append(slide, withPresentationTime: timeline.presentationTime(ofPhoto: index)) else {
+                            input.markAsFinished()
+                            slides.cancel()
+                            continuation.resume(returning: .failure(writer.error ?? WriterError(path: slideshow.output, kind: .cancelled, reason: "cancelled")))
+                            return
+                        }
+                        next.withLock { $0 = index + 1 }
+                        progress?(RenderProgress(completedPhotos: index + 1, totalPhotos: total))
+                    }
+                }
+            }
+        } onCancel: {
+            slides.cancel()
+            writer.cancelWriting()
+        }
+
+        if let error = outcome.withLock({ $0 }) { throw error }
+        switch finished {
+        case .success:
+            break
+        case .failure(let error) where error.kind == .cancelled:
+            throw .cancelled
+        case .failure(let error):
+            throw .output(error)
+        }
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: slideshow.output)[.size] as? Int) ?? 0
+        let elapsed = ContinuousClock.now - started
+        return RenderResult(
+            output: slideshow.output, duration: timeline.endTime, frames: timeline.frameCount, size: settings.size,
+            framesPerSecond: settings.framesPerSecond, look: slideshow.look.name, bytes: bytes,
+            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+}
+
+/// Prepares slides (decode, orient, fit, look) on background threads, a bounded window
+/// ahead of the writer, and hands them over in order.
+final class SlidePreparer: Sendable {
+    private let slideshow: Slideshow
+    private let window: Int
+    private let state: Mutex<State>
+    private let ready: [DispatchSemaphore]
+
+    private struct State {
+        var results: [Int: Result<PixelBuffer, RenderError>] = [:]
+        var started = 0
+        var cancelled = false
+    }
+
+    init(slideshow: Slideshow, window: Int) {
+        self.slideshow = slideshow
+        self.window = window
+        state = Mutex(State())
+        ready = slideshow.photos.map { _ in DispatchSemaphore(value: 0) }
+        startMore(upTo: window)
+    }
+
+    /// Waits for slide `index` and takes it; starts the next one in the window.
+    func take(_ index: Int) -> Result<PixelBuffer, RenderError> {
+        ready[index].wait()
+        let result = state.withLock { state in
+            state.results.removeValue(forKey: index) ?? .failure(.cancelled)
+        }
+        startMore(upTo: index + 1 + window)
+        return result
+    }
+
+    /// Stops starting slides; those under way finish and are dropped.
+    func cancel() {
+        state.withLock { $0.cancelled = true }
+        // Wake any waiter.
+        for semaphore in ready { semaphore.signal() }
+    }
+
+    private func startMore(upTo limit: Int) {
+        let indices = state.withLock { state -> Range<Int> in
+            guard !state.cancelled else { return 0..<0 }
+            let end = min(limit, slideshow.photos.count)
+            let range = state.started..<max(state.started, end)
+            state.started = range.upperBound
+            return range
+        }
+        for index in indices {
+            DispatchQueue.global(qos: .userInitiated).async { [self] in
+                let result = prepare(index)
+                state.withLock { state in
+                    if !state.cancelled { state.results[index] = result }
+                }
+                ready[index].signal()
+            }
+        }
+    }
+
+    private func prepare(_ index: Int) -> Result<PixelBuffer, RenderError> {
+        do {
+            var buffer = try ImageManager().requestImage(
+                for: slideshow.photos[index], targetSize: slideshow.video.size,
+                contentMode: slideshow.contentMode, background: slideshow.background)
+            slideshow.look.apply(to: &buffer, slideIndex: index)
+            return .success(buffer)
+        } catch {
+            return .failure(.photo(error))
+        }
+    }
+}

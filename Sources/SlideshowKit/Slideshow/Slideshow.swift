@@ -1,0 +1,178 @@
+import Foundation
+
+/// One slideshow to render: the photos, the output file and how it should look.
+///
+/// ```swift
+/// var show = Slideshow(photos: ["a.jpg", "b.jpg", "c.jpg"].map(Photo.init), output: "out.mp4")
+/// show.look = Looks.minimalLife
+/// let result = try await show.render()
+/// print(result.frames, result.bytes)
+/// ```
+public struct Slideshow: Sendable {
+    /// The photos, in the order they are shown.
+    public var photos: [Photo]
+    /// The MP4 file to write.
+    public var output: String
+    /// How long the show lasts; 3 s in all by default.
+    public var length: SlideshowLength
+    /// Size, frame rate and encoder settings.
+    public var video: VideoSettings
+    /// The film look applied to each slide; ``Looks/original`` (none) by default.
+    public var look: any Look
+    /// Letterbox (`.aspectFit`, the default) or crop to fill (`.aspectFill`).
+    public var contentMode: ContentMode
+    /// The colour of the letterbox bars; black by default.
+    public var background: RGBColor
+    /// Whether a file already at ``output`` may be replaced.
+    public var overwrite: Bool
+
+    /// Creates a slideshow with the product's defaults.
+    public init(photos: [Photo], output: String, length: SlideshowLength = .default,
+                video: VideoSettings = VideoSettings(), look: any Look = Looks.original,
+                contentMode: ContentMode = .aspectFit, background: RGBColor = .black, overwrite: Bool = false) {
+        self.photos = photos
+        self.output = output
+        self.length = length
+        self.video = video
+        self.look = look
+        self.contentMode = contentMode
+        self.background = background
+        self.overwrite = overwrite
+    }
+
+    /// The timeline the show's length gives.
+    /// - Throws: ``RenderError/invalid(_:)`` when the length cannot be laid out.
+    public func timeline() throws(RenderError) -> Timeline {
+        do {
+            return try Timeline(photoCount: photos.count, length: length, framesPerSecond: video.framesPerSecond)
+        } catch {
+            throw .invalid(error.description)
+        }
+    }
+
+    /// Checks everything that can be checked before rendering: the settings, the timeline,
+    /// the output path, and every photo's header.
+    /// - Returns: the timeline.
+    /// - Throws: ``RenderError/invalid(_:)`` for settings and paths, ``RenderError/photo(_:)``
+    ///   for the first photo that cannot be read.
+    @discardableResult
+    public func validate() throws(RenderError) -> Timeline {
+        if let problem = video.problem { throw .invalid(problem) }
+        let timeline = try timeline()
+        let outputFile = FileIdentity(path: output)
+        for photo in photos where outputFile != nil && FileIdentity(path: photo.path) == outputFile {
+            throw .invalid("\(output): the output is one of the input photos")
+        }
+        let manager = ImageManager()
+        for photo in photos {
+            do {
+                _ = try manager.inspect(photo)
+            } catch {
+                throw .photo(error)
+            }
+        }
+        return timeline
+    }
+
+    /// Renders the slideshow to ``output``.
+    ///
+    /// The file appears at ``output`` only when it is complete; on any failure or
+    /// cancellation nothing is left there, and a file that was there is untouched (unless
+    /// ``overwrite`` and the render succeeded).
+    /// - Parameter progress: called as photos are added, from a background thread.
+    /// - Returns: what was written.
+    /// - Throws: ``RenderError``: `.invalid` (settings, length, output path), `.photo` (a photo
+    ///   that cannot be read), `.output` (the file cannot be written), `.cancelled`.
+    public func render(progress: (@Sendable (RenderProgress) -> Void)? = nil) async throws(RenderError) -> RenderResult {
+        try await Renderer(slideshow: self, progress: progress).run()
+    }
+
+    /// Renders the slideshow, reporting progress as a stream of events that ends with
+    /// `.finished` or an error.
+    public func renderEvents() -> AsyncThrowingStream<RenderEvent, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    let result = try await render { continuation.yield(.progress($0)) }
+                    continuation.yield(.finished(result))
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}
+
+/// How far a render is.
+public struct RenderProgress: Sendable, Hashable {
+    /// Photos decoded and handed to the writer.
+    public var completedPhotos: Int
+    /// Photos in the show.
+    public var totalPhotos: Int
+    /// `completedPhotos / totalPhotos`, 0 to 1.
+    public var fraction: Double { totalPhotos == 0 ? 1 : Double(completedPhotos) / Double(totalPhotos) }
+}
+
+/// An event of ``Slideshow/renderEvents()``.
+public enum RenderEvent: Sendable {
+    /// Progress so far.
+    case progress(RenderProgress)
+    /// The render is done.
+    case finished(RenderResult)
+}
+
+/// What a render wrote.
+public struct RenderResult: Sendable, Hashable {
+    /// The output path.
+    public var output: String
+    /// The video's length.
+    public var duration: MediaTime
+    /// Frames in the video.
+    public var frames: Int
+    /// The frame size.
+    public var size: Size
+    /// Frames per second.
+    public var framesPerSecond: Int
+    /// The look's name.
+    public var look: String
+    /// The file's size in bytes.
+    public var bytes: Int
+    /// Wall-clock seconds the render took.
+    public var seconds: Double
+}
+
+/// Why a render failed. Each case names the file at fault and says why, in one line.
+public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The settings, the length or the output path cannot make this video.
+    case invalid(String)
+    /// A photo cannot be read.
+    case photo(PhotoError)
+    /// The output cannot be written.
+    case output(WriterError)
+    /// The render was cancelled; nothing was left at the output path.
+    case cancelled
+
+    public var description: String {
+        switch self {
+        case .invalid(let reason): reason
+        case .photo(let error): error.description
+        case .output(let error): error.description
+        case .cancelled: "cancelled"
+        }
+    }
+}
+
+/// A file's device and inode, to tell whether two paths name the same file.
+struct FileIdentity: Equatable {
+    var device: UInt64
+    var inode: UInt64
+
+    init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+    }
+}

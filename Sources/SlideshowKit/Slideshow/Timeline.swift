@@ -1,0 +1,80 @@
+/// How long a slideshow lasts: in total, or per slide.
+public enum SlideshowLength: Sendable, Hashable, CustomStringConvertible {
+    /// The whole show lasts this many seconds, shared equally among the photos.
+    case total(seconds: Double)
+    /// Each photo is shown this many seconds.
+    case perSlide(seconds: Double)
+
+    /// The default: three seconds in all.
+    public static let `default` = SlideshowLength.total(seconds: 3)
+
+    public var description: String {
+        switch self {
+        case .total(let seconds): "\(seconds) s in total"
+        case .perSlide(let seconds): "\(seconds) s per slide"
+        }
+    }
+}
+
+/// When each photo is on screen: the frames of a constant-rate video shared among the photos.
+///
+/// A show of total duration D at F frames per second has `round(D × F)` frames; photo `i`
+/// of `N` covers frames `floor(i·F/N)` to `floor((i+1)·F/N) − 1`, so the photos' shares
+/// differ by at most one frame and together fill the video exactly.
+public struct Timeline: Sendable, Hashable {
+    /// The number of photos.
+    public let photoCount: Int
+    /// Frames per second.
+    public let framesPerSecond: Int
+    /// Frames in the whole video.
+    public let frameCount: Int
+
+    /// Why a length cannot make a timeline.
+    public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
+        /// One line for the user.
+        public var description: String
+    }
+
+    /// Lays out `photoCount` photos over a length.
+    /// - Throws: ``Problem`` when there are no photos, the length is not a positive finite
+    ///   number, or it gives fewer frames than photos.
+    public init(photoCount: Int, length: SlideshowLength, framesPerSecond: Int) throws(Problem) {
+        guard photoCount > 0 else { throw Problem(description: "no photos given") }
+        guard framesPerSecond > 0 else { throw Problem(description: "the frame rate must be positive") }
+        let seconds: Double
+        switch length {
+        case .total(let total): seconds = total
+        case .perSlide(let each): seconds = each * Double(photoCount)
+        }
+        guard seconds.isFinite, seconds > 0 else {
+            throw Problem(description: "the duration must be a positive number of seconds, not \(length)")
+        }
+        let frames = (seconds * Double(framesPerSecond)).rounded()
+        guard frames <= Double(Int32.max) else { throw Problem(description: "the duration \(seconds) s is too long") }
+        guard Int(frames) >= photoCount else {
+            throw Problem(description: "\(length) at \(framesPerSecond) fps gives \(Int(frames)) frames for \(photoCount) photos; each photo needs at least one frame")
+        }
+        self.photoCount = photoCount
+        self.framesPerSecond = framesPerSecond
+        frameCount = Int(frames)
+    }
+
+    /// The frames photo `index` covers.
+    public func frames(ofPhoto index: Int) -> Range<Int> {
+        precondition(index >= 0 && index < photoCount, "photo index out of range")
+        return firstFrame(index)..<firstFrame(index + 1)
+    }
+
+    /// When photo `index` appears.
+    public func presentationTime(ofPhoto index: Int) -> MediaTime {
+        MediaTime(value: Int64(firstFrame(index)), timescale: Int32(framesPerSecond))
+    }
+
+    /// When the video ends: the end of the last photo's share.
+    public var endTime: MediaTime {
+        MediaTime(value: Int64(frameCount), timescale: Int32(framesPerSecond))
+    }
+
+    /// floor(i·F/N), in integers.
+    private func firstFrame(_ index: Int) -> Int { index * frameCount / photoCount }
+}

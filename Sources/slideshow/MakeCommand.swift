@@ -1,0 +1,88 @@
+import ArgumentParser
+import Foundation
+import SlideshowKit
+
+/// `slideshow make`: one slideshow.
+struct MakeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "make",
+        abstract: "Render photos into an MP4 slideshow.",
+        discussion: """
+            The output appears only when it is complete: a failed or interrupted render \
+            leaves nothing behind and never touches an existing file.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The photos, in order (JPEG or PNG).", valueName: "photo"))
+    var photos: [String]
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The MP4 file to write.", valueName: "file.mp4"))
+    var output: String
+
+    @OptionGroup var options: RenderOptions
+
+    @Flag(help: "Replace the output file if it exists.")
+    var overwrite = false
+
+    @Flag(help: "Print nothing but errors.")
+    var quiet = false
+
+    @Flag(help: "Print one JSON object describing the result on stdout.")
+    var json = false
+
+    func validate() throws {
+        guard !photos.isEmpty else { throw ValidationError("give at least one photo") }
+        _ = try options.settings(photoCount: photos.count)
+    }
+
+    func run() async throws {
+        Terminal.installSignalHandlers()
+        let settings = try options.settings(photoCount: photos.count)
+        let show = Slideshow(
+            photos: photos.map(Photo.init(path:)), output: output, length: settings.length, video: settings.video,
+            look: settings.look, contentMode: settings.mode, background: settings.background, overwrite: overwrite)
+        let bar = (quiet || !Terminal.isTerminal(.standardError)) ? nil : ProgressBar(total: photos.count)
+        let result: RenderResult
+        do {
+            result = try await show.render { progress in bar?.update(progress.completedPhotos) }
+        } catch {
+            bar?.clear()
+            Terminal.fail(error.description)
+        }
+        bar?.clear()
+        if json {
+            print(try Report(result).json())
+        } else if !quiet {
+            Terminal.say("\(result.output): \(result.frames) frames, \(String(format: "%.3f", result.duration.seconds)) s, \(result.size) at \(result.framesPerSecond) fps, \(result.look), \(result.bytes) bytes in \(String(format: "%.2f", result.seconds)) s")
+        }
+    }
+}
+
+/// The `--json` report of one render.
+struct Report: Codable {
+    var output: String
+    var duration: Double
+    var frames: Int
+    var size: String
+    var fps: Int
+    var look: String
+    var bytes: Int
+    var seconds: Double
+
+    init(_ result: RenderResult) {
+        output = result.output
+        duration = result.duration.seconds
+        frames = result.frames
+        size = result.size.description
+        fps = result.framesPerSecond
+        look = result.look
+        bytes = result.bytes
+        seconds = (result.seconds * 1000).rounded() / 1000
+    }
+
+    func json() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
+}

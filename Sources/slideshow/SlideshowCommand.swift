@@ -1,0 +1,39 @@
+import ArgumentParser
+import SlideshowKit
+
+/// `slideshow`: photos to an exact-length H.264 MP4.
+@main
+struct SlideshowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "slideshow",
+        abstract: "Turn photos into an MP4 slideshow of exactly the length you ask for.",
+        discussion: """
+            Exit status: 0 success; 1 a photo or the output failed (one line on stderr names \
+            the file and the reason); 64 a usage error; 130 interrupted (SIGINT); 143 terminated (SIGTERM).
+            """,
+        version: SlideshowVersion.current,
+        subcommands: [MakeCommand.self, FiltersCommand.self],
+        defaultSubcommand: nil
+    )
+}
+
+/// The tool's version.
+enum SlideshowVersion {
+    static let current = "0.1.0"
+}
+
+/// `slideshow filters`: the looks, one line each.
+struct FiltersCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "filters",
+        abstract: "List the film looks, one line each."
+    )
+
+    func run() {
+        let width = Looks.all.map(\.name.count).max() ?? 0
+        for look in Looks.all {
+            let padding = String(repeating: " ", count: width - look.name.count)
+            print("\(look.name)\(padding)  \(Looks.summary(of: look.name) ?? "")")
+        }
+    }
+}

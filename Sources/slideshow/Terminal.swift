@@ -1,0 +1,74 @@
+import Dispatch
+import Foundation
+import SlideshowKit
+
+/// The tool's dealings with the terminal and the process: messages, exit codes, signals.
+enum Terminal {
+    enum Stream { case standardOutput, standardError }
+
+    static func isTerminal(_ stream: Stream) -> Bool {
+        isatty(stream == .standardOutput ? STDOUT_FILENO : STDERR_FILENO) == 1
+    }
+
+    /// A line on stderr.
+    static func say(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// `slideshow: <message>` on stderr, then exit status 1.
+    static func fail(_ message: String, status: Int32 = 1) -> Never {
+        say("slideshow: \(message)")
+        exit(status)
+    }
+
+    /// The signal sources; kept alive for the life of the process.
+    nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
+
+    /// SIGINT and SIGTERM remove unfinished outputs and exit 130 or 143; SIGXFSZ (a file-size
+    /// limit) and SIGPIPE become write errors instead of killing the process.
+    static func installSignalHandlers() {
+        signal(SIGXFSZ, SIG_IGN)
+        signal(SIGPIPE, SIG_IGN)
+        for (number, name) in [(SIGINT, "interrupted"), (SIGTERM, "terminated")] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global(qos: .userInteractive))
+            source.setEventHandler {
+                UnfinishedOutputs.removeAll()
+                say("slideshow: \(name); no output was written")
+                _exit(128 + number)
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+}
+
+/// A one-line progress bar on stderr, for terminals.
+final class ProgressBar: @unchecked Sendable {
+    // @unchecked: `last` is touched only under `lock`.
+    private let total: Int
+    private let lock = NSLock()
+    private var last = -1
+
+    init(total: Int) {
+        self.total = total
+        update(0)
+    }
+
+    func update(_ done: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard done != last else { return }
+        last = done
+        let width = 30
+        let filled = total == 0 ? width : done * width / total
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+        FileHandle.standardError.write(Data("\r\(bar) \(done)/\(total) photos".utf8))
+    }
+
+    func clear() {
+        lock.lock()
+        defer { lock.unlock() }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+}
