@@ -39,6 +39,9 @@ let package = Package(
             ]
         ),
 
+        // The speed and memory benchmark: `make bench`.
+        .executableTarget(name: "slideshow-bench", dependencies: ["SlideshowKit"]),
+
         // Helpers every test target shares: where the shared photos are, ffprobe, temp folders.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ImagesTests", dependencies: ["SlideshowKit", "TestSupport"]),

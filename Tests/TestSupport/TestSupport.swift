@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Where the tests find things outside the package: the shared photos, ffprobe, the built tool.
 public enum TestEnvironment {
@@ -27,7 +28,7 @@ public enum TestEnvironment {
     }
 
     /// The message a test prints when it skips for want of the shared photos.
-    public static let noSharedPhotos = "skipped: ../shared/photos is absent (a fresh clone); the test needs the shared photos"
+    public static let noSharedPhotos: Comment = "skipped: ../shared/photos is absent (a fresh clone); the test needs the shared photos"
 
     /// The project's own sample photos.
     public static func sample(_ name: String) -> String {

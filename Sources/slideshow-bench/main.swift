@@ -1,0 +1,138 @@
+import Foundation
+@_spi(Benchmark) import SlideshowKit
+
+// slideshow-bench: the speed and memory figures of issue R1 against ffmpeg's best recipe (P1).
+//
+//   .build/release/slideshow-bench [--runs N] [--photos DIR]
+//
+// Runs, side by side and alternating: R1 (our tool, original and minimal-life) and P1
+// (ffmpeg, each photo decoded once and held by the loop filter); the floor (decoding the
+// three photos at the chosen DCT scale on one core + encoding only the three distinct
+// frames); peak memory at 3 and 60 photos; and how time grows with the number of photos.
+
+var runs = 5
+var photoFolder = "../shared/photos"
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--runs": runs = Int(arguments.popFirst() ?? "") ?? runs
+    case "--photos": photoFolder = arguments.popFirst() ?? photoFolder
+    default:
+        print("usage: slideshow-bench [--runs N] [--photos DIR]")
+        exit(64)
+    }
+}
+
+let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("slideshow").path
+let photos = ["camera_nikon_d90_12mp.jpg", "camera_canon_eos5d_13mp_portrait.jpg", "camera_apple_iphone4s_8mp_orient6.jpg"]
+    .map { URL(fileURLWithPath: photoFolder).appendingPathComponent($0).path }
+guard photos.allSatisfy(FileManager.default.fileExists(atPath:)) else {
+    print("slideshow-bench: the camera photos are not in \(photoFolder) (give --photos DIR)")
+    exit(1)
+}
+guard let ffmpeg = ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
+    print("slideshow-bench: ffmpeg is not installed (apt-get install ffmpeg)")
+    exit(1)
+}
+let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("slideshow-bench-\(getpid())")
+try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: scratch) }
+func scratchFile(_ name: String) -> String { scratch.appendingPathComponent(name).path }
+
+func ours(_ photos: [String], look: String = "original", seconds: Int = 3) -> [String] {
+    ["make"] + photos + ["--duration", String(seconds), "--filter", look, "--overwrite", "--quiet", "-o", scratchFile("r1-\(look)-\(photos.count).mp4")]
+}
+
+let peerFilter = "scale=1920:1080:force_original_aspect_ratio=decrease,pad=1920:1080:(ow-iw)/2:(oh-ih)/2,setsar=1,loop=loop=29:size=1:start=0,setpts=N/30/TB"
+let peer = ["-v", "error", "-y", "-i", photos[0], "-i", photos[1], "-i", photos[2], "-filter_complex",
+            "[0]\(peerFilter)[a];[1]\(peerFilter)[b];[2]\(peerFilter)[c];[a][b][c]concat=n=3:v=1:a=0,format=yuv420p",
+            "-r", "30", "-c:v", "libx264", "-preset", "medium", "-tune", "stillimage", "-crf", "20", "-movflags", "+faststart",
+            scratchFile("peer.mp4")]
+
+func host() -> String {
+    let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+        .split(separator: "\n").first { $0.hasPrefix("model name") }?
+        .split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
+    return "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(cpu)"
+}
+
+print("slideshow-bench on \(host())")
+print("R1: 3 camera photos (12, 13 and 8 MP, one EXIF-rotated) → 1920x1080, 30 fps, 3 s, x264 medium/stillimage/CRF 20")
+print("")
+
+// 1. R1 against P1, alternating.
+_ = measure(tool, ours(photos))  // warm the page cache and the binary
+_ = measure(ffmpeg, peer)
+var costs: [String: [Cost]] = ["R1 original": [], "R1 minimal-life": [], "P1 ffmpeg": []]
+for _ in 0..<runs {
+    costs["R1 original"]!.append(measure(tool, ours(photos)))
+    costs["P1 ffmpeg"]!.append(measure(ffmpeg, peer))
+    costs["R1 minimal-life"]!.append(measure(tool, ours(photos, look: "minimal-life")))
+}
+for (name, list) in costs where list.contains(where: { $0.status != 0 }) {
+    print("slideshow-bench: \(name) failed")
+    exit(1)
+}
+
+// 2. The floor: decode at the chosen DCT scale on one core, plus encode only the distinct frames.
+var decodeTimes: [Double] = [], encodeTimes: [Double] = []
+let manager = ImageManager()
+var slides: [PixelBuffer] = []
+for run in 0..<runs {
+    decodeTimes.append(time {
+        for photo in photos { _ = try! manager.decodeAtChosenScale(Photo(path: photo), targetSize: .hd1080) }
+    })
+    if run == 0 {
+        slides = photos.map { try! manager.requestImage(for: Photo(path: $0), targetSize: .hd1080, contentMode: .aspectFit) }
+    }
+    encodeTimes.append(try time { try encodeDistinctFrames(slides, to: scratchFile("floor.mp4")) })
+}
+
+func encodeDistinctFrames(_ slides: [PixelBuffer], to path: String) throws {
+    let semaphore = DispatchSemaphore(value: 0)
+    let writer = try AssetWriter(outputPath: path, settings: VideoSettings(), overwrite: true)
+    let input = AssetWriterInput(settings: writer.settings)
+    let adaptor = PixelBufferAdaptor(assetWriterInput: input)
+    writer.add(input)
+    try writer.startWriting()
+    writer.startSession(atSourceTime: .zero)
+    for (index, slide) in slides.enumerated() {
+        while !input.isReadyForMoreMediaData { usleep(1000) }
+        _ = adaptor.append(slide, withPresentationTime: MediaTime(value: Int64(index), timescale: 30))
+    }
+    writer.endSession(atSourceTime: MediaTime(value: Int64(slides.count), timescale: 30))
+    writer.finishWriting { _ in semaphore.signal() }
+    semaphore.wait()
+}
+
+let floor = median(decodeTimes) + median(encodeTimes)
+func row(_ name: String, _ list: [Cost]) -> String {
+    return "\(name.padding(toLength: 18, withPad: " ", startingAt: 0)) wall \(format(median(list.map(\.wall))))  cpu \(format(median(list.map(\.cpu))))  peak RSS \(megabytes(Int(median(list.map { Double($0.peakRSS) }))))  cores busy \(String(format: "%.2f", median(list.map(\.cores))))"
+}
+print("Medians of \(runs) runs each, alternating:")
+for name in ["R1 original", "R1 minimal-life", "P1 ffmpeg"] { print("  " + row(name, costs[name]!)) }
+print("Floor: decode at DCT scale \(format(median(decodeTimes))) + encode 3 distinct frames \(format(median(encodeTimes))) = \(format(floor))")
+let ourWall = median(costs["R1 original"]!.map(\.wall))
+let lookWall = median(costs["R1 minimal-life"]!.map(\.wall))
+let peerWall = median(costs["P1 ffmpeg"]!.map(\.wall))
+let ourPeak = costs["R1 original"]!.map(\.peakRSS).max()!
+print("")
+print(String(format: "R1 / floor: %.2fx original, %.2fx minimal-life   (target ≤ 1.30x)", ourWall / floor, lookWall / floor))
+print(String(format: "P1 / R1:    %.1fx original, %.1fx minimal-life   (target ≥ 8x)", peerWall / ourWall, peerWall / lookWall))
+print("Peak RSS at 3 photos: \(megabytes(ourPeak))   (target ≤ 150 MB)")
+
+// 3. Memory and time as the show grows: 3 to 60 photos, one second each.
+print("")
+print("Photos  seconds  wall      cpu       cores  peak RSS")
+var peaks: [Int: Int] = [:]
+var walls: [Int: Double] = [:]
+for count in [3, 12, 30, 60] {
+    let list = (0..<count).map { photos[$0 % photos.count] }
+    let samples = (0..<max(1, runs / 2)).map { _ in measure(tool, ours(list, seconds: count)) }
+    let wall = median(samples.map(\.wall)), cpu = median(samples.map(\.cpu))
+    peaks[count] = samples.map(\.peakRSS).max()!
+    walls[count] = wall
+    print(String(format: "%6d  %7d  %@  %@  %5.2f  %@", count, count, format(wall), format(cpu), cpu / wall, megabytes(peaks[count]!)))
+}
+print(String(format: "Peak RSS 60 photos / 3 photos: %.2f   (target ≤ 1.20)", Double(peaks[60]!) / Double(peaks[3]!)))
+print(String(format: "Time per photo: %.3f s at 3, %.3f s at 60 (linear when these agree)", walls[3]! / 3, walls[60]! / 60))
