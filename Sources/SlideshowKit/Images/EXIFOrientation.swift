@@ -1,0 +1,133 @@
+/// Reads the EXIF orientation tag (0x0112) from JPEG bytes or a bare TIFF block.
+///
+/// libjpeg-turbo does not read EXIF, so this does, over untrusted bytes: every offset is
+/// checked against the end of its segment before it is read, nothing is allocated, and any
+/// damage (offsets past the end, zero-length segments, a wrong tag type, a value outside
+/// 1...8) gives `nil`, which callers treat as ``Orientation/up``. It never traps.
+enum EXIFOrientation {
+    /// The orientation of a JPEG file.
+    ///
+    /// Scans the markers after SOI (FF D8) until SOS (FF DA); in the first APP1 segment that
+    /// starts with `Exif\0\0`, reads the TIFF header (`II*\0` little-endian or `MM\0*`
+    /// big-endian), the offset of IFD0, its entry count and 12-byte entries, and returns
+    /// the SHORT value of tag 0x0112 when it is 1 to 8.
+    /// - Parameters:
+    ///   - jpeg: the file's bytes (a prefix holding the header is enough).
+    /// - Returns: the orientation, or nil when absent or garbled.
+    static func parse(jpeg: [UInt8]) -> Orientation? {
+        var found: Orientation?
+        var sawExif = false
+        _ = JPEGMarkers.scan(jpeg) { marker, payload in
+            guard marker == 0xE1, !sawExif else { return true }
+            let exifHeader: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0x00, 0x00]  // "Exif\0\0"
+            guard payload.count >= exifHeader.count,
+                  jpeg[payload.lowerBound..<payload.lowerBound + exifHeader.count].elementsEqual(exifHeader)
+            else { return true }
+            sawExif = true
+            found = parse(tiff: jpeg, in: payload.lowerBound + exifHeader.count..<payload.upperBound)
+            return false
+        }
+        return found
+    }
+
+    /// The orientation in a TIFF block: an EXIF APP1 payload after `Exif\0\0`, or a PNG `eXIf` chunk.
+    /// - Parameters:
+    ///   - bytes: the bytes holding the block.
+    ///   - range: where the block lies in `bytes`; nothing outside it is read. Offsets in the
+    ///     block count from its start.
+    /// - Returns: the orientation, or nil when absent or garbled.
+    static func parse(tiff bytes: [UInt8], in range: Range<Int>) -> Orientation? {
+        guard range.lowerBound >= 0, range.upperBound <= bytes.count, range.count >= 8 else { return nil }
+        let base = range.lowerBound
+        let length = range.count
+        let littleEndian: Bool
+        switch (bytes[base], bytes[base + 1]) {
+        case (0x49, 0x49): littleEndian = true   // "II"
+        case (0x4D, 0x4D): littleEndian = false  // "MM"
+        default: return nil
+        }
+        // Offsets are relative to the TIFF header; each read checks `offset + size <= length`.
+        func u16(_ offset: Int) -> Int? {
+            guard offset >= 0, offset <= length - 2 else { return nil }
+            let a = Int(bytes[base + offset]), b = Int(bytes[base + offset + 1])
+            return littleEndian ? a | b << 8 : a << 8 | b
+        }
+        func u32(_ offset: Int) -> Int? {
+            guard let first = u16(offset), let second = u16(offset + 2) else { return nil }
+            return littleEndian ? first | second << 16 : first << 16 | second
+        }
+        guard u16(2) == 42, let ifd0 = u32(4), let entryCount = u16(ifd0) else { return nil }
+        let entriesStart = ifd0 + 2
+        // Only the entries that lie inside the block are looked at.
+        let available = max(0, (length - entriesStart) / 12)
+        for index in 0..<min(entryCount, available) {
+            let entry = entriesStart + index * 12
+            guard let tag = u16(entry) else { return nil }
+            guard tag == 0x0112 else { continue }
+            // Type 3 is SHORT; the count must be at least 1; the value sits left-justified
+            // in the 4-byte value field, in the block's byte order.
+            guard u16(entry + 2) == 3, let count = u32(entry + 4), count >= 1,
+                  let value = u16(entry + 8) else { return nil }
+            return Orientation(rawValue: value)
+        }
+        return nil
+    }
+}
+
+/// Walks the marker segments at the start of a JPEG file.
+enum JPEGMarkers {
+    /// How a walk ended.
+    enum End: Equatable {
+        /// It reached the SOS segment (the start of the entropy-coded data).
+        case startOfScan
+        /// The visitor asked to stop.
+        case stopped
+        /// The bytes ran out before SOS (a truncated file, or a prefix too short).
+        case endOfData
+        /// The marker structure is broken; the text says how.
+        case malformed(String)
+    }
+
+    /// Visits each marker segment from after SOI up to and including SOS.
+    ///
+    /// Every segment visited lies wholly inside `bytes`. Fill bytes (FF FF …) before a
+    /// marker are skipped; standalone markers (TEM, RSTn) carry no length and are not visited.
+    /// - Parameters:
+    ///   - bytes: the file's bytes, starting with SOI.
+    ///   - visit: called with the marker's second byte and the range of its payload (after the
+    ///     two length bytes); return false to stop.
+    static func scan(_ bytes: [UInt8], _ visit: (UInt8, Range<Int>) -> Bool) -> End {
+        guard bytes.count >= 2, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return .malformed("no JPEG start-of-image marker") }
+        var index = 2
+        while true {
+            guard index < bytes.count else { return .endOfData }
+            guard bytes[index] == 0xFF else {
+                return .malformed("bytes between JPEG markers at offset \(index)")
+            }
+            while index < bytes.count && bytes[index] == 0xFF { index += 1 }
+            guard index < bytes.count else { return .endOfData }
+            let marker = bytes[index]
+            index += 1
+            switch marker {
+            case 0x00:
+                return .malformed("a stuffed FF 00 where a marker belongs")
+            case 0x01, 0xD0...0xD7:
+                continue  // standalone: no length
+            case 0xD8:
+                return .malformed("a second start-of-image marker")
+            case 0xD9:
+                return .malformed("the image ends before any image data")
+            default:
+                break
+            }
+            guard index + 2 <= bytes.count else { return .endOfData }
+            let length = Int(bytes[index]) << 8 | Int(bytes[index + 1])
+            guard length >= 2 else { return .malformed("a marker segment of length \(length)") }
+            let end = index + length
+            guard end <= bytes.count else { return .endOfData }
+            if !visit(marker, index + 2..<end) { return .stopped }
+            if marker == 0xDA { return .startOfScan }
+            index = end
+        }
+    }
+}

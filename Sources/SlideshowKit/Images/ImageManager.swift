@@ -1,0 +1,254 @@
+/// Turns photo files into slides: decodes, orients, fits and resamples, like `PHImageManager`.
+///
+/// JPEGs decode with TurboJPEG at the smallest DCT scale that still covers the slide (a
+/// 12-megapixel photo into 1920x1080 decodes at 1/2, never at full size), then turn upright
+/// for their EXIF orientation on that small image, then resample with libswscale's Lanczos
+/// straight into the slide. PNGs decode with libavcodec. The format comes from the file's
+/// content, never its name.
+///
+/// The manager holds no state: every call allocates its own decoder and scaler and frees
+/// them before it returns, so one value may be used from many tasks at once.
+public struct ImageManager: Sendable {
+    /// The most pixels a photo may state in its header: 300 megapixels.
+    ///
+    /// Checked against the *stored* size in the header, before anything is allocated; over it,
+    /// a photo fails with ``PhotoError/Kind/tooLarge``. 300 MP admits every camera (the
+    /// largest phone sensors are 200 MP, medium format 150 MP) and stitched panoramas up to
+    /// e.g. 20000x15000. A baseline 20000x14000 JPEG (280 MP) renders into 1920x1080 in a few
+    /// tens of megabytes, because it decodes at 1/8 scale, row by row.
+    ///
+    /// Two further caps bound memory for files that cannot decode scaled or row by row:
+    /// progressive and multi-scan JPEGs need all their DCT coefficients in memory, and PNGs
+    /// decode at full size; either fails with ``PhotoError/Kind/tooLarge`` when that would take
+    /// more than 1 GiB (beyond about 180 MP for a 4:4:4 progressive JPEG, 130 MP for an 8-bit
+    /// RGBA PNG; a 4:2:0 progressive JPEG reaches the pixel cap first). Files over 256 MiB are
+    /// refused before they are read.
+    public static let maximumPixels: Int = 300_000_000
+
+    /// Creates an image manager.
+    public init() {}
+
+    /// Reads a photo's header, cheaply: the check run on every photo before a render starts.
+    ///
+    /// Reads the first 256 KiB of the file (all of it only when the header is longer), finds
+    /// the format from the content, and for a JPEG parses the markers up to the start of the
+    /// image data (frame type, size, EXIF orientation) and has TurboJPEG read the header too.
+    /// It does not decode the image data, so a file damaged or cut short *inside* its image
+    /// data passes here and fails in
+    /// ``requestImage(for:targetSize:contentMode:background:)``.
+    /// - Parameters:
+    ///   - photo: the photo to inspect.
+    /// - Returns: the format, stored size, orientation and displayed size.
+    /// - Throws: ``PhotoError`` with kind `.notFound`, `.unreadable` (a folder, FIFO or device:
+    ///   refused before opening), `.empty`, `.notAnImage` (not JPEG or PNG; the reason names
+    ///   the format when it is recognisable, e.g. HEIF/HEIC), `.truncated` (the file ends
+    ///   inside its header), `.corrupt`, `.unsupported` (12-bit, lossless or hierarchical JPEG)
+    ///   or `.tooLarge` (over ``maximumPixels`` or the decode-memory cap).
+    public func inspect(_ photo: Photo) throws(PhotoError) -> PhotoInfo {
+        let path = photo.path
+        let prefix = try PhotoFile.read(path, limit: 256 << 10)
+        var bytes = prefix.bytes
+        let fileSize = prefix.fileSize
+        do throws(ImageProblem) {
+            switch FormatSniffer.sniff(bytes) {
+            case .other(let description):
+                throw FormatSniffer.problem(for: description)
+            case .supported(.jpeg):
+                let header: JPEGHeader
+                do throws(ImageProblem) {
+                    header = try JPEGHeader(parsing: bytes)
+                } catch where error.kind == .truncated && bytes.count < fileSize {
+                    // A header longer than the prefix (big ICC or maker notes): read it all.
+                    bytes = try Self.readWhole(path)
+                    header = try JPEGHeader(parsing: bytes)
+                }
+                try header.checkLimits()
+                let decoder = try TurboJPEGDecompressor()
+                let checked = try ImageProblem.withBytes(bytes) { (raw) throws(ImageProblem) in
+                    try decoder.readHeader(UnsafeRawBufferPointer(rebasing: raw[..<header.headerLength]))
+                }
+                try Self.agree(checked, header)
+                let orientation = header.orientation ?? .up
+                return PhotoInfo(format: .jpeg, storedSize: header.size, orientation: orientation)
+            case .supported(.png):
+                let header: PNGHeader
+                do throws(ImageProblem) {
+                    header = try PNGHeader(parsing: bytes, complete: false)
+                } catch where error.kind == .truncated && bytes.count < fileSize {
+                    bytes = try Self.readWhole(path)
+                    header = try PNGHeader(parsing: bytes, complete: false)
+                }
+                try header.checkLimits()
+                return PhotoInfo(format: .png, storedSize: header.size, orientation: header.orientation ?? .up)
+            }
+        } catch {
+            throw error.error(for: path)
+        }
+    }
+
+    /// Decodes a photo, turns it upright, fits it into a frame and resamples it.
+    ///
+    /// The result is exactly `targetSize`. With ``ContentMode/aspectFit`` the photo keeps its
+    /// aspect ratio and sits centred on bars of exactly `background`; with
+    /// ``ContentMode/aspectFill`` it covers the frame and is centre-cropped. The content
+    /// rectangle has even width, height, x and y (for clean 4:2:0 chroma), so when the bars
+    /// cannot split evenly the right or bottom bar is 2 pixels wider than the left or top one.
+    /// It is at least 2x2. The buffer's ``PixelBuffer/contentRect`` says where the photo is
+    /// (for aspectFill, the whole buffer).
+    ///
+    /// Transparent PNG pixels are composited over `background`. Every warning from the JPEG
+    /// decoder counts as an error.
+    /// - Parameters:
+    ///   - photo: the photo to render.
+    ///   - targetSize: the slide's size; at least 2x2 (a precondition).
+    ///   - contentMode: letterbox or crop-to-fill.
+    ///   - background: the colour of the bars and under transparency; black by default.
+    /// - Returns: a buffer of exactly `targetSize`.
+    /// - Throws: ``PhotoError`` with kind `.notFound`, `.unreadable`, `.empty`, `.notAnImage`,
+    ///   `.truncated` (e.g. "Premature end of JPEG file"), `.corrupt` (e.g. "Bogus Huffman table
+    ///   definition", "Corrupt JPEG data: …", a bad PNG CRC), `.unsupported` (e.g. "12-bit JPEG
+    ///   is not supported") or `.tooLarge`.
+    public func requestImage(for photo: Photo, targetSize: Size, contentMode: ContentMode,
+                             background: RGBColor = .black) throws(PhotoError) -> PixelBuffer {
+        precondition(targetSize.width >= 2 && targetSize.height >= 2, "a slide needs at least 2x2 pixels")
+        let bytes = try PhotoFile.read(photo.path).bytes
+        do throws(ImageProblem) {
+            // The file's bytes are released before the slide is allocated.
+            let (image, geometry) = try decodeOriented(consume bytes, target: targetSize, mode: contentMode, background: background)
+            return try Self.compose(image, geometry: geometry, target: targetSize, mode: contentMode, background: background)
+        } catch {
+            throw error.error(for: photo.path)
+        }
+    }
+
+    // MARK: - Stages
+
+    /// Decodes (scaled, for JPEG) and orients; returns the upright image and the layout
+    /// computed from the header's displayed size.
+    func decodeOriented(_ bytes: [UInt8], target: Size, mode: ContentMode,
+                        background: RGBColor) throws(ImageProblem) -> (RGBImage, FitGeometry) {
+        switch FormatSniffer.sniff(bytes) {
+        case .other(let description):
+            throw FormatSniffer.problem(for: description)
+        case .supported(.jpeg):
+            let header = try JPEGHeader(parsing: bytes)
+            try header.checkLimits()
+            let orientation = header.orientation ?? .up
+            let geometry = FitGeometry(source: orientation.displayedSize(of: header.size), target: target, mode: mode)
+            let scale = DCTScale.choose(stored: header.size, orientation: orientation, fitted: geometry.fittedSize)
+            let decoder = try TurboJPEGDecompressor()
+            var image = try ImageProblem.withBytes(bytes) { (raw) throws(ImageProblem) -> RGBImage in
+                let checked = try decoder.readHeader(raw)
+                try Self.agree(checked, header)
+                return try decoder.decompress(raw, header: checked, scale: scale)
+            }
+            if image.channels == 4 {
+                image = image.rgbFromCMYK(inverted: header.adobeTransform != nil)
+            }
+            return (image.oriented(orientation), geometry)
+        case .supported(.png):
+            let header = try PNGHeader(parsing: bytes, complete: true)
+            try header.checkLimits()
+            let orientation = header.orientation ?? .up
+            let geometry = FitGeometry(source: orientation.displayedSize(of: header.size), target: target, mode: mode)
+            let image = try PNGDecoder().decode(bytes, header: header, background: background)
+            return (image.oriented(orientation), geometry)
+        }
+    }
+
+    /// Fills the bars, then resamples the (cropped) image into the content rectangle.
+    static func compose(_ image: RGBImage, geometry: FitGeometry, target: Size, mode: ContentMode,
+                        background: RGBColor) throws(ImageProblem) -> PixelBuffer {
+        precondition(image.channels == 3, "slides are RGB")
+        let content = geometry.content
+        // The crop is recomputed on the pixels at hand: a DCT-scaled size rounds up.
+        let crop = mode == .aspectFill
+            ? FitGeometry.centreCrop(of: image.size, aspect: FitGeometry.size(of: content))
+            : Rect(image.size)
+        let rowBytes = target.width * 3
+        var problem: ImageProblem?
+        let pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * target.height) { buffer, count in
+            let frame = buffer.baseAddress!
+            fillBackground(frame, size: target, except: content, with: background)
+            image.pixels.withUnsafeBufferPointer { source in
+                let from = source.baseAddress! + (crop.y * image.width + crop.x) * 3
+                let to = frame + content.y * rowBytes + content.x * 3
+                if crop.width == content.width && crop.height == content.height {
+                    for row in 0..<content.height {
+                        (to + row * rowBytes).update(from: from + row * image.rowBytes, count: content.width * 3)
+                    }
+                } else {
+                    do throws(ImageProblem) {
+                        let resampler = try PhotoResampler(from: FitGeometry.size(of: crop), to: FitGeometry.size(of: content))
+                        try resampler.scale(from, stride: image.rowBytes, into: to, stride: rowBytes)
+                    } catch {
+                        problem = error
+                    }
+                }
+            }
+            count = buffer.count
+        }
+        if let problem { throw problem }
+        return PixelBuffer(size: target, pixels: pixels, contentRect: content)
+    }
+
+    /// Paints every pixel outside `content` with `color`: whole rows above and below, and the
+    /// left and right bars of the rows between, copied from one pattern row with `memcpy`.
+    static func fillBackground(_ frame: UnsafeMutablePointer<UInt8>, size: Size, except content: Rect,
+                               with color: RGBColor) {
+        let rowBytes = size.width * 3
+        if content == Rect(size) { return }
+        let pattern = [UInt8](unsafeUninitializedCapacity: rowBytes) { row, count in
+            if color == .black {
+                row.initialize(repeating: 0)
+            } else {
+                for offset in stride(from: 0, to: rowBytes, by: 3) {
+                    row[offset] = color.red
+                    row[offset + 1] = color.green
+                    row[offset + 2] = color.blue
+                }
+            }
+            count = rowBytes
+        }
+        pattern.withUnsafeBufferPointer { source in
+            let row = source.baseAddress!
+            for y in 0..<size.height {
+                let line = frame + y * rowBytes
+                if y < content.y || y >= content.maxY {
+                    line.update(from: row, count: rowBytes)
+                } else {
+                    line.update(from: row, count: content.x * 3)
+                    let right = content.maxX * 3
+                    (line + right).update(from: row, count: rowBytes - right)
+                }
+            }
+        }
+    }
+
+    /// Checks a pixel count against ``maximumPixels``.
+    static func checkPixelCount(_ size: Size, format: String) throws(ImageProblem) {
+        let pixels = size.width * size.height
+        if pixels > maximumPixels {
+            let megapixels = (pixels + 500_000) / 1_000_000
+            throw ImageProblem(.tooLarge,
+                               "the \(format) is \(size) (\(megapixels) megapixels), over the \(maximumPixels / 1_000_000)-megapixel cap")
+        }
+    }
+
+    /// TurboJPEG's header and ours must agree on the size (they read the same SOF segment).
+    private static func agree(_ checked: TurboJPEGDecompressor.Header, _ header: JPEGHeader) throws(ImageProblem) {
+        guard checked.size == header.size else {
+            throw ImageProblem(.corrupt, "corrupt JPEG header (TurboJPEG reads \(checked.size), the frame header says \(header.size))")
+        }
+    }
+
+    /// The whole file, after a prefix proved too short for the header.
+    private static func readWhole(_ path: String) throws(ImageProblem) -> [UInt8] {
+        do {
+            return try PhotoFile.read(path).bytes
+        } catch {
+            throw ImageProblem(error.kind, error.reason)
+        }
+    }
+}
+

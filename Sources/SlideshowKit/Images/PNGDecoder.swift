@@ -1,0 +1,116 @@
+internal import CFFmpeg
+
+/// Owns a libavcodec PNG decoder, its frame and its packet, and decodes one PNG file.
+///
+/// libavcodec's decoder (`AV_CODEC_ID_PNG`, fed with `avcodec_send_packet` and read with
+/// `avcodec_receive_frame`) handles every bit depth, palette, interlacing and CRC checking;
+/// its frame is then converted with libswscale to RGB24, or to RGBA and composited over the
+/// background when the format has alpha. Not `Sendable`: one call of ``ImageManager`` owns it.
+final class PNGDecoder {
+    private let context: UnsafeMutablePointer<AVCodecContext>
+    private let frame: UnsafeMutablePointer<AVFrame>
+    private let packet: UnsafeMutablePointer<AVPacket>
+
+    /// Opens a PNG decoder.
+    /// - Throws: `.unsupported` when this FFmpeg has no PNG decoder or cannot allocate one.
+    init() throws(ImageProblem) {
+        guard let codec = avcodec_find_decoder(AV_CODEC_ID_PNG) else {
+            throw ImageProblem(.unsupported, "this FFmpeg has no PNG decoder")
+        }
+        guard let context = avcodec_alloc_context3(codec) else {
+            throw ImageProblem(.unsupported, "cannot start the PNG decoder (out of memory)")
+        }
+        // CRC checks on, and stop at the first damage rather than concealing it.
+        context.pointee.err_recognition = AV_EF_CRCCHECK | AV_EF_EXPLODE
+        context.pointee.thread_count = 1
+        let opened = avcodec_open2(context, codec, nil)
+        let frame = av_frame_alloc(), packet = av_packet_alloc()
+        guard opened >= 0, let frame, let packet else {
+            var contextToFree: UnsafeMutablePointer<AVCodecContext>? = context
+            var frameToFree = frame, packetToFree = packet
+            avcodec_free_context(&contextToFree)
+            av_frame_free(&frameToFree)
+            av_packet_free(&packetToFree)
+            throw ImageProblem(.unsupported, "cannot start the PNG decoder (\(Self.message(opened)))")
+        }
+        self.context = context
+        self.frame = frame
+        self.packet = packet
+    }
+
+    deinit {
+        var context: UnsafeMutablePointer<AVCodecContext>? = self.context
+        var frame: UnsafeMutablePointer<AVFrame>? = self.frame
+        var packet: UnsafeMutablePointer<AVPacket>? = self.packet
+        avcodec_free_context(&context)
+        av_frame_free(&frame)
+        av_packet_free(&packet)
+    }
+
+    /// Decodes a whole PNG file to RGB at its own size.
+    /// - Parameters:
+    ///   - png: the file's bytes.
+    ///   - header: what ``PNGHeader`` said (checked against the decoded frame).
+    ///   - background: the colour transparent pixels are composited over.
+    /// - Throws: `.corrupt` with libavcodec's message when decoding fails; `.unsupported`
+    ///   when the frame cannot be converted.
+    func decode(_ png: [UInt8], header: PNGHeader, background: RGBColor) throws(ImageProblem) -> RGBImage {
+        guard av_new_packet(packet, Int32(png.count)) >= 0, let data = packet.pointee.data else {
+            throw ImageProblem(.unsupported, "cannot allocate \(png.count) bytes for the PNG decoder")
+        }
+        png.withUnsafeBufferPointer { data.update(from: $0.baseAddress!, count: $0.count) }
+        defer { av_packet_unref(packet) }
+
+        var status = avcodec_send_packet(context, packet)
+        guard status >= 0 else { throw ImageProblem(.corrupt, "corrupt PNG data (\(Self.message(status)))") }
+        status = avcodec_receive_frame(context, frame)
+        if status == shim_averror_eagain() {
+            _ = avcodec_send_packet(context, nil)  // flush: nothing more is coming
+            status = avcodec_receive_frame(context, frame)
+        }
+        guard status >= 0 else { throw ImageProblem(.corrupt, "corrupt PNG data (\(Self.message(status)))") }
+        defer { av_frame_unref(frame) }
+
+        let size = Size(width: Int(frame.pointee.width), height: Int(frame.pointee.height))
+        guard size == header.size else {
+            throw ImageProblem(.corrupt, "corrupt PNG data (decoded \(size), the header says \(header.size))")
+        }
+        let format = AVPixelFormat(rawValue: frame.pointee.format)
+        guard let descriptor = av_pix_fmt_desc_get(format) else {
+            throw ImageProblem(.unsupported, "unsupported PNG pixel format \(frame.pointee.format)")
+        }
+        // PAL8 carries the alpha flag too: its palette holds the tRNS alpha.
+        let hasAlpha = descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_ALPHA) != 0
+        let channels = hasAlpha ? 4 : 3
+        let converter = try PhotoResampler(from: size, format: format, to: size,
+                                      format: hasAlpha ? AV_PIX_FMT_RGBA : AV_PIX_FMT_RGB24,
+                                      flags: SWS_POINT | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INP | SWS_FULL_CHR_H_INT)
+        let planes = withUnsafeBytes(of: frame.pointee.data) { raw in
+            (0..<4).map { raw.load(fromByteOffset: $0 * MemoryLayout<UnsafePointer<UInt8>?>.stride, as: UnsafePointer<UInt8>?.self) }
+        }
+        let strides = withUnsafeBytes(of: frame.pointee.linesize) { raw in
+            (0..<4).map { raw.load(fromByteOffset: $0 * MemoryLayout<Int32>.stride, as: Int32.self) }
+        }
+        let rowBytes = size.width * channels
+        var problem: ImageProblem?
+        let pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * size.height + ImageLimits.rowPadding) { buffer, count in
+            do throws(ImageProblem) {
+                try converter.scale(planes: planes, strides: strides, into: buffer.baseAddress!, stride: rowBytes)
+            } catch {
+                problem = error
+            }
+            (buffer.baseAddress! + rowBytes * size.height).initialize(repeating: 0, count: ImageLimits.rowPadding)
+            count = buffer.count
+        }
+        if let problem { throw problem }
+        let image = RGBImage(width: size.width, height: size.height, channels: channels, pixels: pixels)
+        return hasAlpha ? image.compositedOver(background) : image
+    }
+
+    /// FFmpeg's message for an error code.
+    static func message(_ code: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: 128)
+        shim_av_strerror(code, &buffer, buffer.count)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

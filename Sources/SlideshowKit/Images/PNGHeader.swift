@@ -1,0 +1,104 @@
+/// What a PNG file's chunks say: size, bit depth, colour type and (rarely) an EXIF orientation.
+struct PNGHeader: Sendable, Equatable {
+    /// The stored size.
+    var size: Size
+    /// Bits per sample: 1, 2, 4, 8 or 16.
+    var bitDepth: Int
+    /// 0 grey, 2 RGB, 3 palette, 4 grey and alpha, 6 RGBA.
+    var colorType: Int
+    /// The orientation from an `eXIf` chunk before the image data, nil when there is none.
+    var orientation: Orientation?
+
+    /// Bytes per pixel of the decoded frame libavcodec will produce (at least 1).
+    var decodedBytesPerPixel: Int {
+        let channels: Int
+        switch colorType {
+        case 2: channels = 3
+        case 4: channels = 2
+        case 6: channels = 4
+        default: channels = 1
+        }
+        return max(1, channels * bitDepth / 8)
+    }
+
+    /// Parses the chunks of a PNG file.
+    /// - Parameters:
+    ///   - bytes: the file's bytes, or a prefix of them.
+    ///   - complete: whether `bytes` is the whole file. When true, every chunk is walked to
+    ///     IEND so that a truncated file is caught before decoding; when false, parsing stops
+    ///     at the first IDAT chunk.
+    /// - Throws: `.truncated` when the data ends too soon, `.corrupt` for a bad IHDR or chunk structure.
+    init(parsing bytes: [UInt8], complete: Bool) throws(ImageProblem) {
+        func u32(_ offset: Int) -> Int {
+            Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+        }
+        var offset = 8
+        var header: (size: Size, depth: Int, type: Int)?
+        var orientation: Orientation?
+        var sawImageData = false
+        while true {
+            guard offset + 8 <= bytes.count else {
+                if !complete && header != nil && sawImageData { break }
+                throw ImageProblem(.truncated, "truncated PNG data (the file ends before its IEND chunk)")
+            }
+            let length = u32(offset)
+            let type = String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self)
+            guard length <= Int(Int32.max) else { throw ImageProblem(.corrupt, "corrupt PNG data (bad chunk length)") }
+            let dataStart = offset + 8
+            let chunkEnd = dataStart + length + 4  // data, then CRC
+            if header == nil && type != "IHDR" {
+                throw ImageProblem(.corrupt, "corrupt PNG data (the first chunk is not IHDR)")
+            }
+            guard chunkEnd <= bytes.count else {
+                if !complete && header != nil && (type == "IDAT" || sawImageData) { break }
+                throw ImageProblem(.truncated, "truncated PNG data (the file ends inside its \(type) chunk)")
+            }
+            switch type {
+            case "IHDR":
+                guard header == nil, length == 13 else { throw ImageProblem(.corrupt, "corrupt PNG data (bad IHDR chunk)") }
+                let width = u32(dataStart), height = u32(dataStart + 4)
+                let depth = Int(bytes[dataStart + 8]), colorType = Int(bytes[dataStart + 9])
+                guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max) else {
+                    throw ImageProblem(.corrupt, "corrupt PNG data (size \(width)x\(height))")
+                }
+                let allowed: [Int: [Int]] = [0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16]]
+                guard allowed[colorType]?.contains(depth) == true else {
+                    throw ImageProblem(.corrupt, "corrupt PNG data (bit depth \(depth) with colour type \(colorType))")
+                }
+                guard bytes[dataStart + 10] == 0, bytes[dataStart + 11] == 0, bytes[dataStart + 12] <= 1 else {
+                    throw ImageProblem(.corrupt, "corrupt PNG data (unknown compression, filter or interlace method)")
+                }
+                header = (Size(width: width, height: height), depth, colorType)
+            case "eXIf" where !sawImageData:
+                orientation = EXIFOrientation.parse(tiff: bytes, in: dataStart..<dataStart + length)
+            case "IDAT":
+                sawImageData = true
+            case "IEND":
+                guard sawImageData else { throw ImageProblem(.corrupt, "corrupt PNG data (no image data)") }
+            default:
+                break
+            }
+            if type == "IEND" { break }
+            if sawImageData && !complete { break }
+            offset = chunkEnd
+        }
+        guard let header else { throw ImageProblem(.corrupt, "corrupt PNG data (no IHDR chunk)") }
+        size = header.size
+        bitDepth = header.depth
+        colorType = header.type
+        self.orientation = orientation
+    }
+
+    /// Refuses PNGs whose full-size decode would cost too much, before anything is allocated.
+    /// - Throws: `.tooLarge` over ``ImageManager/maximumPixels``, or when the decoded frame and
+    ///   its RGBA copy would pass ``ImageLimits/maximumIntermediateBytes``.
+    func checkLimits() throws(ImageProblem) {
+        try ImageManager.checkPixelCount(size, format: "PNG")
+        let pixels = size.width * size.height
+        let bytes = pixels * (decodedBytesPerPixel + 4)
+        if bytes > ImageLimits.maximumIntermediateBytes {
+            throw ImageProblem(.tooLarge,
+                               "a PNG of \(size) needs \(bytes >> 20) MiB to decode, over the \(ImageLimits.maximumIntermediateBytes >> 20) MiB cap")
+        }
+    }
+}

@@ -1,0 +1,132 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads a photo's bytes safely: only regular files, never more than a cap.
+///
+/// The file is checked with `stat` *before* it is opened, because opening a FIFO blocks until
+/// a writer appears and reading a device such as `/dev/zero` never ends. It is then opened
+/// with `O_NONBLOCK` and checked again with `fstat` (the path may have been swapped between
+/// the two calls), and read up to ``maximumBytes``.
+enum PhotoFile {
+    /// The most bytes a photo file may have: 256 MiB.
+    ///
+    /// Far above any camera JPEG (a 100-megapixel JPEG is 30 to 60 MB) or a sensible PNG;
+    /// it keeps a mistaken path (a video, a disk image) from ballooning memory.
+    static let maximumBytes = 256 << 20
+
+    /// Reads a whole photo file, or at most `limit` bytes from its start.
+    /// - Parameters:
+    ///   - path: the path as the user gave it; errors carry it unchanged.
+    ///   - limit: how many bytes to read at most; nil reads the whole file.
+    /// - Returns: the bytes read and the file's full size.
+    /// - Throws: `PhotoError` `.notFound`, `.unreadable` (not a regular file, no permission,
+    ///   read error), `.empty` (zero bytes) or `.tooLarge` (over ``maximumBytes``).
+    static func read(_ path: String, limit: Int? = nil) throws(PhotoError) -> (bytes: [UInt8], fileSize: Int) {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            let code = errno
+            switch code {
+            case ENOENT, ENOTDIR:
+                throw PhotoError(path: path, kind: .notFound, reason: "no such file")
+            default:
+                throw PhotoError(path: path, kind: .unreadable, reason: "cannot read the file (\(describe(errno: code)))")
+            }
+        }
+        if let what = nonRegularKind(info.st_mode) {
+            throw PhotoError(path: path, kind: .unreadable, reason: "not a regular file (\(what))")
+        }
+        let statedSize = Int(info.st_size)
+        if statedSize == 0 {
+            throw PhotoError(path: path, kind: .empty, reason: "the file is empty (0 bytes)")
+        }
+        if statedSize > maximumBytes {
+            throw PhotoError(path: path, kind: .tooLarge,
+                             reason: "the file is \(statedSize >> 20) MiB, over the \(maximumBytes >> 20) MiB cap for a photo")
+        }
+
+        // O_NONBLOCK: should the path have become a FIFO since the stat, opening returns at once.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else {
+            let code = errno
+            if code == ENOENT { throw PhotoError(path: path, kind: .notFound, reason: "no such file") }
+            throw PhotoError(path: path, kind: .unreadable, reason: "cannot open the file (\(describe(errno: code)))")
+        }
+        defer { close(descriptor) }
+
+        var opened = stat()
+        guard fstat(descriptor, &opened) == 0 else {
+            throw PhotoError(path: path, kind: .unreadable, reason: "cannot read the file (\(describe(errno: errno)))")
+        }
+        if let what = nonRegularKind(opened.st_mode) {
+            throw PhotoError(path: path, kind: .unreadable, reason: "not a regular file (\(what))")
+        }
+        let fileSize = Int(opened.st_size)
+        if fileSize == 0 {
+            throw PhotoError(path: path, kind: .empty, reason: "the file is empty (0 bytes)")
+        }
+        if fileSize > maximumBytes {
+            throw PhotoError(path: path, kind: .tooLarge,
+                             reason: "the file is \(fileSize >> 20) MiB, over the \(maximumBytes >> 20) MiB cap for a photo")
+        }
+
+        let wanted = min(fileSize, limit ?? fileSize)
+        var failure: Int32 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: wanted) { buffer, count in
+            count = 0
+            while count < wanted {
+                let got = systemRead(descriptor, buffer.baseAddress! + count, wanted - count)
+                if got > 0 {
+                    count += got
+                } else if got == 0 {
+                    break  // the file shrank since fstat: keep what there is
+                } else if errno != EINTR {
+                    failure = errno
+                    break
+                }
+            }
+        }
+        if failure != 0 {
+            throw PhotoError(path: path, kind: .unreadable, reason: "cannot read the file (\(describe(errno: failure)))")
+        }
+        if bytes.isEmpty {
+            throw PhotoError(path: path, kind: .empty, reason: "the file is empty (0 bytes)")
+        }
+        return (bytes, fileSize)
+    }
+
+    /// Nil for a regular file; otherwise what the file is, in words.
+    private static func nonRegularKind(_ mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFDIR: return "a folder"
+        case S_IFIFO: return "a FIFO"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFSOCK: return "a socket"
+        default: return "a special file"
+        }
+    }
+
+    /// The C library's message for an errno value.
+    static func describe(errno code: Int32) -> String {
+        guard let message = strerror(code) else { return "errno \(code)" }
+        return String(cString: message)
+    }
+}
+
+/// `read(2)`, under a name that does not clash with ``PhotoFile/read(_:limit:)``.
+@inline(__always)
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutablePointer<UInt8>, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    return Glibc.read(descriptor, buffer, count)
+    #elseif canImport(Musl)
+    return Musl.read(descriptor, buffer, count)
+    #else
+    return Darwin.read(descriptor, buffer, count)
+    #endif
+}

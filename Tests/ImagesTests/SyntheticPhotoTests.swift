@@ -1,0 +1,170 @@
+import Foundation
+import Testing
+@testable import SlideshowKit
+import TestSupport
+
+/// The peak resident memory of this process so far, in bytes.
+func peakResidentBytes() -> Int {
+    var usage = rusage()
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    return Int(usage.ru_maxrss) * 1024
+}
+
+@Suite("Synthetic JPEGs: limits, refusals, layout")
+struct SyntheticPhotoTests {
+    let manager = ImageManager()
+
+    func write(_ bytes: [UInt8], in folder: TemporaryFolder, as name: String = "photo.jpg") throws -> String {
+        let path = folder.path(name)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    func request(_ path: String, _ width: Int, _ height: Int, _ mode: ContentMode = .aspectFit,
+                 background: RGBColor = .black) throws(PhotoError) -> PixelBuffer {
+        try manager.requestImage(for: Photo(path: path), targetSize: Size(width: width, height: height),
+                                 contentMode: mode, background: background)
+    }
+
+    @Test("a 20000x14000 (280 MP) JPEG is accepted and renders within a small memory budget")
+    func huge() throws {
+        let folder = try TemporaryFolder()
+        let path = try write(SyntheticJPEG.grey(width: 20000, height: 14000), in: folder)
+        let info = try manager.inspect(Photo(path: path))
+        #expect(info.storedSize == Size(width: 20000, height: 14000))
+        let before = peakResidentBytes()
+        let buffer = try request(path, 192, 108)
+        let growth = peakResidentBytes() - before
+        // A full-size RGB decode alone would be 840 MB; at 1/8 it is 13 MB.
+        #expect(growth < 150 << 20, "peak memory grew by \(growth >> 20) MiB")
+        #expect(buffer.contentRect == Rect(x: 18, y: 0, width: 154, height: 108))
+        let inside = pixels(of: buffer, in: buffer.contentRect)
+        #expect(inside.allSatisfy { (127...129).contains($0) })
+    }
+
+    @Test("over maximumPixels: .tooLarge from the header alone")
+    func tooLarge() throws {
+        #expect(ImageManager.maximumPixels == 300_000_000)
+        let folder = try TemporaryFolder()
+        let over = try write(SyntheticJPEG.grey(width: 20000, height: 15001, data: false), in: folder, as: "over.jpg")
+        #expect(errorKind { () throws(PhotoError) in try manager.inspect(Photo(path: over)) } == .tooLarge)
+        #expect(errorKind { () throws(PhotoError) in try request(over, 192, 108) } == .tooLarge)
+        // Exactly at the cap passes inspection.
+        let at = try write(SyntheticJPEG.grey(width: 20000, height: 15000, data: false), in: folder, as: "at.jpg")
+        #expect(try manager.inspect(Photo(path: at)).storedSize == Size(width: 20000, height: 15000))
+    }
+
+    @Test("a progressive JPEG whose coefficients would pass 1 GiB is .tooLarge; the same size baseline is not")
+    func progressiveBudget() throws {
+        let folder = try TemporaryFolder()
+        // 16000x16000 = 256 MP, 4:4:4: 3 × 256 M × 2 bytes = 1.5 GB of coefficients.
+        let progressive = try write(SyntheticJPEG.grey(width: 16000, height: 16000, frameMarker: 0xC2, components: 3, data: false),
+                                    in: folder, as: "progressive.jpg")
+        let error = photoError { () throws(PhotoError) in try manager.inspect(Photo(path: progressive)) }
+        #expect(error?.kind == .tooLarge, "\(String(describing: error))")
+        let baseline = try write(SyntheticJPEG.grey(width: 16000, height: 16000, components: 3, data: false), in: folder, as: "baseline.jpg")
+        #expect(try manager.inspect(Photo(path: baseline)).format == .jpeg)
+    }
+
+    @Test("JPEG processes TurboJPEG cannot decode are .unsupported, with a clear reason", arguments: [
+        (UInt8(0xC1), UInt8(12), "12-bit JPEG is not supported"),
+        (0xC3, 8, "lossless JPEG is not supported"),
+        (0xC5, 8, "hierarchical JPEG is not supported"),
+    ])
+    func unsupported(_ marker: UInt8, _ precision: UInt8, _ reason: String) throws {
+        let folder = try TemporaryFolder()
+        let path = try write(SyntheticJPEG.grey(width: 64, height: 48, frameMarker: marker, precision: precision), in: folder)
+        for error in [photoError { () throws(PhotoError) in try manager.inspect(Photo(path: path)) },
+                      photoError { () throws(PhotoError) in try request(path, 64, 48) }] {
+            #expect(error?.kind == .unsupported)
+            #expect(error?.reason == reason)
+        }
+    }
+
+    @Test("an extended sequential (SOF1) 8-bit JPEG decodes")
+    func extendedSequential() throws {
+        let folder = try TemporaryFolder()
+        let path = try write(SyntheticJPEG.grey(width: 64, height: 48, frameMarker: 0xC1), in: folder)
+        let buffer = try request(path, 64, 48)
+        #expect(buffer.pixels.allSatisfy { $0 == 128 })
+    }
+
+    @Test("cut-off image data is .truncated; broken headers are .corrupt")
+    func damaged() throws {
+        let folder = try TemporaryFolder()
+        let whole = SyntheticJPEG.grey(width: 256, height: 256, components: 3)
+        let cut = try write(Array(whole[0..<(whole.count - 300)]), in: folder, as: "cut.jpg")
+        let error = photoError { () throws(PhotoError) in try request(cut, 64, 64) }
+        #expect(error?.kind == .truncated)
+        #expect(error?.reason == "truncated JPEG data (Premature end of JPEG file)")
+        #expect(errorKind { () throws(PhotoError) in try manager.inspect(Photo(path: cut)) } == nil)
+
+        // The file ends inside its header.
+        let header = try write(Array(whole[0..<60]), in: folder, as: "header.jpg")
+        #expect(errorKind { () throws(PhotoError) in try manager.inspect(Photo(path: header)) } == .truncated)
+        #expect(errorKind { () throws(PhotoError) in try request(header, 64, 64) } == .truncated)
+
+        // Garbage between markers; a zero-size frame.
+        let garbage = try write([0xFF, 0xD8, 0x00, 0x11] + whole[2...], in: folder, as: "garbage.jpg")
+        #expect(errorKind { () throws(PhotoError) in try request(garbage, 64, 64) } == .corrupt)
+        let zero = try write(SyntheticJPEG.grey(width: 0, height: 16), in: folder, as: "zero.jpg")
+        #expect(errorKind { () throws(PhotoError) in try manager.inspect(Photo(path: zero)) } == .corrupt)
+        // Damaged entropy-coded data: a marker in the middle of it.
+        var marked = whole
+        marked[marked.count - 200] = 0xFF
+        marked[marked.count - 199] = 0xD3
+        let corrupt = try write(marked, in: folder, as: "marked.jpg")
+        let damage = photoError { () throws(PhotoError) in try request(corrupt, 64, 64) }
+        #expect(damage?.kind == .corrupt, "\(String(describing: damage))")
+    }
+
+    @Test("bars are exactly the background; content is the photo", arguments: [
+        (Size(width: 192, height: 108), Rect(x: 24, y: 0, width: 144, height: 108)),
+        (Size(width: 191, height: 107), Rect(x: 24, y: 0, width: 142, height: 106)),
+        (Size(width: 64, height: 200), Rect(x: 0, y: 76, width: 64, height: 48)),
+    ])
+    func bars(_ target: Size, _ content: Rect) throws {
+        let folder = try TemporaryFolder()
+        let path = try write(SyntheticJPEG.grey(width: 64, height: 48, components: 3), in: folder)
+        let red = RGBColor(red: 250, green: 10, blue: 20)
+        let buffer = try request(path, target.width, target.height, background: red)
+        #expect(buffer.size == target)
+        #expect(buffer.contentRect == content)
+        #expect(barsAre(red, in: buffer, outside: content))
+        #expect(pixels(of: buffer, in: content).allSatisfy { (127...129).contains($0) })
+
+        let filled = try request(path, target.width, target.height, .aspectFill, background: red)
+        #expect(filled.contentRect == Rect(target))
+        #expect(filled.pixels.allSatisfy { (127...129).contains($0) })
+    }
+
+    @Test("extreme sizes: 1x1 and 1x500 sources, 2x2 and odd frames", arguments: [
+        (Size(width: 1, height: 1), Size(width: 2, height: 2)), (Size(width: 1, height: 1), Size(width: 192, height: 108)),
+        (Size(width: 1, height: 500), Size(width: 3, height: 3)), (Size(width: 500, height: 1), Size(width: 192, height: 108)),
+        (Size(width: 8, height: 8), Size(width: 2, height: 2)), (Size(width: 9, height: 7), Size(width: 5, height: 3)),
+    ])
+    func extremeSizes(_ source: Size, _ target: Size) throws {
+        let folder = try TemporaryFolder()
+        let path = try write(SyntheticJPEG.grey(width: source.width, height: source.height, components: 3), in: folder)
+        for mode in [ContentMode.aspectFit, .aspectFill] {
+            let buffer = try request(path, target.width, target.height, mode, background: RGBColor(red: 0, green: 0, blue: 255))
+            #expect(buffer.size == target)
+            let content = buffer.contentRect
+            #expect(content.width >= 2 && content.height >= 2, "\(content)")
+            #expect(pixels(of: buffer, in: content).allSatisfy { (126...130).contains($0) }, "\(mode) \(content)")
+        }
+    }
+
+    @Test("EXIF orientation turns the layout", arguments: Orientation.allCases)
+    func orientedLayout(_ orientation: Orientation) throws {
+        let folder = try TemporaryFolder()
+        let exif = SyntheticJPEG.exifSegment(SyntheticJPEG.tiff(orientation: orientation.rawValue, littleEndian: orientation.rawValue % 2 == 0))
+        let path = try write(SyntheticJPEG.grey(width: 64, height: 32, before: exif), in: folder)
+        let info = try manager.inspect(Photo(path: path))
+        #expect(info.orientation == orientation)
+        #expect(info.displayedSize == (orientation.rawValue >= 5 ? Size(width: 32, height: 64) : Size(width: 64, height: 32)))
+        let buffer = try request(path, 96, 96)
+        #expect(buffer.contentRect == (orientation.rawValue >= 5 ? Rect(x: 24, y: 0, width: 48, height: 96)
+                                                                 : Rect(x: 0, y: 24, width: 96, height: 48)))
+    }
+}
