@@ -7,7 +7,7 @@ let haveSharedPhotos = TestEnvironment.sharedPhotos != nil
 
 /// The path of a shared photo; only called from suites enabled by ``haveSharedPhotos``.
 func shared(_ name: String) -> String {
-    guard let path = TestEnvironment.sharedPhoto(name) else { fatalError(TestEnvironment.noSharedPhotos) }
+    guard let path = TestEnvironment.sharedPhoto(name) else { fatalError("\(TestEnvironment.noSharedPhotos)") }
     return path
 }
 

@@ -14,6 +14,7 @@ final class PNGDecoder {
     /// Opens a PNG decoder.
     /// - Throws: `.unsupported` when this FFmpeg has no PNG decoder or cannot allocate one.
     init() throws(ImageProblem) {
+        _ = quietFFmpegLogging
         guard let codec = avcodec_find_decoder(AV_CODEC_ID_PNG) else {
             throw ImageProblem(.unsupported, "this FFmpeg has no PNG decoder")
         }
