@@ -23,11 +23,12 @@ let package = Package(
             pkgConfig: "libturbojpeg",
             providers: [.apt(["libturbojpeg0-dev"])]
         ),
+        .systemLibrary(name: "CProcessTuning"),
 
         // The library: Images → Looks → Writer → Slideshow.
         .target(
             name: "SlideshowKit",
-            dependencies: ["CFFmpeg", "CTurboJPEG"]
+            dependencies: ["CFFmpeg", "CTurboJPEG", "CProcessTuning"]
         ),
 
         // The command-line tool: parses, calls the library, reports.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 @_spi(Benchmark) import SlideshowKit
 
 // slideshow-bench: the speed and memory figures of issue R1 against ffmpeg's best recipe (P1).
@@ -22,6 +23,9 @@ while let argument = arguments.popFirst() {
         exit(64)
     }
 }
+
+// The floor is measured in this process, under the same memory settings as the tool's.
+ProcessTuning.configureForRendering()
 
 let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("slideshow").path
 let photos = ["camera_nikon_d90_12mp.jpg", "camera_canon_eos5d_13mp_portrait.jpg", "camera_apple_iphone4s_8mp_orient6.jpg"]
@@ -89,20 +93,27 @@ for run in 0..<runs {
 }
 
 func encodeDistinctFrames(_ slides: [PixelBuffer], to path: String) throws {
-    let semaphore = DispatchSemaphore(value: 0)
     let writer = try AssetWriter(outputPath: path, settings: VideoSettings(), overwrite: true)
     let input = AssetWriterInput(settings: writer.settings)
     let adaptor = PixelBufferAdaptor(assetWriterInput: input)
     writer.add(input)
     try writer.startWriting()
     writer.startSession(atSourceTime: .zero)
-    for (index, slide) in slides.enumerated() {
-        while !input.isReadyForMoreMediaData { usleep(1000) }
-        _ = adaptor.append(slide, withPresentationTime: MediaTime(value: Int64(index), timescale: 30))
+    let done = DispatchSemaphore(value: 0)
+    let next = Mutex(0)
+    input.requestMediaDataWhenReady(on: DispatchQueue(label: "floor")) {
+        while input.isReadyForMoreMediaData {
+            let index = next.withLock { value in defer { value += 1 }; return value }
+            guard index < slides.count else {
+                input.markAsFinished()
+                writer.endSession(atSourceTime: MediaTime(value: Int64(slides.count), timescale: 30))
+                writer.finishWriting { _ in done.signal() }
+                return
+            }
+            _ = adaptor.append(slides[index], withPresentationTime: MediaTime(value: Int64(index), timescale: 30))
+        }
     }
-    writer.endSession(atSourceTime: MediaTime(value: Int64(slides.count), timescale: 30))
-    writer.finishWriting { _ in semaphore.signal() }
-    semaphore.wait()
+    done.wait()
 }
 
 let floor = median(decodeTimes) + median(encodeTimes)

@@ -36,6 +36,7 @@ struct MakeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        ProcessTuning.configureForRendering()
         Terminal.installSignalHandlers()
         let settings = try options.settings(photoCount: photos.count)
         let show = Slideshow(

@@ -245,11 +245,18 @@ public final class AssetWriter: @unchecked Sendable {
             fail(WriterError(path: outputPath, kind: .invalidState, reason: "buffer of size \(buffer.size) in a \(settings.size) video"))
             return false
         }
+        let slot = BufferSlot(buffer)
         queue.async { [self] in
-            defer { done() }
+            // The input hears of the buffer as soon as it has been converted for the encoder,
+            // and the buffer is freed then, while the encoder works on.
+            var heard = false
+            let consumed = {
+                if !heard { heard = true; done() }
+            }
+            defer { consumed() }
             guard status == .writing, let engine else { return }
             do {
-                try engine.append(buffer, at: index)
+                try engine.append(slot.take(), at: index, converted: consumed)
             } catch {
                 fail(describe(error))
             }
@@ -291,5 +298,19 @@ public final class AssetWriter: @unchecked Sendable {
         default:
             return WriterError(path: outputPath, kind: .encoderFailed, reason: "\(error)")
         }
+    }
+}
+
+/// Carries an appended buffer to the writer's queue, which takes it out, so that it is freed
+/// once converted rather than when the queue's block ends.
+private final class BufferSlot: @unchecked Sendable {
+    // @unchecked: filled before the block is queued, emptied once on the writer's queue.
+    private var buffer: PixelBuffer?
+
+    init(_ buffer: PixelBuffer) { self.buffer = buffer }
+
+    func take() -> PixelBuffer {
+        defer { buffer = nil }
+        return buffer!
     }
 }

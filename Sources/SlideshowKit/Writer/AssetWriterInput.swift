@@ -24,6 +24,14 @@ public final class AssetWriterInput: @unchecked Sendable {
         var stopped = false
         var request: (queue: DispatchQueue, block: @Sendable () -> Void)?
         var blockScheduled = false
+        var bufferConsumed: (@Sendable () -> Void)?
+    }
+
+    /// Called on the writer's queue each time the writer has consumed an appended buffer
+    /// (converted it for the encoder); a producer uses it to bound the buffers it keeps alive.
+    var bufferConsumed: (@Sendable () -> Void)? {
+        get { state.withLock { $0.bufferConsumed } }
+        set { state.withLock { $0.bufferConsumed = newValue } }
     }
 
     /// Creates an input.
@@ -76,7 +84,11 @@ public final class AssetWriterInput: @unchecked Sendable {
         }
         guard let writer else { return false }
         let accepted = writer.enqueue(buffer, at: time) { [self] in
-            state.withLock { $0.queued -= 1 }
+            let consumed = state.withLock { state in
+                state.queued -= 1
+                return state.bufferConsumed
+            }
+            consumed?()
             scheduleIfReady()
         }
         if !accepted { state.withLock { $0.queued -= 1 } }

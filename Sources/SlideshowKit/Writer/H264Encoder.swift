@@ -6,6 +6,9 @@ internal import CFFmpeg
 /// order is presentation order), CRF rate control, BT.709 limited-range tags written into
 /// the VUI, and a global header (SPS/PPS in extradata) as MP4 needs.
 final class H264Encoder {
+    /// x264's threads: two, whatever the machine (see the x264-params below).
+    static let threads = 2
+
     let context: UnsafeMutablePointer<AVCodecContext>
     private var packet: UnsafeMutablePointer<AVPacket>
 
@@ -49,13 +52,18 @@ final class H264Encoder {
         av_dict_set(&options, "crf", String(settings.crf), 0)
         av_dict_set(&options, "profile", "high", 0)
         av_dict_set(&options, "forced-idr", "1", 0)
-        // With held frames written by the writer, the encoder sees only the distinct
-        // pictures, each a forced IDR: there is nothing for the lookahead to look at, and a
-        // long one would only hold (and keep in memory) pictures of photos not yet due.
-        // Frame threads still encode consecutive photos in parallel.
-        var x264Params = "bframes=0"
-        if skipHolds { x264Params += ":rc-lookahead=0:sync-lookahead=0:mbtree=0" }
-        if let extra = getenv("SLIDESHOW_X264_EXTRA") { x264Params += ":" + String(cString: extra) } // TEMP
+        // No B-frames: decode order is presentation order. A fixed thread count: x264's
+        // output depends on it, and the same inputs must give the same bytes on any machine.
+        var x264Params = "bframes=0:threads=\(Self.threads)"
+        if skipHolds {
+            // With held frames written by the writer, the encoder sees only the distinct
+            // pictures, each a forced IDR: there is nothing for a lookahead to look at, and
+            // it would only hold pictures (and their memory) of photos not yet due; nor is
+            // there a scene cut to detect, as every new photo is an IDR anyway. Sliced
+            // threads split each picture across the cores instead of keeping several
+            // pictures in flight: the same speed on one picture, flat memory on many.
+            x264Params += ":rc-lookahead=0:sync-lookahead=0:mbtree=0:scenecut=0:sliced-threads=1"
+        }
         av_dict_set(&options, "x264-params", x264Params, 0)
 
         do throws(FFmpegError) {

@@ -57,11 +57,15 @@ final class WriterEngine {
     }
 
     /// Encodes a picture shown from frame `index` on; the previous picture is held until then.
-    func append(_ buffer: PixelBuffer, at index: Int64) throws {
+    /// - Parameter converted: called once the buffer has been converted for the encoder (and
+    ///   released), before the encoder works on it.
+    func append(_ buffer: consuming PixelBuffer, at index: Int64, converted: () -> Void) throws {
         precondition(index > lastFrame)
         let held = lastFrame >= 0 && index > lastFrame + 1
         if held { try hold(until: index) }
         try converter.convert(buffer)
+        _ = consume buffer
+        converted()
         try encode(at: index, forceIDR: lastFrame < 0 || held)
         lastFrame = index
     }
