@@ -30,6 +30,10 @@ struct AssetWriterTests {
         #expect(probe.stream["color_transfer"] == "bt709")
         #expect(probe.stream["color_primaries"] == "bt709")
         #expect(probe.stream["has_b_frames"] == "0")
+        // The container carries the colour tags too: a `colr` box of type `nclx`, BT.709 (1, 1, 1), limited range.
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let colr = try #require(bytes.range(of: Data("colrnclx".utf8)))
+        #expect(Array(bytes[colr.upperBound..<colr.upperBound + 7]) == [0, 1, 0, 1, 0, 1, 0])
         let boxes = try topLevelBoxes(of: path)
         #expect(boxes.firstIndex(of: "moov")! < boxes.firstIndex(of: "mdat")!)
         #expect(folder.contents() == ["three.mp4"])
