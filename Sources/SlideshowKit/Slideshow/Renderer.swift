@@ -32,16 +32,18 @@ struct Renderer {
         let input = AssetWriterInput(settings: settings)
         let adaptor = PixelBufferAdaptor(assetWriterInput: input)
         writer.add(input)
+        // The first photos decode while the encoder opens and the header is written.
+        let slides = SlidePreparer(slideshow: slideshow, workers: Self.workers, budget: Self.budget)
+        input.bufferConsumed = { slides.release() }
+        slides.start()
         do {
             try writer.startWriting()
         } catch {
+            slides.cancel()
             throw .output(error)
         }
         writer.startSession(atSourceTime: .zero)
 
-        let slides = SlidePreparer(slideshow: slideshow, workers: Self.workers, budget: Self.budget)
-        input.bufferConsumed = { slides.release() }
-        slides.start()
         let feed = DispatchQueue(label: "slideshow.feed")
         let outcome = Mutex<RenderError?>(nil)
         let progress = self.progress
