@@ -1,6 +1,7 @@
 import Dispatch
 import Synchronization
 
+
 /// Writes a video file from pixel buffers appended at presentation times, in the shape of
 /// AVFoundation's `AVAssetWriter`.
 ///
@@ -31,11 +32,13 @@ import Synchronization
 /// Bytes go to a temporary file beside the output and are moved into place only by a
 /// successful ``finishWriting()``; a failure or ``cancelWriting()`` leaves nothing behind.
 ///
-/// Thread safety: the writer, its input and its adaptor may be called from any thread. All
-/// C objects live on the writer's own serial queue, where appended buffers are encoded.
+/// Thread safety: the writer, its input and its adaptor may be called from any thread. An
+/// appended buffer is converted to the video's colour space on the appending thread, so
+/// that conversion overlaps the encoding of the previous picture; encoding and muxing run
+/// on the writer's own serial queue, which owns the encoder and the muxer.
 public final class AssetWriter: @unchecked Sendable {
-    // @unchecked: every mutable property is behind `state`, and the engine (the C objects)
-    // is touched only on `queue`.
+    // @unchecked: every mutable property is behind `state` or `converter`, and the engine
+    // (the encoder and muxer) is touched only on `queue`.
 
     /// Where a writer is in its life.
     public enum Status: Sendable, Equatable {
@@ -62,6 +65,8 @@ public final class AssetWriter: @unchecked Sendable {
     private let state = Mutex(State())
     /// Owned by `queue`.
     nonisolated(unsafe) private var engine: WriterEngine?
+    /// Converts appended buffers, on the appending thread, one at a time.
+    private let converter: Mutex<ColorConverter>
 
     private struct State {
         var status = Status.unknown
@@ -87,6 +92,11 @@ public final class AssetWriter: @unchecked Sendable {
         self.outputPath = outputPath
         self.settings = settings
         self.overwrite = overwrite
+        do {
+            converter = Mutex(try ColorConverter(size: settings.size))
+        } catch {
+            throw WriterError(path: outputPath, kind: .encoderFailed, reason: error.description)
+        }
     }
 
     /// The writer's status.
@@ -245,18 +255,21 @@ public final class AssetWriter: @unchecked Sendable {
             fail(WriterError(path: outputPath, kind: .invalidState, reason: "buffer of size \(buffer.size) in a \(settings.size) video"))
             return false
         }
-        let slot = BufferSlot(buffer)
-        queue.async { [self] in
-            // The input hears of the buffer as soon as it has been converted for the encoder,
-            // and the buffer is freed then, while the encoder works on.
-            var heard = false
-            let consumed = {
-                if !heard { heard = true; done() }
+        let picture: EncoderPicture
+        do {
+            picture = try converter.withLock { converter throws(FFmpegError) -> EncoderPicture in
+                try converter.convert(buffer)
             }
-            defer { consumed() }
+        } catch {
+            fail(describe(error))
+            return false
+        }
+        let slot = PictureSlot(picture)
+        queue.async { [self] in
+            defer { done() }
             guard status == .writing, let engine else { return }
             do {
-                try engine.append(slot.take(), at: index, converted: consumed)
+                try engine.append(slot.take(), at: index)
             } catch {
                 fail(describe(error))
             }
@@ -301,16 +314,15 @@ public final class AssetWriter: @unchecked Sendable {
     }
 }
 
-/// Carries an appended buffer to the writer's queue, which takes it out, so that it is freed
-/// once converted rather than when the queue's block ends.
-private final class BufferSlot: @unchecked Sendable {
+/// Carries a converted picture to the writer's queue, which takes it out.
+private final class PictureSlot: @unchecked Sendable {
     // @unchecked: filled before the block is queued, emptied once on the writer's queue.
-    private var buffer: PixelBuffer?
+    private var picture: EncoderPicture?
 
-    init(_ buffer: PixelBuffer) { self.buffer = buffer }
+    init(_ picture: EncoderPicture) { self.picture = picture }
 
-    func take() -> PixelBuffer {
-        defer { buffer = nil }
-        return buffer!
+    func take() -> EncoderPicture {
+        defer { picture = nil }
+        return picture!
     }
 }

@@ -27,8 +27,9 @@ public final class AssetWriterInput: @unchecked Sendable {
         var bufferConsumed: (@Sendable () -> Void)?
     }
 
-    /// Called on the writer's queue each time the writer has consumed an appended buffer
-    /// (converted it for the encoder); a producer uses it to bound the buffers it keeps alive.
+    /// Called, on the appending thread, each time the writer has consumed an appended buffer
+    /// (converted it for the encoder, so the caller's buffer is no longer needed); a producer
+    /// uses it to bound the buffers it keeps alive.
     var bufferConsumed: (@Sendable () -> Void)? {
         get { state.withLock { $0.bufferConsumed } }
         set { state.withLock { $0.bufferConsumed = newValue } }
@@ -84,14 +85,14 @@ public final class AssetWriterInput: @unchecked Sendable {
         }
         guard let writer else { return false }
         let accepted = writer.enqueue(buffer, at: time) { [self] in
-            let consumed = state.withLock { state in
-                state.queued -= 1
-                return state.bufferConsumed
-            }
-            consumed?()
+            state.withLock { $0.queued -= 1 }
             scheduleIfReady()
         }
-        if !accepted { state.withLock { $0.queued -= 1 } }
+        if accepted {
+            bufferConsumed?()
+        } else {
+            state.withLock { $0.queued -= 1 }
+        }
         return accepted
     }
 

@@ -1,18 +1,48 @@
 internal import CFFmpeg
 
-/// Converts full-range sRGB pixel buffers into limited-range BT.709 4:2:0 frames with libswscale.
+/// A picture ready for the encoder: one owned `AVFrame` in limited-range BT.709 4:2:0.
+final class EncoderPicture {
+    let frame: UnsafeMutablePointer<AVFrame>
+
+    /// Allocates a picture of a size (planes uninitialised).
+    /// - Throws: ``FFmpegError`` when the frame cannot be allocated.
+    init(size: Size) throws(FFmpegError) {
+        guard let frame = av_frame_alloc() else { throw FFmpegError(call: "av_frame_alloc", code: -ENOMEM) }
+        self.frame = frame
+        frame.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        frame.pointee.width = Int32(size.width)
+        frame.pointee.height = Int32(size.height)
+        frame.pointee.color_range = AVCOL_RANGE_MPEG
+        frame.pointee.colorspace = AVCOL_SPC_BT709
+        frame.pointee.color_primaries = AVCOL_PRI_BT709
+        frame.pointee.color_trc = AVCOL_TRC_BT709
+        do throws(FFmpegError) {
+            try check(av_frame_get_buffer(frame, 0), "av_frame_get_buffer")
+        } catch {
+            var frame: UnsafeMutablePointer<AVFrame>? = frame
+            av_frame_free(&frame)
+            throw error
+        }
+    }
+
+    deinit {
+        var frame: UnsafeMutablePointer<AVFrame>? = frame
+        av_frame_free(&frame)
+    }
+}
+
+/// Converts full-range sRGB pixel buffers into limited-range BT.709 4:2:0 pictures with libswscale.
 ///
 /// libswscale converts with BT.601 unless told otherwise; HD video is BT.709, and the
 /// difference is the "video looks more yellow than the photo" users report. Pure red
 /// becomes Y 63, U 102, V 240; white 235/128/128; black 16/128/128.
 final class ColorConverter {
     private let context: OpaquePointer
-    /// The frame the converter writes into; reused for every picture.
-    let frame: UnsafeMutablePointer<AVFrame>
     let size: Size
 
-    /// - Throws: ``FFmpegError`` when libswscale or the frame cannot be set up.
+    /// - Throws: ``FFmpegError`` when libswscale cannot be set up.
     init(size: Size) throws(FFmpegError) {
+        _ = quietFFmpegLogging
         self.size = size
         guard let context = sws_getContext(
             Int32(size.width), Int32(size.height), AV_PIX_FMT_RGB24,
@@ -24,41 +54,16 @@ final class ColorConverter {
         let bt709 = sws_getCoefficients(SWS_CS_ITU709)
         // src range 1 = full (JPEG), dst range 0 = limited (MPEG); brightness 0, contrast and saturation 1.0.
         sws_setColorspaceDetails(context, bt709, 1, bt709, 0, 0, 1 << 16, 1 << 16)
-
-        guard let frame = av_frame_alloc() else {
-            sws_freeContext(context)
-            throw FFmpegError(call: "av_frame_alloc", code: -ENOMEM)
-        }
-        self.frame = frame
-        frame.pointee.format = AV_PIX_FMT_YUV420P.rawValue
-        frame.pointee.width = Int32(size.width)
-        frame.pointee.height = Int32(size.height)
-        frame.pointee.color_range = AVCOL_RANGE_MPEG
-        frame.pointee.colorspace = AVCOL_SPC_BT709
-        frame.pointee.color_primaries = AVCOL_PRI_BT709
-        frame.pointee.color_trc = AVCOL_TRC_BT709
-        do {
-            try check(av_frame_get_buffer(frame, 0), "av_frame_get_buffer")
-        } catch {
-            var frame: UnsafeMutablePointer<AVFrame>? = frame
-            av_frame_free(&frame)
-            sws_freeContext(context)
-            throw error
-        }
     }
 
-    deinit {
-        var frame: UnsafeMutablePointer<AVFrame>? = frame
-        av_frame_free(&frame)
-        sws_freeContext(context)
-    }
+    deinit { sws_freeContext(context) }
 
-    /// Converts a buffer into ``frame``.
-    /// - Throws: ``FFmpegError`` when the frame cannot be made writable.
-    func convert(_ buffer: PixelBuffer) throws(FFmpegError) {
-        precondition(buffer.size == size, "the buffer is not of the writer's size")
-        // The encoder may still hold a reference to the previous picture's planes.
-        try check(av_frame_make_writable(frame), "av_frame_make_writable")
+    /// Converts a buffer into a new picture.
+    /// - Throws: ``FFmpegError`` when the picture cannot be allocated.
+    func convert(_ buffer: PixelBuffer) throws(FFmpegError) -> EncoderPicture {
+        precondition(buffer.size == size, "the buffer is not of the converter's size")
+        let picture = try EncoderPicture(size: size)
+        let frame = picture.frame
         buffer.pixels.withUnsafeBufferPointer { pixels in
             var source: [UnsafePointer<UInt8>?] = [pixels.baseAddress, nil, nil, nil]
             var sourceStride: [Int32] = [Int32(buffer.bytesPerRow), 0, 0, 0]
@@ -66,5 +71,6 @@ final class ColorConverter {
             var destinationStride: [Int32] = [frame.pointee.linesize.0, frame.pointee.linesize.1, frame.pointee.linesize.2, 0]
             _ = sws_scale(context, &source, &sourceStride, 0, Int32(size.height), &destination, &destinationStride)
         }
+        return picture
     }
 }

@@ -2,8 +2,9 @@ internal import CFFmpeg
 
 /// The encoding half of the asset writer: converts, encodes, holds and muxes.
 ///
-/// It owns every C object of a render (encoder, colour converter, muxer) and is used only
-/// on the writer's serial queue.
+/// It owns the encoder and the muxer of a render and is used only on the writer's serial
+/// queue. Pictures arrive already converted (see ``AssetWriter``), so that conversion runs
+/// beside the encoder rather than before it.
 ///
 /// Held frames: an appended picture stays on screen until the next one's frame. With
 /// ``HoldStrategy/skip`` the engine writes those frames itself as all-skip P slices
@@ -15,7 +16,8 @@ internal import CFFmpeg
 final class WriterEngine {
     private let settings: VideoSettings
     private let encoder: H264Encoder
-    private let converter: ColorConverter
+    /// The last picture given to the encoder, for held frames it encodes again.
+    private var lastPicture: EncoderPicture?
     private let muxer: MP4Muxer
     private let skipWriter: SkipFrameWriter?
 
@@ -35,7 +37,6 @@ final class WriterEngine {
     init(path: String, settings: VideoSettings) throws(FFmpegError) {
         self.settings = settings
         encoder = try H264Encoder(settings: settings, globalHeader: true, skipHolds: settings.hold == .skip)
-        converter = try ColorConverter(size: settings.size)
         var extradata = encoder.extradata
         var skipWriter: SkipFrameWriter? = nil
         if settings.hold == .skip {
@@ -57,15 +58,11 @@ final class WriterEngine {
     }
 
     /// Encodes a picture shown from frame `index` on; the previous picture is held until then.
-    /// - Parameter converted: called once the buffer has been converted for the encoder (and
-    ///   released), before the encoder works on it.
-    func append(_ buffer: consuming PixelBuffer, at index: Int64, converted: () -> Void) throws {
+    func append(_ picture: EncoderPicture, at index: Int64) throws {
         precondition(index > lastFrame)
         let held = lastFrame >= 0 && index > lastFrame + 1
         if held { try hold(until: index) }
-        try converter.convert(buffer)
-        _ = consume buffer
-        converted()
+        lastPicture = picture
         try encode(at: index, forceIDR: lastFrame < 0 || held)
         lastFrame = index
     }
@@ -85,14 +82,14 @@ final class WriterEngine {
         if skipWriter != nil {
             pendingHolds.append((after: lastFrame, frames: frames))
         } else {
-            // The converter's frame still holds the last picture.
             for index in frames { try encode(at: index, forceIDR: false) }
             lastFrame = end - 1
         }
     }
 
     private func encode(at index: Int64, forceIDR: Bool) throws {
-        while try !encoder.send(converter.frame, pts: index, forceIDR: forceIDR) {
+        guard let picture = lastPicture else { return }
+        while try !encoder.send(picture.frame, pts: index, forceIDR: forceIDR) {
             _ = try drainOne()
         }
         while try drainOne() == .packet {}
