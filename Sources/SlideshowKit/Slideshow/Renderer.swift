@@ -13,11 +13,12 @@ struct Renderer {
     /// the first photos decode in parallel.
     static let workers = min(2, max(1, ProcessInfo.processInfo.activeProcessorCount))
 
-    /// Slides alive at once, from the start of their preparation until the writer has
-    /// converted them. Two lets the first two photos decode in parallel while the encoder
-    /// opens, and keeps a long show from holding more at once than a short one: with three,
-    /// a 60-photo show peaked 20% higher than a 3-photo one, with two 16%.
-    static let budget = 2
+    /// Slides alive at once before the encoder starts, from the start of their preparation
+    /// until the writer has converted them: the first two photos decode in parallel while
+    /// the encoder opens. Once it runs, one slide is alive at a time, so that a long show
+    /// holds no more at once than a short one (measured: a 60-photo show peaked 24% above a
+    /// 3-photo one while two slides were prepared ahead, 16% with one).
+    static let budget = workers
 
     func run() async throws(RenderError) -> RenderResult {
         let started = ContinuousClock.now
@@ -109,11 +110,11 @@ struct Renderer {
 /// Prepares slides (decode, orient, fit, look) on background threads ahead of the writer,
 /// and hands them over in order.
 ///
-/// Two limits keep it fast and flat: at most `workers` slides are prepared at once (one
-/// fewer once the encoder is running), and at most `budget` slides are alive at once,
-/// counting from the start of a slide's preparation until the writer has consumed it
-/// (``release()``). When the encoder is the slower side, preparation waits for it instead of
-/// piling up slides, so a long show holds no more at once than a short one.
+/// Two limits keep it fast and flat: at most `workers` slides are prepared at once, and at
+/// most `budget` slides are alive at once, counting from the start of a slide's preparation
+/// until the writer has consumed it (``release()``); once the encoder has its first picture,
+/// both limits drop to one. Preparation then waits for the encoder instead of piling up
+/// slides, so a long show holds no more at once than a short one.
 final class SlidePreparer: Sendable {
     private let slideshow: Slideshow
     private let workers: Int
@@ -165,9 +166,10 @@ final class SlidePreparer: Sendable {
     private func startMore() {
         let indices = state.withLock { state -> Range<Int> in
             guard !state.cancelled else { return 0..<0 }
-            // Until the encoder has its first picture, every core prepares; from then on
-            // the encoder keeps one busy, and preparation gets the rest.
-            let workers = state.released == 0 ? self.workers : max(1, self.workers - 1)
+            // Until the encoder has its first picture, every core prepares. From then on the
+            // encoder keeps the cores busy, and one slide at a time is prepared, once the
+            // one before it has been handed to the writer.
+            let (workers, budget) = state.released == 0 ? (self.workers, self.budget) : (1, 1)
             let end = min(slideshow.photos.count, state.released + budget, state.started + workers - state.running)
             let range = state.started..<max(state.started, end)
             state.started = range.upperBound
