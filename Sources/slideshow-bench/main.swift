@@ -92,11 +92,13 @@ func encodeDistinctFrames(_ slides: [PixelBuffer], to path: String) throws {
             let index = next.withLock { value in defer { value += 1 }; return value }
             guard index < slides.count else {
                 input.markAsFinished()
-                writer.endSession(atSourceTime: MediaTime(value: Int64(slides.count), timescale: 30))
+                writer.endSession(atSourceTime: MediaTime(value: Int64(slides.count) * 30, timescale: 30))
                 writer.finishWriting { _ in done.signal() }
                 return
             }
-            _ = adaptor.append(slides[index], withPresentationTime: MediaTime(value: Int64(index), timescale: 30))
+            // At the job's own times (x264 gives a picture shown longer more bits); the held
+            // frames between cost nothing, so this is the encoding of the distinct frames only.
+            _ = adaptor.append(slides[index], withPresentationTime: MediaTime(value: Int64(index) * 30, timescale: 30))
         }
     }
     done.wait()
