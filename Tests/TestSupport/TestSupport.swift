@@ -196,3 +196,15 @@ public enum FrameDecoder {
         }
     }
 }
+
+/// The mean absolute difference of two equally long byte strings (decoded frames, planes).
+public func meanAbsoluteDifference(_ a: Data, _ b: Data) -> Double {
+    precondition(a.count == b.count)
+    var total = 0
+    a.withUnsafeBytes { a in
+        b.withUnsafeBytes { b in
+            for index in 0..<a.count { total += abs(Int(a[index]) - Int(b[index])) }
+        }
+    }
+    return Double(total) / Double(max(a.count, 1))
+}

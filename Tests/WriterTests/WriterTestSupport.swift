@@ -70,14 +70,3 @@ func topLevelBoxes(of path: String) throws -> [String] {
     return boxes
 }
 
-/// The mean absolute difference of two equally long byte strings.
-func meanAbsoluteDifference(_ a: Data, _ b: Data) -> Double {
-    precondition(a.count == b.count)
-    var total = 0
-    a.withUnsafeBytes { a in
-        b.withUnsafeBytes { b in
-            for index in 0..<a.count { total += abs(Int(a[index]) - Int(b[index])) }
-        }
-    }
-    return Double(total) / Double(max(a.count, 1))
-}
