@@ -29,7 +29,10 @@ enum Terminal {
     static func installSignalHandlers() {
         signal(SIGXFSZ, SIG_IGN)
         signal(SIGPIPE, SIG_IGN)
-        for (number, name) in [(SIGINT, "interrupted"), (SIGTERM, "terminated")] {
+        // SIGHUP as well (status 129): a closed terminal or a dropped ssh session leaves nothing
+        // behind. Not when it was ignored at start (`nohup`): then the render goes on.
+        let hangUp = isIgnored(SIGHUP) ? [] : [(SIGHUP, "hung up")]
+        for (number, name) in [(SIGINT, "interrupted"), (SIGTERM, "terminated")] + hangUp {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global(qos: .userInteractive))
             source.setEventHandler {
@@ -40,6 +43,15 @@ enum Terminal {
             source.resume()
             sources.append(source)
         }
+    }
+}
+
+extension Terminal {
+    /// Whether a signal is ignored, as `nohup` leaves SIGHUP for the program it starts.
+    static func isIgnored(_ number: Int32) -> Bool {
+        let previous = signal(number, SIG_IGN)
+        signal(number, previous)
+        return unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
     }
 }
 

@@ -66,6 +66,24 @@ struct SyntheticPhotoTests {
         #expect(try manager.inspect(Photo(path: baseline)).format == .jpeg)
     }
 
+    @Test("a progressive JPEG of 500 scans decodes; of 501 it is .tooLarge, refused by TurboJPEG's scan cap")
+    func absurdScanCount() throws {
+        #expect(ImageLimits.maximumProgressiveScans == 500)
+        let folder = try TemporaryFolder()
+        let atCap = try write(SyntheticJPEG.progressive(scans: 500), in: folder, as: "500.jpg")
+        // Not vacuous: the file is a legal progression that decodes, with no warning, at the cap.
+        let buffer = try request(atCap, 16, 16)
+        #expect(buffer.pixels.allSatisfy { $0 == 128 })
+        for scans in [501, 883] {
+            let over = try write(SyntheticJPEG.progressive(scans: scans), in: folder, as: "\(scans).jpg")
+            // The header alone passes; the decode refuses it.
+            #expect(try manager.inspect(Photo(path: over)).storedSize == Size(width: 8, height: 8))
+            let error = photoError { () throws(PhotoError) in try request(over, 16, 16) }
+            #expect(error?.kind == .tooLarge)
+            #expect(error?.reason == "a progressive JPEG of more than 500 scans is refused (Progressive JPEG image has more than 500 scans)")
+        }
+    }
+
     @Test("JPEG processes TurboJPEG cannot decode are .unsupported, with a clear reason", arguments: [
         (UInt8(0xC1), UInt8(12), "12-bit JPEG is not supported"),
         (0xC3, 8, "lossless JPEG is not supported"),

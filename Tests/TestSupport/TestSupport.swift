@@ -96,8 +96,12 @@ public struct ProcessResult: Sendable {
 }
 
 /// Runs a program to its end and collects its output.
+/// - Parameters:
+///   - timeout: seconds after which the program is killed (SIGKILL, status 137), so that a test
+///     of "does not hang" fails instead of hanging; nil waits for ever.
 @discardableResult
-public func run(_ executable: String, _ arguments: [String], stdin: Data? = nil, environment: [String: String]? = nil) throws -> ProcessResult {
+public func run(_ executable: String, _ arguments: [String], stdin: Data? = nil, environment: [String: String]? = nil,
+                timeout: Double? = nil) throws -> ProcessResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
@@ -108,6 +112,13 @@ public func run(_ executable: String, _ arguments: [String], stdin: Data? = nil,
     let input = Pipe()
     process.standardInput = input
     try process.run()
+    let watchdog = timeout.map { seconds in
+        let pid = process.processIdentifier
+        let item = DispatchWorkItem { kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: item)
+        return item
+    }
+    defer { watchdog?.cancel() }
     if let stdin { input.fileHandleForWriting.write(stdin) }
     try? input.fileHandleForWriting.close()
     // Read both pipes concurrently so neither fills up and blocks the child.
@@ -123,6 +134,46 @@ public func run(_ executable: String, _ arguments: [String], stdin: Data? = nil,
     process.waitUntilExit()
     let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
     return ProcessResult(status: status, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
+}
+
+/// What ``runMeasuringMemory(_:_:)`` saw of a program's run.
+public struct MeasuredRun: Sendable {
+    /// The exit status (or 128 + signal).
+    public var status: Int32
+    /// The program's peak resident set size, from `wait4`'s `ru_maxrss`, in bytes.
+    public var peakResidentBytes: Int
+    /// What it wrote on standard error.
+    public var stderr: String
+}
+
+/// Runs a program to its end with `posix_spawn` and reaps it with `wait4`, which reports the
+/// peak resident memory of that one process (`ru_maxrss`), not of the test runner.
+///
+/// Standard output goes to /dev/null; standard error is collected through a temporary file.
+public func runMeasuringMemory(_ executable: String, _ arguments: [String]) throws -> MeasuredRun {
+    let errors = FileManager.default.temporaryDirectory.appendingPathComponent("slideshow-stderr-\(UUID().uuidString)").path
+    defer { unlink(errors) }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+    guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EINVAL) }
+    var status: Int32 = 0
+    var usage = rusage()
+    while wait4(pid, &status, 0, &usage) < 0 {
+        guard errno == EINTR else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EINVAL) }
+    }
+    // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift does not import.
+    let signal = status & 0x7F
+    let exitStatus = signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+    let text = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+    return MeasuredRun(status: exitStatus, peakResidentBytes: Int(usage.ru_maxrss) * 1024, stderr: text)
 }
 
 /// Finds a program on the PATH.
