@@ -3,12 +3,12 @@
 # Both first install the Debian packages the build needs, if any are missing.
 
 SWIFT ?= swift
-PACKAGES := pkg-config libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libturbojpeg0-dev ffmpeg
+PACKAGES := pkg-config libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libturbojpeg0-dev ffmpeg time
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps demo test bench release fuzz sanitize
 
-## deps: install the Debian packages that are missing (FFmpeg's and TurboJPEG's headers, ffmpeg for the tests)
+## deps: install the Debian packages that are missing (FFmpeg's and TurboJPEG's headers; ffmpeg and GNU time for the tests)
 deps:
 	@missing=""; for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \

@@ -10,9 +10,24 @@ enum Terminal {
         isatty(stream == .standardOutput ? STDOUT_FILENO : STDERR_FILENO) == 1
     }
 
-    /// A line on stderr.
+    /// A line on stderr, written with `write(2)`.
+    ///
+    /// Best effort: when stderr cannot take it (a file on a full disk or past `ulimit -f`, a
+    /// closed pipe), the line is lost and the exit status still tells. `FileHandle.write(_:)`
+    /// would trap instead, turning a clean failure into a crash.
     static func say(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        let bytes = Array((line + "\n").utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+            if written > 0 {
+                offset += written
+            } else if written < 0 && errno == EINTR {
+                continue
+            } else {
+                return
+            }
+        }
     }
 
     /// `slideshow: <message>` on stderr, then exit status 1.

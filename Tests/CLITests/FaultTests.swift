@@ -107,6 +107,19 @@ struct FaultTests {
         #expect((try FileManager.default.attributesOfItem(atPath: output)[.size] as? Int ?? 0) > 64 * 1024)
     }
 
+    @Test("a full disk under stderr too (stderr a file past ulimit -f): status 1, no crash, nothing left")
+    func fullDiskUnderStderr() throws {
+        let folder = try TemporaryFolder()
+        let errors = folder.path("errors.txt")
+        // Nothing can be written at all: not the video, not the message. The status still tells.
+        let command = ["make", samplePhotos[0], "--size", "64x48", "-o", folder.path("out.mp4")]
+        let result = try run("/bin/sh", ["-c", "ulimit -f 0 && exec \"$0\" \"$@\" 2>\"$ERRORS\"", slideshowTool] + command,
+                             environment: ProcessInfo.processInfo.environment.merging(["ERRORS": errors]) { $1 }, timeout: 60)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(folder.contents() == ["errors.txt"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: errors)).isEmpty)
+    }
+
     /// Runs two commands at the same moment, each on its own thread, and returns both results.
     func race(_ first: [String], _ second: [String]) throws -> [ProcessResult] {
         let results = Mutex<[Int: Result<ProcessResult, any Error>]>([:])

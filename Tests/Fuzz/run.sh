@@ -21,9 +21,12 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 # One line per target: name, source file, longest input (bytes), seeds ("photos" or a folder).
+# Tests/Fuzz/<name>.dict, when it exists, is the target's dictionary.
 TARGETS=(
     "header   Tests/Fuzz/HeaderFuzz.swift  65536   photos"
     "decode   Tests/Fuzz/DecodeFuzz.swift  300000  photos"
+    # With BatchManifest (its seeds and manifest.dict are here already):
+    # "manifest Tests/Fuzz/ManifestFuzz.swift 65536 Tests/Fuzz/seeds/manifest"
 )
 
 SECONDS_PER_TARGET="${1:-${FUZZ_SECONDS:-60}}"
@@ -45,11 +48,15 @@ build() {
         return
     fi
     echo "building $name ($file)"
+    # The binary takes the time the build started: a source edited meanwhile is newer than it.
+    touch "$binary.started"
     # shellcheck disable=SC2086
     "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -module-name SlideshowKit \
         -I Sources/CFFmpeg -I Sources/CTurboJPEG -Xcc -I/usr/include/x86_64-linux-gnu -use-ld=lld \
         $(echo "$sources" | grep '\.swift$') "$file" \
         -lavformat -lavcodec -lswscale -lavutil -lturbojpeg -o "$binary"
+    touch -r "$binary.started" "$binary"
+    rm -f "$binary.started"
 }
 
 # photo_seeds <folder>: the photo seed corpus.
@@ -87,11 +94,6 @@ photo_seeds() {
     fi
 }
 
-SEEDS=$(mktemp -d)
-trap 'rm -rf "$SEEDS"' EXIT
-mkdir -p "$SEEDS/photos"
-photo_seeds "$SEEDS/photos"
-
 # selected: the lines of the targets asked for (all when none was named).
 selected=()
 for line in "${TARGETS[@]}"; do
@@ -103,6 +105,11 @@ for line in "${selected[@]}"; do
     read -r name file _ <<< "$line"
     build "$name" "$file"
 done
+
+SEEDS=$(mktemp -d)
+trap 'rm -rf "$SEEDS"' EXIT
+mkdir -p "$SEEDS/photos"
+photo_seeds "$SEEDS/photos"
 
 printf '\n%-10s %12s %8s %10s %8s %8s  %s\n' target executions seconds "exec/s" corpus crashes result
 failed=0

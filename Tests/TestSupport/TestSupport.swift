@@ -140,40 +140,33 @@ public func run(_ executable: String, _ arguments: [String], stdin: Data? = nil,
 public struct MeasuredRun: Sendable {
     /// The exit status (or 128 + signal).
     public var status: Int32
-    /// The program's peak resident set size, from `wait4`'s `ru_maxrss`, in bytes.
+    /// The program's peak resident set size (GNU time's `%M`), in bytes.
     public var peakResidentBytes: Int
     /// What it wrote on standard error.
     public var stderr: String
 }
 
-/// Runs a program to its end with `posix_spawn` and reaps it with `wait4`, which reports the
-/// peak resident memory of that one process (`ru_maxrss`), not of the test runner.
+/// Runs a program to its end under GNU time (`/usr/bin/time -f %M`), which reports the
+/// program's own peak resident memory.
 ///
-/// Standard output goes to /dev/null; standard error is collected through a temporary file.
+/// Not `wait4`'s `ru_maxrss` on a child the test runner spawns: when a process execs, Linux
+/// records the peak of the memory it had before into its `maxrss`, and a child made by
+/// `posix_spawn` (or `fork`) starts with the runner's memory, so the figure would be the
+/// runner's peak (600 MB in a full test run) rather than the program's. GNU time is a small
+/// process, so the program it starts begins small.
+/// - Throws: ``ProbeError/noGNUTime`` when `/usr/bin/time` is missing (`make deps` installs it).
 public func runMeasuringMemory(_ executable: String, _ arguments: [String]) throws -> MeasuredRun {
-    let errors = FileManager.default.temporaryDirectory.appendingPathComponent("slideshow-stderr-\(UUID().uuidString)").path
-    defer { unlink(errors) }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
-    var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
-    guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EINVAL) }
-    var status: Int32 = 0
-    var usage = rusage()
-    while wait4(pid, &status, 0, &usage) < 0 {
-        guard errno == EINTR else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EINVAL) }
+    let time = "/usr/bin/time"
+    guard FileManager.default.isExecutableFile(atPath: time) else { throw ProbeError.noGNUTime }
+    let report = FileManager.default.temporaryDirectory.appendingPathComponent("slideshow-time-\(UUID().uuidString)").path
+    defer { unlink(report) }
+    let result = try run(time, ["-f", "%M", "-o", report, executable] + arguments)
+    // The last line is %M in KiB; a line before it may say "Command exited with non-zero status 1".
+    let text = (try? String(contentsOfFile: report, encoding: .utf8)) ?? ""
+    guard let kibibytes = text.split(separator: "\n").last.flatMap({ Int($0) }) else {
+        throw ProbeError.unreadable("GNU time wrote \(text)")
     }
-    // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift does not import.
-    let signal = status & 0x7F
-    let exitStatus = signal == 0 ? (status >> 8) & 0xFF : 128 + signal
-    let text = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
-    return MeasuredRun(status: exitStatus, peakResidentBytes: Int(usage.ru_maxrss) * 1024, stderr: text)
+    return MeasuredRun(status: result.status, peakResidentBytes: kibibytes * 1024, stderr: result.stderr)
 }
 
 /// Finds a program on the PATH.
@@ -223,6 +216,8 @@ public struct ProbedVideo: Sendable {
 public enum ProbeError: Error {
     /// ffprobe is not installed.
     case noFFprobe
+    /// GNU time (`/usr/bin/time`, Debian's `time` package) is not installed.
+    case noGNUTime
     /// ffprobe failed, with its message.
     case unreadable(String)
 }

@@ -236,7 +236,8 @@ public struct ImageManager: Sendable {
     static func checkPixelCount(_ size: Size, format: String) throws(ImageProblem) {
         let pixels = size.width * size.height
         if pixels > maximumPixels {
-            let megapixels = (pixels + 500_000) / 1_000_000
+            // Rounded up, so that a size just over the cap never reads as the cap itself.
+            let megapixels = (pixels + 999_999) / 1_000_000
             throw ImageProblem(.tooLarge,
                                "the \(format) is \(size) (\(megapixels) megapixels), over the \(maximumPixels / 1_000_000)-megapixel cap")
         }
