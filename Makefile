@@ -1,13 +1,14 @@
-# Set-up and everyday commands. `make demo` renders the samples; `make test` runs the tests.
+# Set-up and everyday commands. `make demo` renders the samples; `make test` runs the tests;
+# `make fuzz` and `make sanitize` look for crashes, leaks and races.
 # Both first install the Debian packages the build needs, if any are missing.
 
 SWIFT ?= swift
-PACKAGES := pkg-config libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libturbojpeg0-dev ffmpeg
+PACKAGES := pkg-config libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libturbojpeg0-dev ffmpeg time
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps demo test bench release
+.PHONY: deps demo test bench release fuzz sanitize
 
-## deps: install the Debian packages that are missing (FFmpeg's and TurboJPEG's headers, ffmpeg for the tests)
+## deps: install the Debian packages that are missing (FFmpeg's and TurboJPEG's headers; ffmpeg and GNU time for the tests)
 deps:
 	@missing=""; for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
@@ -32,3 +33,12 @@ test: deps
 bench: deps
 	$(SWIFT) build -c release --product slideshow-bench --product slideshow
 	.build/release/slideshow-bench
+
+## fuzz: run each libFuzzer target (AddressSanitizer) for FUZZ_SECONDS seconds (default 60)
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	Tests/Fuzz/run.sh $(FUZZ_SECONDS)
+
+## sanitize: the whole test suite under AddressSanitizer, then ThreadSanitizer
+sanitize: deps
+	SWIFT=$(SWIFT) Tests/sanitizers.sh

@@ -10,9 +10,24 @@ enum Terminal {
         isatty(stream == .standardOutput ? STDOUT_FILENO : STDERR_FILENO) == 1
     }
 
-    /// A line on stderr.
+    /// A line on stderr, written with `write(2)`.
+    ///
+    /// Best effort: when stderr cannot take it (a file on a full disk or past `ulimit -f`, a
+    /// closed pipe), the line is lost and the exit status still tells. `FileHandle.write(_:)`
+    /// would trap instead, turning a clean failure into a crash.
     static func say(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        let bytes = Array((line + "\n").utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+            if written > 0 {
+                offset += written
+            } else if written < 0 && errno == EINTR {
+                continue
+            } else {
+                return
+            }
+        }
     }
 
     /// `slideshow: <message>` on stderr, then exit status 1.
@@ -29,7 +44,10 @@ enum Terminal {
     static func installSignalHandlers() {
         signal(SIGXFSZ, SIG_IGN)
         signal(SIGPIPE, SIG_IGN)
-        for (number, name) in [(SIGINT, "interrupted"), (SIGTERM, "terminated")] {
+        // SIGHUP as well (status 129): a closed terminal or a dropped ssh session leaves nothing
+        // behind. Not when it was ignored at start (`nohup`): then the render goes on.
+        let hangUp = isIgnored(SIGHUP) ? [] : [(SIGHUP, "hung up")]
+        for (number, name) in [(SIGINT, "interrupted"), (SIGTERM, "terminated")] + hangUp {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global(qos: .userInteractive))
             source.setEventHandler {
@@ -40,6 +58,15 @@ enum Terminal {
             source.resume()
             sources.append(source)
         }
+    }
+}
+
+extension Terminal {
+    /// Whether a signal is ignored, as `nohup` leaves SIGHUP for the program it starts.
+    static func isIgnored(_ number: Int32) -> Bool {
+        let previous = signal(number, SIG_IGN)
+        signal(number, previous)
+        return unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
     }
 }
 

@@ -4,10 +4,10 @@ import TestSupport
 /// The built `slideshow` tool.
 let slideshowTool = TestEnvironment.productsDirectory.appendingPathComponent("slideshow").path
 
-/// Runs `slideshow` with arguments.
+/// Runs `slideshow` with arguments; with a timeout, it is killed (status 137) should it hang.
 @discardableResult
-func slideshow(_ arguments: [String], stdin: Data? = nil) throws -> ProcessResult {
-    try run(slideshowTool, arguments, stdin: stdin)
+func slideshow(_ arguments: [String], stdin: Data? = nil, timeout: Double? = nil) throws -> ProcessResult {
+    try run(slideshowTool, arguments, stdin: stdin, timeout: timeout)
 }
 
 /// The project's three sample photos.

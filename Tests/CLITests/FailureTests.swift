@@ -97,7 +97,7 @@ struct FailureTests {
         #expect(try slideshow(["frobnicate"]).status == 64)
     }
 
-    @Test("SIGINT and SIGTERM mid-render: status 130 or 143, one line, nothing left", arguments: [SIGINT, SIGTERM])
+    @Test("SIGINT, SIGTERM and SIGHUP mid-render: status 130, 143 or 129, one line, nothing left", arguments: [SIGINT, SIGTERM, SIGHUP])
     func signals(signal: Int32) throws {
         let status = 128 + signal
         let folder = try TemporaryFolder()
@@ -120,6 +120,26 @@ struct FailureTests {
         #expect(message.split(separator: "\n").count == 1)
         #expect(message.hasPrefix("slideshow: "))
         #expect(folder.contents().isEmpty)
+    }
+
+    @Test("under nohup (SIGHUP ignored at start), a hang-up does not stop the render")
+    func nohup() throws {
+        let folder = try TemporaryFolder()
+        let output = folder.path("kept.mp4")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // What nohup does: ignore SIGHUP, then exec the program (same process, same disposition).
+        process.arguments = ["-c", "trap '' HUP && exec \"$0\" \"$@\"", slideshowTool, "make"] + samplePhotos
+            + ["--duration", "60", "--hold", "encode", "--size", "320x240", "--preset", "ultrafast", "--quiet", "-o", output]
+        try process.run()
+        let deadline = Date().addingTimeInterval(20)
+        while folder.contents().isEmpty && Date() < deadline && process.isRunning { usleep(20_000) }
+        #expect(folder.contents().count == 1 && folder.contents() != ["kept.mp4"], "the render is under way")
+        kill(process.processIdentifier, SIGHUP)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        #expect(folder.contents() == ["kept.mp4"])
+        #expect(try ProbedVideo(path: output).decodedFrames == 1800)
     }
 }
 

@@ -1,5 +1,6 @@
 import Testing
 @testable import SlideshowKit
+import TestSupport
 
 /// A deterministic random source (SplitMix64), so a fuzz failure reproduces.
 struct SplitMix64: RandomNumberGenerator {

@@ -94,6 +94,19 @@ struct FileReadingTests {
         #expect(inspected?.kind == .notAnImage && requested?.reason == reason)
     }
 
+    @Test("a file over 256 MiB is .tooLarge before a byte is read (a sparse file: no disk used)")
+    func overByteCap() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("huge.jpg")
+        let descriptor = open(path, O_WRONLY | O_CREAT, 0o600)
+        #expect(descriptor >= 0)
+        #expect(ftruncate(descriptor, off_t(PhotoFile.maximumBytes + 1)) == 0)
+        close(descriptor)
+        let (inspected, requested) = bothKinds(path)
+        #expect(inspected?.kind == .tooLarge && requested?.kind == .tooLarge)
+        #expect(requested?.reason == "the file is 257 MiB, over the 256 MiB cap for a photo")
+    }
+
     @Test("the byte cap reads only a prefix")
     func prefix() throws {
         let folder = try TemporaryFolder()

@@ -48,6 +48,9 @@ struct SyntheticPhotoTests {
         let folder = try TemporaryFolder()
         let over = try write(SyntheticJPEG.grey(width: 20000, height: 15001, data: false), in: folder, as: "over.jpg")
         #expect(errorKind { () throws(PhotoError) in try manager.inspect(Photo(path: over)) } == .tooLarge)
+        // One row over the cap reads as over it, not as "300 megapixels, over the 300-megapixel cap".
+        #expect(photoError { () throws(PhotoError) in try manager.inspect(Photo(path: over)) }?.reason
+                == "the JPEG is 20000x15001 (301 megapixels), over the 300-megapixel cap")
         #expect(errorKind { () throws(PhotoError) in try request(over, 192, 108) } == .tooLarge)
         // Exactly at the cap passes inspection.
         let at = try write(SyntheticJPEG.grey(width: 20000, height: 15000, data: false), in: folder, as: "at.jpg")
@@ -64,6 +67,57 @@ struct SyntheticPhotoTests {
         #expect(error?.kind == .tooLarge, "\(String(describing: error))")
         let baseline = try write(SyntheticJPEG.grey(width: 16000, height: 16000, components: 3, data: false), in: folder, as: "baseline.jpg")
         #expect(try manager.inspect(Photo(path: baseline)).format == .jpeg)
+    }
+
+    @Test("a progressive JPEG of 500 scans decodes; of 501 it is .tooLarge, refused by TurboJPEG's scan cap")
+    func absurdScanCount() throws {
+        #expect(ImageLimits.maximumProgressiveScans == 500)
+        let folder = try TemporaryFolder()
+        let atCap = try write(SyntheticJPEG.progressive(scans: 500), in: folder, as: "500.jpg")
+        // Not vacuous: the file is a legal progression that decodes, with no warning, at the cap.
+        let buffer = try request(atCap, 16, 16)
+        #expect(buffer.pixels.allSatisfy { $0 == 128 })
+        for scans in [501, 883] {
+            let over = try write(SyntheticJPEG.progressive(scans: scans), in: folder, as: "\(scans).jpg")
+            // The header alone passes; the decode refuses it.
+            #expect(try manager.inspect(Photo(path: over)).storedSize == Size(width: 8, height: 8))
+            let error = photoError { () throws(PhotoError) in try request(over, 16, 16) }
+            #expect(error?.kind == .tooLarge)
+            #expect(error?.reason == "a progressive JPEG of more than 500 scans is refused (Progressive JPEG image has more than 500 scans)")
+        }
+    }
+
+    /// Found by the decode fuzz target, where it was the slowest input (2 s a run under
+    /// AddressSanitizer): 270 bytes of arithmetic-coded JPEG (SOF9) whose frame header claims
+    /// 4166x65286, 272 MP, under the cap. Arithmetic-coded data that ends early is decoded as
+    /// zeros, without a warning, by the standard (a marker inside it is legal), so the whole
+    /// image decodes, and no check can tell it from a legitimately flat picture. What bounds
+    /// it is the pixel cap: decoded at 1/8 scale, row by row, in little memory.
+    static let arithmeticFuzzFinding: [UInt8] = [
+        0xFF, 0xD8, 0xFF, 0xE1, 0x00, 0x22, 0x45, 0x78, 0x69, 0x66, 0x00, 0x00, 0x4D, 0x4D, 0x00, 0x2A, 0x00, 0x00, 0x00, 0x08, 0x00, 0x01, 0x01, 0x12,
+        0x00, 0x03, 0x00, 0x6A, 0x00, 0x01, 0x00, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00, 0x01,
+        0x02, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0xFF, 0xFE, 0x00, 0x10, 0x4C, 0x61, 0x76, 0x63, 0x35, 0x39, 0x2E, 0x33, 0x37, 0x2E, 0x31, 0x30,
+        0x30, 0x00, 0xFF, 0xFF, 0xDB, 0x00, 0x43, 0x00, 0x08, 0x06, 0x06, 0x07, 0x06, 0x05, 0x08, 0xF9, 0xF5, 0x07, 0x09, 0x09, 0x08, 0x0A, 0x0C, 0x14,
+        0x0D, 0x0C, 0x0B, 0x0B, 0x0C, 0x19, 0x12, 0x13, 0x0F, 0x14, 0x1D, 0x1A, 0x1F, 0x1E, 0x1D, 0x1A, 0x1C, 0x1C, 0x20, 0x24, 0x2E, 0x27, 0x20, 0x22,
+        0x2C, 0x23, 0x1C, 0x1C, 0x30, 0x2C, 0x34, 0x31, 0x28, 0x37, 0x34, 0x29, 0x34, 0x1F, 0x27, 0x39, 0x3D, 0x38, 0x32, 0x3C, 0x2E, 0x33, 0x34, 0x32,
+        0xFF, 0xDB, 0x00, 0x43, 0x01, 0x1D, 0x09, 0x09, 0x0C, 0x0B, 0x0C, 0x18, 0x0D, 0x0D, 0x38, 0x32, 0x21, 0x1C, 0x21, 0x32, 0x32, 0x32, 0x32, 0x32,
+        0x32, 0x32, 0x32, 0x32, 0x32, 0x32, 0x32, 0x32, 0x32, 0x32, 0x32, 0x32, 0x32, 0x32, 0x32, 0x32, 0x32, 0x32, 0x32, 0x32, 0x32, 0x32, 0x32, 0x32,
+        0x32, 0x32, 0x32, 0x32, 0x32, 0x32, 0x32, 0x32, 0x32, 0x32, 0x32, 0x32, 0x32, 0x32, 0x32, 0x32, 0x32, 0x32, 0x32, 0x32, 0x32, 0xFF, 0xC9, 0x00,
+        0x11, 0x08, 0xFF, 0x06, 0x10, 0x46, 0x03, 0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01, 0xFF, 0xCC, 0x00, 0x0A, 0x00, 0xF2, 0x10, 0x05,
+        0x01, 0x10, 0x11, 0x05, 0xFF, 0xDA, 0x00, 0x0C, 0x03, 0x01, 0x00, 0x02, 0x11, 0x03, 0x11, 0x00, 0x3F, 0x00, 0xFF, 0x00, 0x44, 0x6D, 0x5B, 0xEA,
+        0x00, 0xF2, 0x9E, 0xB3, 0xFF, 0xD9,
+    ]
+
+    @Test("fuzz finding: 270 bytes of arithmetic-coded JPEG claiming 272 MP decode at 1/8 scale in bounded memory")
+    func arithmeticFuzzFinding() throws {
+        let folder = try TemporaryFolder()
+        let path = try write(Self.arithmeticFuzzFinding, in: folder)
+        #expect(try manager.inspect(Photo(path: path)).storedSize == Size(width: 4166, height: 65286))
+        let before = peakResidentBytes()
+        let buffer = try request(path, 64, 36)
+        let growth = peakResidentBytes() - before
+        #expect(growth < 150 << 20, "peak memory grew by \(growth >> 20) MiB")
+        #expect(buffer.size == Size(width: 64, height: 36))
     }
 
     @Test("JPEG processes TurboJPEG cannot decode are .unsupported, with a clear reason", arguments: [

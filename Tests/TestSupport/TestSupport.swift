@@ -96,8 +96,12 @@ public struct ProcessResult: Sendable {
 }
 
 /// Runs a program to its end and collects its output.
+/// - Parameters:
+///   - timeout: seconds after which the program is killed (SIGKILL, status 137), so that a test
+///     of "does not hang" fails instead of hanging; nil waits for ever.
 @discardableResult
-public func run(_ executable: String, _ arguments: [String], stdin: Data? = nil, environment: [String: String]? = nil) throws -> ProcessResult {
+public func run(_ executable: String, _ arguments: [String], stdin: Data? = nil, environment: [String: String]? = nil,
+                timeout: Double? = nil) throws -> ProcessResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
@@ -108,6 +112,13 @@ public func run(_ executable: String, _ arguments: [String], stdin: Data? = nil,
     let input = Pipe()
     process.standardInput = input
     try process.run()
+    let watchdog = timeout.map { seconds in
+        let pid = process.processIdentifier
+        let item = DispatchWorkItem { kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: item)
+        return item
+    }
+    defer { watchdog?.cancel() }
     if let stdin { input.fileHandleForWriting.write(stdin) }
     try? input.fileHandleForWriting.close()
     // Read both pipes concurrently so neither fills up and blocks the child.
@@ -123,6 +134,39 @@ public func run(_ executable: String, _ arguments: [String], stdin: Data? = nil,
     process.waitUntilExit()
     let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
     return ProcessResult(status: status, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
+}
+
+/// What ``runMeasuringMemory(_:_:)`` saw of a program's run.
+public struct MeasuredRun: Sendable {
+    /// The exit status (or 128 + signal).
+    public var status: Int32
+    /// The program's peak resident set size (GNU time's `%M`), in bytes.
+    public var peakResidentBytes: Int
+    /// What it wrote on standard error.
+    public var stderr: String
+}
+
+/// Runs a program to its end under GNU time (`/usr/bin/time -f %M`), which reports the
+/// program's own peak resident memory.
+///
+/// Not `wait4`'s `ru_maxrss` on a child the test runner spawns: when a process execs, Linux
+/// records the peak of the memory it had before into its `maxrss`, and a child made by
+/// `posix_spawn` (or `fork`) starts with the runner's memory, so the figure would be the
+/// runner's peak (600 MB in a full test run) rather than the program's. GNU time is a small
+/// process, so the program it starts begins small.
+/// - Throws: ``ProbeError/noGNUTime`` when `/usr/bin/time` is missing (`make deps` installs it).
+public func runMeasuringMemory(_ executable: String, _ arguments: [String]) throws -> MeasuredRun {
+    let time = "/usr/bin/time"
+    guard FileManager.default.isExecutableFile(atPath: time) else { throw ProbeError.noGNUTime }
+    let report = FileManager.default.temporaryDirectory.appendingPathComponent("slideshow-time-\(UUID().uuidString)").path
+    defer { unlink(report) }
+    let result = try run(time, ["-f", "%M", "-o", report, executable] + arguments)
+    // The last line is %M in KiB; a line before it may say "Command exited with non-zero status 1".
+    let text = (try? String(contentsOfFile: report, encoding: .utf8)) ?? ""
+    guard let kibibytes = text.split(separator: "\n").last.flatMap({ Int($0) }) else {
+        throw ProbeError.unreadable("GNU time wrote \(text)")
+    }
+    return MeasuredRun(status: result.status, peakResidentBytes: kibibytes * 1024, stderr: result.stderr)
 }
 
 /// Finds a program on the PATH.
@@ -172,6 +216,8 @@ public struct ProbedVideo: Sendable {
 public enum ProbeError: Error {
     /// ffprobe is not installed.
     case noFFprobe
+    /// GNU time (`/usr/bin/time`, Debian's `time` package) is not installed.
+    case noGNUTime
     /// ffprobe failed, with its message.
     case unreadable(String)
 }

@@ -22,7 +22,8 @@ public struct ImageManager: Sendable {
     /// decode at full size; either fails with ``PhotoError/Kind/tooLarge`` when that would take
     /// more than 1 GiB (beyond about 180 MP for a 4:4:4 progressive JPEG, 130 MP for an 8-bit
     /// RGBA PNG; a 4:2:0 progressive JPEG reaches the pixel cap first). Files over 256 MiB are
-    /// refused before they are read.
+    /// refused before they are read, and progressive JPEGs of more than 500 scans when they are
+    /// decoded.
     public static let maximumPixels: Int = 300_000_000
 
     /// Creates an image manager.
@@ -62,14 +63,7 @@ public struct ImageManager: Sendable {
                     bytes = try Self.readWhole(path)
                     header = try JPEGHeader(parsing: bytes)
                 }
-                try header.checkLimits()
-                let decoder = try TurboJPEGDecompressor()
-                let checked = try ImageProblem.withBytes(bytes) { (raw) throws(ImageProblem) in
-                    try decoder.readHeader(UnsafeRawBufferPointer(rebasing: raw[..<header.headerLength]))
-                }
-                try Self.agree(checked, header)
-                let orientation = header.orientation ?? .up
-                return PhotoInfo(format: .jpeg, storedSize: header.size, orientation: orientation)
+                return try Self.info(checking: header, in: bytes)
             case .supported(.png):
                 let header: PNGHeader
                 do throws(ImageProblem) {
@@ -113,12 +107,25 @@ public struct ImageManager: Sendable {
         precondition(targetSize.width >= 2 && targetSize.height >= 2, "a slide needs at least 2x2 pixels")
         let bytes = try PhotoFile.read(photo.path).bytes
         do throws(ImageProblem) {
-            // The file's bytes are released before the slide is allocated.
-            let (image, geometry) = try decodeOriented(consume bytes, target: targetSize, mode: contentMode, background: background)
-            return try Self.compose(image, geometry: geometry, target: targetSize, mode: contentMode, background: background)
+            return try image(from: bytes, targetSize: targetSize, contentMode: contentMode, background: background)
         } catch {
             throw error.error(for: photo.path)
         }
+    }
+
+    /// ``requestImage(for:targetSize:contentMode:background:)`` on a file's bytes already read:
+    /// the whole path from bytes to slide, with no file system (the decode fuzz target calls it).
+    /// - Parameters:
+    ///   - bytes: the whole file; consumed, so that it is released before the slide is allocated.
+    ///   - targetSize: the slide's size; at least 2x2 (a precondition).
+    ///   - contentMode: letterbox or crop-to-fill.
+    ///   - background: the colour of the bars and under transparency.
+    /// - Throws: ``ImageProblem`` of the kinds ``requestImage(for:targetSize:contentMode:background:)`` lists.
+    func image(from bytes: consuming [UInt8], targetSize: Size, contentMode: ContentMode,
+               background: RGBColor) throws(ImageProblem) -> PixelBuffer {
+        precondition(targetSize.width >= 2 && targetSize.height >= 2, "a slide needs at least 2x2 pixels")
+        let (image, geometry) = try decodeOriented(consume bytes, target: targetSize, mode: contentMode, background: background)
+        return try Self.compose(image, geometry: geometry, target: targetSize, mode: contentMode, background: background)
     }
 
     // MARK: - Stages
@@ -229,10 +236,27 @@ public struct ImageManager: Sendable {
     static func checkPixelCount(_ size: Size, format: String) throws(ImageProblem) {
         let pixels = size.width * size.height
         if pixels > maximumPixels {
-            let megapixels = (pixels + 500_000) / 1_000_000
+            // Rounded up, so that a size just over the cap never reads as the cap itself.
+            let megapixels = (pixels + 999_999) / 1_000_000
             throw ImageProblem(.tooLarge,
                                "the \(format) is \(size) (\(megapixels) megapixels), over the \(maximumPixels / 1_000_000)-megapixel cap")
         }
+    }
+
+    /// What ``inspect(_:)`` says of a parsed JPEG header, once its limits pass and TurboJPEG
+    /// has read the same header (the header fuzz target calls it too).
+    /// - Parameters:
+    ///   - header: the parsed header.
+    ///   - bytes: the bytes it was parsed from (at least through its SOS segment).
+    /// - Throws: `.tooLarge`, or TurboJPEG's `.corrupt`, `.truncated` or `.unsupported`.
+    static func info(checking header: JPEGHeader, in bytes: [UInt8]) throws(ImageProblem) -> PhotoInfo {
+        try header.checkLimits()
+        let decoder = try TurboJPEGDecompressor()
+        let checked = try ImageProblem.withBytes(bytes) { (raw) throws(ImageProblem) in
+            try decoder.readHeader(UnsafeRawBufferPointer(rebasing: raw[..<header.headerLength]))
+        }
+        try agree(checked, header)
+        return PhotoInfo(format: .jpeg, storedSize: header.size, orientation: header.orientation ?? .up)
     }
 
     /// TurboJPEG's header and ours must agree on the size (they read the same SOF segment).

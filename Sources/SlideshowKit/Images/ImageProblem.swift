@@ -29,6 +29,14 @@ enum ImageLimits {
     /// which decode at full size (frame plus RGB copy).
     static let maximumIntermediateBytes = 1 << 30
 
+    /// The most scans a progressive JPEG may have: 500, TurboJPEG's own cap (`TJFLAG_LIMITSCANS`).
+    ///
+    /// A progressive scan is a pass over every coefficient of the image, and a scan can be a
+    /// few bytes long, so without a cap a small file could keep the decoder busy for minutes.
+    /// Real encoders write about 10 scans (libjpeg's default script); past the cap a photo
+    /// fails with ``PhotoError/Kind/tooLarge`` when it is decoded.
+    static let maximumProgressiveScans = 500
+
     /// Extra bytes after every intermediate RGB image, for SIMD readers (libswscale's input
     /// converters) that load a few bytes past the end of a row.
     static let rowPadding = 64

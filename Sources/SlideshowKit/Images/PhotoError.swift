@@ -16,7 +16,9 @@ public struct PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
         case corrupt
         /// A valid image of a kind the tool does not decode (e.g. a 12-bit JPEG).
         case unsupported
-        /// The image's stated size is over the documented cap (``ImageManager/maximumPixels``).
+        /// The photo is over one of the documented caps, and is refused rather than allocated:
+        /// its stated size (``ImageManager/maximumPixels``), the memory its decode needs, its
+        /// file size, or its number of progressive scans (see ``ImageManager/maximumPixels``).
         case tooLarge
     }
 

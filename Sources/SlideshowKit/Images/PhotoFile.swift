@@ -45,8 +45,7 @@ enum PhotoFile {
             throw PhotoError(path: path, kind: .empty, reason: "the file is empty (0 bytes)")
         }
         if statedSize > maximumBytes {
-            throw PhotoError(path: path, kind: .tooLarge,
-                             reason: "the file is \(statedSize >> 20) MiB, over the \(maximumBytes >> 20) MiB cap for a photo")
+            throw tooLarge(path, size: statedSize)
         }
 
         // O_NONBLOCK: should the path have become a FIFO since the stat, opening returns at once.
@@ -70,8 +69,7 @@ enum PhotoFile {
             throw PhotoError(path: path, kind: .empty, reason: "the file is empty (0 bytes)")
         }
         if fileSize > maximumBytes {
-            throw PhotoError(path: path, kind: .tooLarge,
-                             reason: "the file is \(fileSize >> 20) MiB, over the \(maximumBytes >> 20) MiB cap for a photo")
+            throw tooLarge(path, size: fileSize)
         }
 
         let wanted = min(fileSize, limit ?? fileSize)
@@ -97,6 +95,12 @@ enum PhotoFile {
             throw PhotoError(path: path, kind: .empty, reason: "the file is empty (0 bytes)")
         }
         return (bytes, fileSize)
+    }
+
+    /// The error for a file over ``maximumBytes``; its size rounds up, so it never reads as the cap itself.
+    private static func tooLarge(_ path: String, size: Int) -> PhotoError {
+        PhotoError(path: path, kind: .tooLarge,
+                   reason: "the file is \((size + (1 << 20) - 1) >> 20) MiB, over the \(maximumBytes >> 20) MiB cap for a photo")
     }
 
     /// Nil for a regular file; otherwise what the file is, in words.

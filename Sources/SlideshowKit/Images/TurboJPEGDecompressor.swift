@@ -56,7 +56,8 @@ final class TurboJPEGDecompressor {
     /// Decodes at a DCT scale with `tjDecompress2`, into packed RGB (or CMYK) rows.
     ///
     /// The exact scaled size is passed, so TurboJPEG uses exactly `scale`.
-    /// `TJFLAG_LIMITSCANS` refuses progressive files of more than 500 scans;
+    /// `TJFLAG_LIMITSCANS` refuses progressive files of more than
+    /// ``ImageLimits/maximumProgressiveScans`` scans (`.tooLarge`);
     /// `TJFLAG_STOPONWARNING` stops at the first warning, which is an error here.
     /// - Parameters:
     ///   - jpeg: the whole file.
@@ -65,7 +66,7 @@ final class TurboJPEGDecompressor {
     /// - Returns: the pixels (`3` or `4` bytes each, rows unpadded, ``ImageLimits/rowPadding``
     ///   spare bytes at the end) and the decoded size.
     /// - Throws: `.truncated` ("Premature end of JPEG file"), `.corrupt` (other warnings and
-    ///   fatal errors), `.unsupported`.
+    ///   fatal errors), `.unsupported`, `.tooLarge` (too many scans).
     func decompress(_ jpeg: UnsafeRawBufferPointer, header: Header, scale: DCTScale) throws(ImageProblem) -> RGBImage {
         let size = scale.scaled(header.size)
         let format = header.isCMYK ? TJPF_CMYK : TJPF_RGB
@@ -101,6 +102,11 @@ final class TurboJPEGDecompressor {
 
     /// The problem a TurboJPEG message stands for.
     static func classify(message: String, isWarning: Bool) -> ImageProblem {
+        if message.contains("more than 500 scans") {
+            // TJFLAG_LIMITSCANS: each scan is a pass over the whole image, so a few kilobytes of
+            // scans could keep the decoder busy for minutes.
+            return ImageProblem(.tooLarge, "a progressive JPEG of more than \(ImageLimits.maximumProgressiveScans) scans is refused (\(message))")
+        }
         if message.contains("Premature end") {
             return ImageProblem(.truncated, "truncated JPEG data (\(message))")
         }

@@ -1,13 +1,15 @@
-/// Builds small JPEG and EXIF byte streams for tests, so each case says exactly what is in the file.
-enum SyntheticJPEG {
+/// Builds JPEG and EXIF byte streams for tests, so each case says exactly what is in the file.
+///
+/// Shared by the image tests and the end-to-end tests (which render a 20000x14000 one).
+public enum SyntheticJPEG {
     /// A marker segment: FF, marker, big-endian length (payload + 2), payload.
-    static func segment(_ marker: UInt8, _ payload: [UInt8]) -> [UInt8] {
+    public static func segment(_ marker: UInt8, _ payload: [UInt8]) -> [UInt8] {
         let length = payload.count + 2
         return [0xFF, marker, UInt8(length >> 8), UInt8(length & 0xFF)] + payload
     }
 
     /// An APP1 segment holding `Exif\0\0` and a TIFF block.
-    static func exifSegment(_ tiff: [UInt8]) -> [UInt8] {
+    public static func exifSegment(_ tiff: [UInt8]) -> [UInt8] {
         segment(0xE1, Array("Exif".utf8) + [0, 0] + tiff)
     }
 
@@ -19,7 +21,7 @@ enum SyntheticJPEG {
     ///   - count: the entry's value count.
     ///   - filler: entries before the orientation one.
     ///   - ifdOffset: where IFD0 starts (8 right after the header); a larger value pads.
-    static func tiff(orientation: Int, littleEndian: Bool, type: Int = 3, count: Int = 1,
+    public static func tiff(orientation: Int, littleEndian: Bool, type: Int = 3, count: Int = 1,
                      filler: Int = 2, ifdOffset: Int = 8) -> [UInt8] {
         func u16(_ value: Int) -> [UInt8] {
             littleEndian ? [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)] : [UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
@@ -53,7 +55,7 @@ enum SyntheticJPEG {
     ///   - precision: the sample precision in the SOF segment.
     ///   - components: 1 (grey) or 3 (YCbCr).
     ///   - data: whether to append the entropy-coded data and EOI.
-    static func grey(width: Int, height: Int, before: [UInt8] = [], frameMarker: UInt8 = 0xC0,
+    public static func grey(width: Int, height: Int, before: [UInt8] = [], frameMarker: UInt8 = 0xC0,
                      precision: UInt8 = 8, components: Int = 1, data: Bool = true) -> [UInt8] {
         var bytes: [UInt8] = [0xFF, 0xD8] + before
         bytes += segment(0xDB, [0x00] + [UInt8](repeating: 1, count: 64))
@@ -75,5 +77,34 @@ enum SyntheticJPEG {
             bytes += [0xFF, 0xD9]
         }
         return bytes
+    }
+
+    /// A valid progressive greyscale JPEG of 8x8 grey pixels made of exactly `scans` scans.
+    ///
+    /// One DC scan, then for each AC coefficient k = 1…63 in turn a first scan (Ss = Se = k,
+    /// Ah 0, Al 13) and its thirteen successive-approximation refinements (Ah a, Al a − 1), as
+    /// far as `scans` reaches: a legal progression of up to 883 scans, each one 1-bit code (an
+    /// end-of-band) padded to a byte. libjpeg decodes it without a warning at any length.
+    /// - Parameters:
+    ///   - scans: how many scans, 1 to 883.
+    public static func progressive(scans: Int) -> [UInt8] {
+        precondition((1...883).contains(scans), "1 to 883 scans")
+        var bytes: [UInt8] = [0xFF, 0xD8]
+        bytes += segment(0xDB, [0x00] + [UInt8](repeating: 1, count: 64))
+        bytes += segment(0xC2, [8, 0, 8, 0, 8, 1, 1, 0x11, 0])
+        let oneCode = [UInt8(1)] + [UInt8](repeating: 0, count: 15)
+        bytes += segment(0xC4, [0x00] + oneCode + [0x00])  // DC table 0: difference 0
+        bytes += segment(0xC4, [0x10] + oneCode + [0x00])  // AC table 0: end of band
+        // (Ss, Se, Ah, Al) of each scan, in order.
+        var script: [(Int, Int, Int, Int)] = [(0, 0, 0, 0)]
+        for k in 1...63 {
+            script.append((k, k, 0, 13))
+            for a in stride(from: 13, through: 1, by: -1) { script.append((k, k, a, a - 1)) }
+        }
+        for (ss, se, ah, al) in script.prefix(scans) {
+            bytes += segment(0xDA, [1, 1, 0x00, UInt8(ss), UInt8(se), UInt8(ah << 4 | al)])
+            bytes.append(0x7F)  // the 1-bit code 0, then 1s to the byte's end
+        }
+        return bytes + [0xFF, 0xD9]
     }
 }

@@ -1,0 +1,30 @@
+// Fuzz target `header`: everything the check before a render does with a photo's first bytes.
+//
+// Sniffs the format; for a JPEG, walks the markers (JPEGHeader), reads the EXIF orientation,
+// applies the limits and has TurboJPEG read the same header (ImageManager.info(checking:in:));
+// for a PNG, walks the chunks (PNGHeader, with its eXIf orientation) both as a prefix and as a
+// whole file. The bytes are also read as a bare TIFF block, as a PNG eXIf chunk is. Built into
+// the SlideshowKit module by Tests/Fuzz/run.sh, so it reaches internal API; never part of the package.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: data == nil ? 0 : size))
+    _ = EXIFOrientation.parse(jpeg: bytes)
+    _ = EXIFOrientation.parse(tiff: bytes, in: 0..<bytes.count)
+    switch FormatSniffer.sniff(bytes) {
+    case .supported(.jpeg):
+        if let header = try? JPEGHeader(parsing: bytes) {
+            _ = header.coefficientBytes
+            _ = try? ImageManager.info(checking: header, in: bytes)
+        }
+    case .supported(.png):
+        for complete in [false, true] {
+            if let header = try? PNGHeader(parsing: bytes, complete: complete) {
+                try? header.checkLimits()
+            }
+        }
+    case .other(let description):
+        _ = FormatSniffer.problem(for: description)
+    }
+    return 0
+}
