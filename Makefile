@@ -5,7 +5,7 @@ SWIFT ?= swift
 PACKAGES := pkg-config libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libturbojpeg0-dev ffmpeg
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps demo test bench release
+.PHONY: deps demo test bench bench-batch release
 
 ## deps: install the Debian packages that are missing (FFmpeg's and TurboJPEG's headers, ffmpeg for the tests)
 deps:
@@ -32,3 +32,9 @@ test: deps
 bench: deps
 	$(SWIFT) build -c release --product slideshow-bench --product slideshow
 	.build/release/slideshow-bench
+
+## bench-batch: the throughput of `slideshow batch` with one and two jobs at once (release build)
+bench-batch: deps
+	$(SWIFT) build -c release --product slideshow-bench
+	$(SWIFT) build -c release --product slideshow
+	.build/release/slideshow-bench --batch

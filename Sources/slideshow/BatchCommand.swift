@@ -72,6 +72,7 @@ struct BatchCommand: AsyncParsableCommand {
         var selected = try shardSelection().map { loaded.shard($0.index, of: $0.count) } ?? loaded.jobs
         for index in selected.indices { selected[index].slideshow.overwrite = overwrite }
 
+        Memory.keepLargeBuffersMapped()
         let report = BatchReport(jobs: selected, progressBar: Terminal.isTerminal(.standardError))
         Terminal.installSignalHandlers(report: report.interrupted)
         let runner = BatchRunner(jobs: selected, concurrency: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
@@ -182,5 +183,25 @@ struct JobLine: Encodable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding strings, numbers and nulls cannot fail.
         return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)
+    }
+}
+
+/// The process's memory policy for batches.
+enum Memory {
+    /// Makes glibc serve every large allocation with mmap, and so return it when freed.
+    ///
+    /// glibc raises its mmap threshold to the largest block freed (up to 32 MB); from then on
+    /// decoded photos and slides come from the heap, whose freed space, scattered across
+    /// arenas, is kept rather than returned. A batch's peak memory then grows with the number
+    /// of jobs it has run (246 MB after 12 jobs of three camera photos one at a time, against
+    /// 137 MB for one job). Setting the threshold fixes it, so each job stays within make's bounds.
+    static func keepLargeBuffersMapped() {
+        #if os(Linux)
+        // `mallopt` is in <malloc.h>, which the Glibc module does not export.
+        guard let symbol = dlsym(nil, "mallopt") else { return }
+        let mallopt = unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32) -> Int32).self)
+        let M_MMAP_THRESHOLD: Int32 = -3
+        _ = mallopt(M_MMAP_THRESHOLD, 128 * 1024)
+        #endif
     }
 }

@@ -31,7 +31,7 @@ public struct BatchJob: Sendable {
 ///
 /// Photos are not read here: a missing or broken photo fails its job when it renders, not the manifest.
 public struct BatchManifest: Sendable {
-    /// The jobs, in the manifest's order; `jobs[i].index == i`.
+    /// The jobs, in the manifest's order (a parsed manifest's job `i` is `jobs[i]`).
     public var jobs: [BatchJob]
 
     /// The keys a job may have.

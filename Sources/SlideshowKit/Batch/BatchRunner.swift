@@ -6,6 +6,11 @@ import Foundation
 /// render; a job that fails (a broken photo, a full disk) leaves nothing at its output and
 /// does not stop the others.
 ///
+/// On Linux, a process that renders many jobs may want glibc's mmap threshold fixed
+/// (`mallopt(M_MMAP_THRESHOLD, 128 * 1024)`), as `slideshow batch` does: otherwise glibc keeps
+/// the freed space of large pixel buffers in its heap, and peak memory grows with the number
+/// of jobs run rather than staying at one render's.
+///
 /// ```swift
 /// let manifest = try BatchManifest(contentsOfFile: "jobs.json")
 /// for await event in BatchRunner(jobs: manifest.jobs, concurrency: 2).run() {
