@@ -81,6 +81,24 @@ struct BatchCommandTests {
         }
     }
 
+    @Test("a job that runs out of room (a file-size limit, as a full disk) fails alone and leaves nothing")
+    func fullDisk() throws {
+        let folder = try TemporaryFolder()
+        let manifest = try writeManifest([
+            job([samplePhotos[0]], "small.mp4"),
+            #"{"photos": [\#(samplePhotos.map { "\"\($0)\"" }.joined(separator: ","))], "output": "big.mp4", "size": "1280x720", "crf": 10}"#,
+            job([samplePhotos[2]], "small2.mp4"),
+        ], in: folder)
+        // 64 KB is room for the small videos, not for the big one.
+        let result = try run("/bin/sh", ["-c", "ulimit -f 64 && exec \"$0\" batch \"$1\" --jobs 2", slideshowTool, manifest])
+        #expect(result.status == 1)
+        let lines = try report(result.stdout)
+        #expect(lines.mapValues(\.status) == [0: "ok", 1: "failed", 2: "ok"])
+        #expect(lines[1]?.error?.hasPrefix("\(folder.path("big.mp4")): ") == true, "\(String(describing: lines[1]))")
+        #expect(folder.contents() == ["jobs.json", "small.mp4", "small2.mp4"])
+        #expect(try ProbedVideo(path: folder.path("small2.mp4")).decodedFrames == 30)
+    }
+
     @Test("an invalid manifest: status 64, one line per problem naming the job and the field, nothing rendered")
     func invalidManifest() throws {
         let folder = try TemporaryFolder()
