@@ -287,28 +287,7 @@ struct BatchCommandTests {
     }
 }
 
-/// What a run in a working folder gave.
-private struct BatchRun {
-    var status: Int32
-    var stdout: Data
-    var stderr: String
-}
-
 /// Runs `slideshow batch` in a working folder.
-private func runBatch(_ arguments: [String], in folder: URL, stdin: Data? = nil) throws -> BatchRun {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: slideshowTool)
-    process.arguments = ["batch"] + arguments
-    process.currentDirectoryURL = folder
-    let output = Pipe(), errors = Pipe(), input = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    process.standardInput = input
-    try process.run()
-    if let stdin { input.fileHandleForWriting.write(stdin) }
-    try input.fileHandleForWriting.close()
-    let stdout = output.fileHandleForReading.readDataToEndOfFile()
-    let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return BatchRun(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+private func runBatch(_ arguments: [String], in folder: URL, stdin: Data? = nil) throws -> ProcessResult {
+    try run(slideshowTool, ["batch"] + arguments, stdin: stdin, currentDirectory: folder)
 }

@@ -96,12 +96,15 @@ public struct ProcessResult: Sendable {
 }
 
 /// Runs a program to its end and collects its output.
+/// - Parameter currentDirectory: the program's working folder; this process's by default.
 @discardableResult
-public func run(_ executable: String, _ arguments: [String], stdin: Data? = nil, environment: [String: String]? = nil) throws -> ProcessResult {
+public func run(_ executable: String, _ arguments: [String], stdin: Data? = nil, environment: [String: String]? = nil,
+                currentDirectory: URL? = nil) throws -> ProcessResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     if let environment { process.environment = environment }
+    if let currentDirectory { process.currentDirectoryURL = currentDirectory }
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err
