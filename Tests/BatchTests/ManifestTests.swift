@@ -182,6 +182,14 @@ struct ManifestTests {
         #expect((0..<4).flatMap { all.shard($0, of: 4).map(\.index) }.sorted() == Array(0..<7))
     }
 
+    @Test("the example manifest in Samples is valid, and its photos are there")
+    func sample() throws {
+        let path = TestEnvironment.packageRoot.appendingPathComponent("Samples/manifest.json").path
+        let jobs = try BatchManifest(contentsOfFile: path).jobs
+        #expect(jobs.count == 3)
+        #expect(jobs.allSatisfy { $0.slideshow.photos.allSatisfy { FileManager.default.fileExists(atPath: $0.path) } })
+    }
+
     @Test("the fields a job may have")
     func fields() {
         #expect(Set(BatchManifest.fields) == ["photos", "output", "duration", "slideDuration", "size", "fps", "filter", "fit",
