@@ -6,7 +6,7 @@ SWIFT ?= swift
 PACKAGES := pkg-config libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libturbojpeg0-dev ffmpeg time
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps demo test bench release fuzz sanitize
+.PHONY: deps demo test bench bench-batch release fuzz sanitize
 
 ## deps: install the Debian packages that are missing (FFmpeg's and TurboJPEG's headers; ffmpeg and GNU time for the tests)
 deps:
@@ -31,7 +31,8 @@ test: deps
 
 ## bench: the speed and memory benchmark (release build)
 bench: deps
-	$(SWIFT) build -c release --product slideshow-bench --product slideshow
+	$(SWIFT) build -c release --product slideshow-bench
+	$(SWIFT) build -c release --product slideshow
 	.build/release/slideshow-bench
 
 ## fuzz: run each libFuzzer target (AddressSanitizer) for FUZZ_SECONDS seconds (default 60)
@@ -42,3 +43,9 @@ fuzz: deps
 ## sanitize: the whole test suite under AddressSanitizer, then ThreadSanitizer
 sanitize: deps
 	SWIFT=$(SWIFT) Tests/sanitizers.sh
+
+## bench-batch: the throughput of `slideshow batch` with one and two jobs at once (release build)
+bench-batch: deps
+	$(SWIFT) build -c release --product slideshow-bench
+	$(SWIFT) build -c release --product slideshow
+	.build/release/slideshow-bench --batch

@@ -40,6 +40,9 @@ let package = Package(
             ]
         ),
 
+        // A sample program that renders a slideshow through the library: `swift run slideshow-example`.
+        .executableTarget(name: "slideshow-example", dependencies: ["SlideshowKit"], path: "Samples/Library"),
+
         // The speed and memory benchmark: `make bench`.
         .executableTarget(name: "slideshow-bench", dependencies: ["SlideshowKit"]),
 
@@ -50,5 +53,6 @@ let package = Package(
         .testTarget(name: "WriterTests", dependencies: ["SlideshowKit", "TestSupport"]),
         .testTarget(name: "SlideshowTests", dependencies: ["SlideshowKit", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["slideshow", "TestSupport"]),
+        .testTarget(name: "BatchTests", dependencies: ["SlideshowKit", "TestSupport"]),
     ]
 )

@@ -4,22 +4,25 @@ import Synchronization
 
 // slideshow-bench: the speed and memory figures of issue R1 against ffmpeg's best recipe (P1).
 //
-//   .build/release/slideshow-bench [--runs N] [--photos DIR]
+//   .build/release/slideshow-bench [--runs N] [--photos DIR] [--batch]
 //
 // Runs, side by side and alternating: R1 (our tool, original and minimal-life) and P1
 // (ffmpeg, each photo decoded once and held by the loop filter); the floor (decoding the
 // three photos at the chosen DCT scale on one core + encoding only the three distinct
 // frames); peak memory at 3 and 60 photos; and how time grows with the number of photos.
+// With --batch, only the throughput of `slideshow batch` with one and two jobs at once (BatchBench.swift).
 
 var runs = 5
 var photoFolder = "../shared/photos"
+var batchOnly = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--runs": runs = Int(arguments.popFirst() ?? "") ?? runs
     case "--photos": photoFolder = arguments.popFirst() ?? photoFolder
+    case "--batch": batchOnly = true
     default:
-        print("usage: slideshow-bench [--runs N] [--photos DIR]")
+        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch]")
         exit(64)
     }
 }
@@ -42,6 +45,12 @@ let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("sli
 try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: scratch) }
 func scratchFile(_ name: String) -> String { scratch.appendingPathComponent(name).path }
+
+if batchOnly {
+    batchBenchmark(tool: tool, photos: photos, scratch: scratch, runs: runs)
+    try? FileManager.default.removeItem(at: scratch)
+    exit(0)
+}
 
 func ours(_ photos: [String], look: String = "original", seconds: Int = 3) -> [String] {
     ["make"] + photos + ["--duration", String(seconds), "--filter", look, "--overwrite", "--quiet", "-o", scratchFile("r1-\(look)-\(photos.count).mp4")]

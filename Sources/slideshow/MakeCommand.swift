@@ -32,16 +32,13 @@ struct MakeCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard !photos.isEmpty else { throw ValidationError("give at least one photo") }
-        _ = try options.settings(photoCount: photos.count)
+        _ = try options.slideshow(photos: photos, output: output, overwrite: overwrite)
     }
 
     func run() async throws {
         ProcessTuning.configureForRendering()
         Terminal.installSignalHandlers()
-        let settings = try options.settings(photoCount: photos.count)
-        let show = Slideshow(
-            photos: photos.map(Photo.init(path:)), output: output, length: settings.length, video: settings.video,
-            look: settings.look, contentMode: settings.mode, background: settings.background, overwrite: overwrite)
+        let show = try options.slideshow(photos: photos, output: output, overwrite: overwrite)
         let bar = (quiet || !Terminal.isTerminal(.standardError)) ? nil : ProgressBar(total: photos.count)
         let result: RenderResult
         do {

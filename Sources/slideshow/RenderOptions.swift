@@ -1,7 +1,8 @@
 import ArgumentParser
 import SlideshowKit
 
-/// The options that describe how a slideshow looks and is encoded.
+/// The options that describe how a slideshow looks and is encoded. The library's
+/// ``SlideshowOptions`` checks them, by the same rules as a batch manifest's jobs.
 struct RenderOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Total length in seconds (default 3).", valueName: "seconds"))
     var duration: Double?
@@ -33,44 +34,30 @@ struct RenderOptions: ParsableArguments {
     @Option(help: ArgumentHelp("skip: repeat held frames without encoding them (fast, exact); encode: encode every frame.", valueName: "mode"))
     var hold: HoldStrategy = .skip
 
-    enum FitMode: String, ExpressibleByArgument, CaseIterable {
-        case letterbox, fill
-    }
-
     func validate() throws {
-        _ = try settings(photoCount: nil)
+        do {
+            try options.validate()
+        } catch {
+            throw ValidationError(error.description)
+        }
     }
 
-    /// The library's settings for these options.
+    /// The library's options.
+    var options: SlideshowOptions {
+        SlideshowOptions(duration: duration, slideDuration: slideDuration, size: size, fps: fps, filter: filter,
+                         fit: fit, background: background, crf: crf, preset: preset, hold: hold)
+    }
+
+    /// The slideshow these options describe.
     /// - Throws: `ValidationError` naming the option at fault.
-    func settings(photoCount: Int?) throws -> (video: VideoSettings, length: SlideshowLength, look: any Look, mode: ContentMode, background: RGBColor) {
-        guard let frameSize = Size(parsing: size), frameSize.width > 0, frameSize.height > 0 else {
-            throw ValidationError("--size '\(size)' is not WIDTHxHEIGHT with positive numbers, e.g. 1920x1080")
+    func slideshow(photos: [String], output: String, overwrite: Bool) throws -> Slideshow {
+        do {
+            return try options.slideshow(photos: photos.map(Photo.init(path:)), output: output, overwrite: overwrite)
+        } catch {
+            throw ValidationError(error.description)
         }
-        guard frameSize.width % 2 == 0, frameSize.height % 2 == 0 else {
-            throw ValidationError("--size \(frameSize) must have an even width and height (4:2:0 video)")
-        }
-        let video = VideoSettings(size: frameSize, framesPerSecond: fps, crf: crf, preset: preset, hold: hold)
-        if let problem = video.problem { throw ValidationError(problem) }
-        guard let look = Looks.named(filter) else {
-            throw ValidationError("--filter '\(filter)' is not one of \(Looks.all.map(\.name).joined(separator: ", "))")
-        }
-        guard let color = RGBColor(hex: background) else {
-            throw ValidationError("--background '\(background)' is not a colour of the form #RRGGBB")
-        }
-        if duration != nil && slideDuration != nil {
-            throw ValidationError("give --duration or --slide-duration, not both")
-        }
-        let length: SlideshowLength = slideDuration.map { .perSlide(seconds: $0) } ?? .total(seconds: duration ?? 3)
-        if let photoCount {
-            do {
-                _ = try Timeline(photoCount: photoCount, length: length, framesPerSecond: fps)
-            } catch {
-                throw ValidationError(error.description)
-            }
-        }
-        return (video, length, look, fit == .letterbox ? .aspectFit : .aspectFill, color)
     }
 }
 
 extension HoldStrategy: ExpressibleByArgument {}
+extension FitMode: ExpressibleByArgument {}

@@ -9,10 +9,11 @@ struct SlideshowCommand: AsyncParsableCommand {
         abstract: "Turn photos into an MP4 slideshow of exactly the length you ask for.",
         discussion: """
             Exit status: 0 success; 1 a photo or the output failed (one line on stderr names \
-            the file and the reason); 64 a usage error; 130 interrupted (SIGINT); 143 terminated (SIGTERM).
+            the file and the reason), or for batch a job failed; 64 a usage error or an invalid \
+            manifest; 130 interrupted (SIGINT); 143 terminated (SIGTERM).
             """,
         version: SlideshowVersion.current,
-        subcommands: [MakeCommand.self, FiltersCommand.self],
+        subcommands: [MakeCommand.self, BatchCommand.self, FiltersCommand.self],
         defaultSubcommand: nil
     )
 }

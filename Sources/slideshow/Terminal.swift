@@ -39,9 +39,10 @@ enum Terminal {
     /// The signal sources; kept alive for the life of the process.
     nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
 
-    /// SIGINT and SIGTERM remove unfinished outputs and exit 130 or 143; SIGXFSZ (a file-size
-    /// limit) and SIGPIPE become write errors instead of killing the process.
-    static func installSignalHandlers() {
+    /// SIGINT and SIGTERM remove unfinished outputs, say what became of the outputs in one
+    /// line (`slideshow: interrupted; <report>`), and exit 130 or 143; SIGXFSZ (a file-size limit) and SIGPIPE become
+    /// write errors instead of killing the process.
+    static func installSignalHandlers(report: @escaping @Sendable () -> String = { "no output was written" }) {
         signal(SIGXFSZ, SIG_IGN)
         signal(SIGPIPE, SIG_IGN)
         // SIGHUP as well (status 129): a closed terminal or a dropped ssh session leaves nothing
@@ -52,7 +53,7 @@ enum Terminal {
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global(qos: .userInteractive))
             source.setEventHandler {
                 UnfinishedOutputs.removeAll()
-                say("slideshow: \(name); no output was written")
+                say("slideshow: \(name); \(report())")
                 _exit(128 + number)
             }
             source.resume()
@@ -75,27 +76,30 @@ final class ProgressBar: @unchecked Sendable {
     // @unchecked: `last` is touched only under `lock`.
     private let total: Int
     private let lock = NSLock()
-    private var last = -1
+    private var last: (done: Int, detail: String)?
 
     init(total: Int) {
         self.total = total
         update(0)
     }
 
-    func update(_ done: Int) {
+    /// Draws the bar when `done` or `detail` (shown after the count) changed.
+    func update(_ done: Int, detail: String = "") {
         lock.lock()
         defer { lock.unlock() }
-        guard done != last else { return }
-        last = done
+        guard last?.done != done || last?.detail != detail else { return }
+        last = (done, detail)
         let width = 30
         let filled = total == 0 ? width : done * width / total
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        FileHandle.standardError.write(Data("\r\(bar) \(done)/\(total) photos".utf8))
+        FileHandle.standardError.write(Data("\r\(bar) \(done)/\(total) photos\(detail)".utf8))
     }
 
+    /// Removes the bar; the next ``update(_:detail:)`` draws it again.
     func clear() {
         lock.lock()
         defer { lock.unlock() }
+        last = nil
         FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
     }
 }

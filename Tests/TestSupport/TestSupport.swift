@@ -99,13 +99,15 @@ public struct ProcessResult: Sendable {
 /// - Parameters:
 ///   - timeout: seconds after which the program is killed (SIGKILL, status 137), so that a test
 ///     of "does not hang" fails instead of hanging; nil waits for ever.
+///   - currentDirectory: the program's working folder; this process's by default.
 @discardableResult
 public func run(_ executable: String, _ arguments: [String], stdin: Data? = nil, environment: [String: String]? = nil,
-                timeout: Double? = nil) throws -> ProcessResult {
+                timeout: Double? = nil, currentDirectory: URL? = nil) throws -> ProcessResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     if let environment { process.environment = environment }
+    if let currentDirectory { process.currentDirectoryURL = currentDirectory }
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err

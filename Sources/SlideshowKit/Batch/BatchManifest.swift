@@ -1,0 +1,300 @@
+import Foundation
+
+/// One job of a batch: its place in the manifest and the slideshow it renders.
+public struct BatchJob: Sendable {
+    /// The job's place in the manifest, counting from 0. Reports and ``BatchManifest/shard(_:of:)`` use it.
+    public var index: Int
+    /// The slideshow to render, its paths resolved against the manifest's folder.
+    public var slideshow: Slideshow
+
+    /// Creates a job.
+    public init(index: Int, slideshow: Slideshow) {
+        self.index = index
+        self.slideshow = slideshow
+    }
+}
+
+/// The jobs of a batch render, read from a manifest and checked in full before anything renders.
+///
+/// A manifest is a JSON array of job objects, or JSON Lines: one job object per line (blank
+/// lines are ignored). Each job has the settings of `slideshow make`:
+///
+/// ```json
+/// {"photos": ["a.jpg", "b.jpg"], "output": "out/ab.mp4", "duration": 6, "filter": "minimal-life"}
+/// ```
+///
+/// `photos` (a non-empty array of paths) and `output` are required; `duration` or
+/// `slideDuration` (seconds), `size` (`"WxH"`), `fps`, `filter`, `fit` (`letterbox` or `fill`),
+/// `background` (`#RRGGBB`), `crf`, `preset` and `hold` (`skip` or `encode`) are optional, with
+/// the same defaults and rules as ``SlideshowOptions``. Relative paths are relative to the
+/// manifest's folder.
+///
+/// Photos are not read here: a missing or broken photo fails its job when it renders, not the manifest.
+public struct BatchManifest: Sendable {
+    /// The jobs, in the manifest's order (a parsed manifest's job `i` is `jobs[i]`).
+    public var jobs: [BatchJob]
+
+    /// The keys a job may have.
+    public static let fields: [String] = ["photos", "output"] + SlideshowOptions.Field.allCases.map(\.rawValue).filter { $0 != "photos" }
+
+    /// Creates a manifest of jobs already made.
+    public init(jobs: [BatchJob]) {
+        self.jobs = jobs
+    }
+
+    /// Reads a manifest file; relative paths in it are relative to its folder.
+    /// - Parameter path: the manifest's path.
+    /// - Throws: ``InvalidManifest`` when the file cannot be read, or with every problem of every job.
+    public init(contentsOfFile path: String) throws(InvalidManifest) {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw Self.unreadable(errno) }
+        defer { close(descriptor) }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = Foundation.read(descriptor, &buffer, buffer.count)
+            if count == 0 { break }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw Self.unreadable(errno)
+            }
+            data.append(buffer, count: count)
+        }
+        try self.init(data: data, relativeTo: (path as NSString).deletingLastPathComponent)
+    }
+
+    private static func unreadable(_ code: Int32) -> InvalidManifest {
+        InvalidManifest(errors: [ManifestError(job: nil, field: nil, reason: "cannot be read (\(String(cString: strerror(code))))")])
+    }
+
+    /// Parses a manifest: a JSON array of jobs, or JSON Lines.
+    ///
+    /// Every job is checked: its keys (an unknown key, such as a misspelled `durration`, is an
+    /// error), its required fields, each value's type and range, the settings together (a
+    /// length that gives a photo no frame), and that no two jobs write the same output.
+    /// - Parameters:
+    ///   - data: the manifest's bytes, UTF-8.
+    ///   - folder: the folder relative paths are relative to; nil or empty leaves them as they
+    ///     are (relative to the working folder).
+    /// - Throws: ``InvalidManifest`` with every problem found: at least the first of each job,
+    ///   in the jobs' order.
+    public init(data: Data, relativeTo folder: String?) throws(InvalidManifest) {
+        var errors: [ManifestError] = []
+        var jobs: [BatchJob] = []
+        var outputs: [String: Int] = [:]
+        for (index, entry) in try Self.entries(of: data).enumerated() {
+            errors += entry.problems.map { ManifestError(job: index, field: $0.field, reason: $0.reason) }
+            if let output = entry.output, !output.isEmpty {
+                let key = URL(fileURLWithPath: Self.resolve(output, in: folder)).standardizedFileURL.path
+                if let first = outputs[key] {
+                    errors.append(ManifestError(job: index, field: "output", reason: "job \(first) writes \(output) too"))
+                } else {
+                    outputs[key] = index
+                }
+            }
+            guard let options = entry.options else { continue }
+            do {
+                if let photos = entry.photos, let output = entry.output, entry.problems.isEmpty {
+                    let photos = photos.map { Photo(path: Self.resolve($0, in: folder)) }
+                    jobs.append(BatchJob(index: index, slideshow: try options.slideshow(photos: photos, output: Self.resolve(output, in: folder))))
+                } else {
+                    try options.validate(photoCount: entry.photos?.count)
+                }
+            } catch {
+                errors.append(ManifestError(job: index, field: error.field.rawValue, reason: error.reason))
+            }
+        }
+        guard errors.isEmpty else { throw InvalidManifest(errors: errors) }
+        self.jobs = jobs
+    }
+
+    /// The jobs of shard `index` of `count`: those whose index modulo `count` is `index`.
+    ///
+    /// Shards 0 to `count − 1` together hold every job exactly once, so `count` machines
+    /// can each run one shard of the same manifest.
+    /// - Precondition: `0 <= index < count`.
+    public func shard(_ index: Int, of count: Int) -> [BatchJob] {
+        precondition(count > 0 && index >= 0 && index < count, "shard \(index) of \(count) does not exist")
+        return jobs.filter { $0.index % count == index }
+    }
+
+    /// A path relative to `folder`, unless it is absolute or there is no folder.
+    static func resolve(_ path: String, in folder: String?) -> String {
+        guard let folder, !folder.isEmpty, !path.hasPrefix("/") else { return path }
+        return (folder as NSString).appendingPathComponent(path)
+    }
+
+    /// The job entries of a JSON array, or of JSON Lines (where a line that is not JSON is an
+    /// entry with that problem, so the other lines are still checked).
+    private static func entries(of data: Data) throws(InvalidManifest) -> [JobEntry] {
+        let decoder = JSONDecoder()
+        let whitespace: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
+        guard let first = data.first(where: { !whitespace.contains($0) }) else { return [] }
+        if first == UInt8(ascii: "[") {
+            do {
+                return try decoder.decode([JobEntry].self, from: data)
+            } catch {
+                throw InvalidManifest(errors: [ManifestError(job: nil, field: nil, reason: "not a JSON array of jobs (\(syntaxError(in: data) ?? "\(error)"))")])
+            }
+        }
+        return data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated()
+            .filter { $0.element.contains { !whitespace.contains($0) } }
+            .map { number, line in
+                let line = Data(line)
+                do {
+                    return try decoder.decode(JobEntry.self, from: line)
+                } catch {
+                    return JobEntry(problem: "line \(number + 1) is not JSON (\(syntaxError(in: line) ?? "\(error)"))")
+                }
+            }
+    }
+
+    /// What is wrong with a text that is not JSON: JSONSerialization says where, the decoder does not.
+    private static func syntaxError(in data: Data) -> String? {
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            return nil
+        } catch {
+            return (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
+        }
+    }
+}
+
+/// One problem of a manifest: the job and the field at fault, and why.
+public struct ManifestError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The job's index (from 0); nil when the manifest as a whole is at fault (not JSON, unreadable).
+    public var job: Int?
+    /// The field at fault, as the manifest spells it (e.g. `durration`); nil when the job as a whole is.
+    public var field: String?
+    /// Why, e.g. `unknown field (did you mean duration?)`.
+    public var reason: String
+
+    /// Creates an error.
+    public init(job: Int?, field: String?, reason: String) {
+        self.job = job
+        self.field = field
+        self.reason = reason
+    }
+
+    /// `job 3: durration: unknown field (did you mean duration?)`, `job 0: output: missing`, ….
+    public var description: String {
+        [job.map { "job \($0)" }, field, reason].compactMap { $0 }.joined(separator: ": ")
+    }
+}
+
+/// A manifest that cannot be run, with every problem found in it. Nothing was rendered.
+public struct InvalidManifest: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The problems, in the jobs' order.
+    public var errors: [ManifestError]
+
+    /// Creates the error.
+    public init(errors: [ManifestError]) {
+        self.errors = errors
+    }
+
+    /// One line per problem.
+    public var description: String { errors.map(\.description).joined(separator: "\n") }
+}
+
+/// One job as the manifest gives it, decoded leniently: every problem is recorded instead of
+/// thrown, so that all of a manifest's problems can be reported at once.
+private struct JobEntry: Decodable {
+    var photos: [String]?
+    var output: String?
+    /// The settings; nil when one could not be read, so that they are not all the job's own.
+    var options: SlideshowOptions? { unreadValue ? nil : settings }
+    /// The problems, in the order the fields are listed in ``BatchManifest/fields``.
+    var problems: [(field: String?, reason: String)] = []
+    private var settings = SlideshowOptions()
+    private var unreadValue = false
+
+    /// An entry that is not a job at all.
+    init(problem: String) {
+        problems = [(nil, problem)]
+        unreadValue = true
+    }
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) {
+        let container: KeyedDecodingContainer<Key>
+        do {
+            container = try decoder.container(keyedBy: Key.self)
+        } catch {
+            problems.append((nil, "not a JSON object"))
+            unreadValue = true
+            return
+        }
+        let known = Set(BatchManifest.fields)
+        for key in container.allKeys.map(\.stringValue).sorted() where !known.contains(key) {
+            let guess = BatchManifest.fields.first { editDistance($0.lowercased(), key.lowercased()) <= 2 }
+            problems.append((key, "unknown field" + (guess.map { " (did you mean \($0)?)" } ?? "")))
+        }
+
+        photos = required("photos", in: container, as: [String].self, "an array of paths")
+        if let photos, let empty = photos.firstIndex(of: "") { invalid("photos", "photo \(empty) is an empty path") }
+        output = required("output", in: container, as: String.self, "a path")
+        if output == "" { invalid("output", "is an empty path") }
+
+        settings.duration = read("duration", in: container, as: Double.self, "a number of seconds")
+        settings.slideDuration = read("slideDuration", in: container, as: Double.self, "a number of seconds")
+        if let size = read("size", in: container, as: String.self, "a string \"WxH\"") { settings.size = size }
+        if let fps = read("fps", in: container, as: Int.self, "a whole number") { settings.fps = fps }
+        if let filter = read("filter", in: container, as: String.self, "a look's name") { settings.filter = filter }
+        if let fit = read("fit", in: container, as: String.self, "letterbox or fill") {
+            if let mode = FitMode(rawValue: fit) { settings.fit = mode } else { invalid("fit", "'\(fit)' is not letterbox or fill") }
+        }
+        if let background = read("background", in: container, as: String.self, "a string \"#RRGGBB\"") { settings.background = background }
+        if let crf = read("crf", in: container, as: Int.self, "a whole number") { settings.crf = crf }
+        if let preset = read("preset", in: container, as: String.self, "a preset's name") { settings.preset = preset }
+        if let hold = read("hold", in: container, as: String.self, "skip or encode") {
+            if let strategy = HoldStrategy(rawValue: hold) { settings.hold = strategy } else { invalid("hold", "'\(hold)' is not skip or encode") }
+        }
+    }
+
+    /// The value at a key, nil when absent or null; a value of the wrong type is a problem.
+    private mutating func read<T: Decodable>(_ key: String, in container: KeyedDecodingContainer<Key>, as type: T.Type, _ expected: String) -> T? {
+        do {
+            return try container.decodeIfPresent(T.self, forKey: Key(stringValue: key))
+        } catch {
+            invalid(key, "must be \(expected)")
+            return nil
+        }
+    }
+
+    /// The value at a key that must be there; absent or null is a problem.
+    private mutating func required<T: Decodable>(_ key: String, in container: KeyedDecodingContainer<Key>, as type: T.Type, _ expected: String) -> T? {
+        guard container.contains(Key(stringValue: key)), (try? container.decodeNil(forKey: Key(stringValue: key))) == false else {
+            problems.append((key, "missing (required)"))
+            return nil
+        }
+        return read(key, in: container, as: type, expected)
+    }
+
+    private mutating func invalid(_ field: String, _ reason: String) {
+        problems.append((field, reason))
+        unreadValue = true
+    }
+}
+
+/// The Levenshtein distance of two short strings, to suggest the field a typo meant.
+private func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a), b = Array(b)
+    guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
+    var row = Array(0...b.count)
+    for i in 1...a.count {
+        var previous = row[0]
+        row[0] = i
+        for j in 1...b.count {
+            let current = row[j]
+            row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+            previous = current
+        }
+    }
+    return row[b.count]
+}

@@ -1,0 +1,188 @@
+/// A slideshow's settings as a person writes them, on the command line (`slideshow make`) or
+/// in a batch manifest, and the one set of rules that turns them into a ``Slideshow``.
+///
+/// Sizes, looks, colours and presets are text here, exactly as typed; ``slideshow(photos:output:overwrite:)``
+/// parses and checks them all, and says which setting is at fault:
+///
+/// ```swift
+/// var options = SlideshowOptions()
+/// options.duration = 6
+/// options.filter = "minimal-life"
+/// let show = try options.slideshow(photos: [Photo(path: "a.jpg")], output: "out.mp4")
+/// ```
+public struct SlideshowOptions: Sendable, Hashable {
+    /// Total length in seconds; 3 when neither this nor ``slideDuration`` is given.
+    public var duration: Double?
+    /// Seconds per photo, instead of ``duration``.
+    public var slideDuration: Double?
+    /// The frame size, `WxH` with even, positive numbers; `1920x1080` by default.
+    public var size: String
+    /// Frames per second, 1 to 240; 30 by default.
+    public var fps: Int
+    /// The look's name (see ``Looks/all``); `original` by default.
+    public var filter: String
+    /// Letterbox or fill; letterbox by default.
+    public var fit: FitMode
+    /// The colour of the letterbox bars, `#RRGGBB`; black by default.
+    public var background: String
+    /// x264's constant rate factor, 0 to 51; 20 by default.
+    public var crf: Int
+    /// x264's preset, `ultrafast` to `placebo` (``VideoSettings/presets``); `medium` by default.
+    public var preset: String
+    /// How held frames are written; ``HoldStrategy/skip`` by default.
+    public var hold: HoldStrategy
+
+    /// Creates options; the defaults are the product's.
+    public init(duration: Double? = nil, slideDuration: Double? = nil, size: String = "1920x1080", fps: Int = 30,
+                filter: String = "original", fit: FitMode = .letterbox, background: String = "#000000",
+                crf: Int = 20, preset: String = "medium", hold: HoldStrategy = .skip) {
+        self.duration = duration
+        self.slideDuration = slideDuration
+        self.size = size
+        self.fps = fps
+        self.filter = filter
+        self.fit = fit
+        self.background = background
+        self.crf = crf
+        self.preset = preset
+        self.hold = hold
+    }
+
+    /// The settings, each named the way a batch manifest spells it.
+    public enum Field: String, Sendable, Hashable, CaseIterable {
+        /// The photos (the command line's arguments; a manifest's `photos`).
+        case photos
+        /// `duration` / `--duration`.
+        case duration
+        /// `slideDuration` / `--slide-duration`.
+        case slideDuration
+        /// `size` / `--size`.
+        case size
+        /// `fps` / `--fps`.
+        case fps
+        /// `filter` / `--filter`.
+        case filter
+        /// `fit` / `--fit`.
+        case fit
+        /// `background` / `--background`.
+        case background
+        /// `crf` / `--crf`.
+        case crf
+        /// `preset` / `--preset`.
+        case preset
+        /// `hold` / `--hold`.
+        case hold
+
+        /// The command-line option, e.g. `--slide-duration`.
+        public var option: String {
+            switch self {
+            case .slideDuration: "--slide-duration"
+            default: "--" + rawValue
+            }
+        }
+    }
+
+    /// Checks the settings without making a slideshow.
+    /// - Parameter photoCount: the number of photos, to check that the length gives each a
+    ///   frame; nil to leave that check for later.
+    /// - Throws: ``OptionError`` naming the first setting at fault.
+    public func validate(photoCount: Int? = nil) throws(OptionError) {
+        _ = try settings(photoCount: photoCount)
+    }
+
+    /// The slideshow these settings describe.
+    ///
+    /// Only the settings are checked here; the photos are read when the show is rendered
+    /// (or by ``Slideshow/validate()``).
+    /// - Parameters:
+    ///   - photos: the photos, in order.
+    ///   - output: the MP4 file to write.
+    ///   - overwrite: whether a file already at `output` may be replaced.
+    /// - Throws: ``OptionError`` naming the first setting at fault: no photos, a size that is
+    ///   not `WxH` or not even, a frame rate, CRF or preset out of range, an unknown look, a
+    ///   colour that is not `#RRGGBB`, both durations given, or a length that gives a photo no frame.
+    public func slideshow(photos: [Photo], output: String, overwrite: Bool = false) throws(OptionError) -> Slideshow {
+        let settings = try settings(photoCount: photos.count)
+        return Slideshow(photos: photos, output: output, length: settings.length, video: settings.video,
+                         look: settings.look, contentMode: fit.contentMode, background: settings.background,
+                         overwrite: overwrite)
+    }
+
+    private func settings(photoCount: Int?) throws(OptionError) -> (video: VideoSettings, length: SlideshowLength, look: any Look, background: RGBColor) {
+        if photoCount == 0 { throw OptionError(.photos, "no photos given") }
+        guard let frameSize = Size(parsing: size), frameSize.width > 0, frameSize.height > 0 else {
+            throw OptionError(.size, "'\(size)' is not WIDTHxHEIGHT with positive numbers, e.g. 1920x1080", namesOption: false)
+        }
+        guard frameSize.width % 2 == 0, frameSize.height % 2 == 0 else {
+            throw OptionError(.size, "\(frameSize) must have an even width and height (4:2:0 video)", namesOption: false)
+        }
+        // VideoSettings owns the rules for these; each is checked beside defaults (which pass)
+        // so that its problem is known to be that setting's.
+        for (field, alone) in [(Field.size, VideoSettings(size: frameSize)), (.fps, VideoSettings(framesPerSecond: fps)),
+                               (.crf, VideoSettings(crf: crf)), (.preset, VideoSettings(preset: preset))] {
+            if let problem = alone.problem { throw OptionError(field, problem) }
+        }
+        let video = VideoSettings(size: frameSize, framesPerSecond: fps, crf: crf, preset: preset, hold: hold)
+        guard let look = Looks.named(filter) else {
+            throw OptionError(.filter, "'\(filter)' is not one of \(Looks.all.map(\.name).joined(separator: ", "))", namesOption: false)
+        }
+        guard let color = RGBColor(hex: background) else {
+            throw OptionError(.background, "'\(background)' is not a colour of the form #RRGGBB", namesOption: false)
+        }
+        if duration != nil && slideDuration != nil {
+            throw OptionError(field: .slideDuration, reason: "give duration or slideDuration, not both",
+                              description: "give --duration or --slide-duration, not both")
+        }
+        let length: SlideshowLength = slideDuration.map { .perSlide(seconds: $0) } ?? .total(seconds: duration ?? 3)
+        if let photoCount {
+            do {
+                _ = try Timeline(photoCount: photoCount, length: length, framesPerSecond: fps)
+            } catch {
+                throw OptionError(slideDuration == nil ? .duration : .slideDuration, error.description)
+            }
+        }
+        return (video, length, look, color)
+    }
+}
+
+/// Letterbox or fill: how photos of another shape fill the frame, by the names the command
+/// line and manifests use.
+public enum FitMode: String, Sendable, Hashable, CaseIterable {
+    /// The whole photo, between bars (``ContentMode/aspectFit``).
+    case letterbox
+    /// Cropped to fill the frame (``ContentMode/aspectFill``).
+    case fill
+
+    /// The library's content mode.
+    public var contentMode: ContentMode {
+        switch self {
+        case .letterbox: .aspectFit
+        case .fill: .aspectFill
+        }
+    }
+}
+
+/// Why ``SlideshowOptions`` cannot make a slideshow: the setting at fault and the reason.
+public struct OptionError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The setting at fault.
+    public var field: SlideshowOptions.Field
+    /// Why, in words that do not depend on how the setting was given, e.g.
+    /// `'big' is not WIDTHxHEIGHT with positive numbers, e.g. 1920x1080`.
+    public var reason: String
+    /// The line for the command line, naming the option where the reason does not, e.g.
+    /// `--size 'big' is not WIDTHxHEIGHT with positive numbers, e.g. 1920x1080`.
+    public var description: String
+
+    /// Creates an error.
+    public init(field: SlideshowOptions.Field, reason: String, description: String) {
+        self.field = field
+        self.reason = reason
+        self.description = description
+    }
+
+    /// An error whose reason already names the setting (`namesOption`), or whose command-line
+    /// line puts the option in front of it.
+    init(_ field: SlideshowOptions.Field, _ reason: String, namesOption: Bool = true) {
+        self.init(field: field, reason: reason, description: namesOption ? reason : "\(field.option) \(reason)")
+    }
+}

@@ -1,0 +1,187 @@
+import ArgumentParser
+import Foundation
+import SlideshowKit
+
+/// `slideshow batch`: the slideshows of a manifest, several at a time.
+struct BatchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "batch",
+        abstract: "Render the slideshows a manifest lists, several at a time.",
+        discussion: """
+            The manifest is a JSON array of jobs, or JSON Lines (one job object per line). A job \
+            has the settings of `make`: photos (an array) and output, both required; duration or \
+            slideDuration, size ("WxH"), fps, filter, fit, background, crf, preset, hold. Relative \
+            paths are relative to the manifest's folder (the working folder for stdin). Jobs are \
+            numbered from 0. The whole manifest is checked before anything renders.
+
+            Each finished job prints one JSON line on stdout: {"error", "frames", "index", \
+            "output", "seconds", "status"}, status "ok", "failed" or "skipped"; error names the \
+            file and the reason when the job failed, and is null otherwise; frames is null unless ok.
+
+            Exit status: 0 every job succeeded or was skipped; 1 a job failed; 64 a usage error or \
+            an invalid manifest (one line on stderr per problem, naming the job and the field; \
+            nothing is rendered); 130 interrupted (SIGINT); 143 terminated (SIGTERM): finished \
+            outputs stay, unfinished ones leave nothing.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The manifest: a JSON array of jobs or JSON Lines; - reads stdin.", valueName: "manifest.json | -"))
+    var manifest: String
+
+    @Option(help: ArgumentHelp("Jobs rendered at once (default: the number of cores).", valueName: "N"))
+    var jobs: Int?
+
+    @Option(help: ArgumentHelp("Render only the jobs whose index modulo n is i (0 ≤ i < n).", valueName: "i/n"))
+    var shard: String?
+
+    @Flag(help: "Skip jobs whose output exists, reporting them as skipped (to resume a batch).")
+    var skipExisting = false
+
+    @Flag(help: "Replace outputs that exist.")
+    var overwrite = false
+
+    func validate() throws {
+        if let jobs, jobs < 1 { throw ValidationError("--jobs \(jobs) must be at least 1") }
+        _ = try shardSelection()
+        if skipExisting && overwrite { throw ValidationError("give --skip-existing or --overwrite, not both") }
+    }
+
+    /// `--shard i/n` as (i, n).
+    private func shardSelection() throws -> (index: Int, count: Int)? {
+        guard let shard else { return nil }
+        let parts = shard.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count > 0, index >= 0, index < count else {
+            throw ValidationError("--shard '\(shard)' is not i/n with 0 ≤ i < n, e.g. 0/4")
+        }
+        return (index, count)
+    }
+
+    func run() async throws {
+        let name = manifest == "-" ? "stdin" : manifest
+        let loaded: BatchManifest
+        do throws(InvalidManifest) {
+            if manifest == "-" {
+                loaded = try BatchManifest(data: FileHandle.standardInput.readDataToEndOfFile(), relativeTo: nil)
+            } else {
+                loaded = try BatchManifest(contentsOfFile: manifest)
+            }
+        } catch {
+            for problem in error.errors { Terminal.say("slideshow: \(name): \(problem)") }
+            throw ExitCode.validationFailure
+        }
+        var selected = try shardSelection().map { loaded.shard($0.index, of: $0.count) } ?? loaded.jobs
+        for index in selected.indices { selected[index].slideshow.overwrite = overwrite }
+
+        ProcessTuning.configureForRendering()
+        let report = BatchReport(jobs: selected, progressBar: Terminal.isTerminal(.standardError))
+        Terminal.installSignalHandlers(report: report.interrupted)
+        let runner = BatchRunner(jobs: selected, concurrency: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+                                 skipExisting: skipExisting)
+        for await event in runner.run() {
+            switch event {
+            case .progress(let index, let progress): report.progress(job: index, progress)
+            case .finished(let result): report.finished(result)
+            }
+        }
+        if report.end() { throw ExitCode.failure }
+    }
+}
+
+/// What a batch tells its user: one JSON line per finished job on stdout, as it finishes; the
+/// progress across jobs on stderr; and, when a signal stops the batch, how many jobs finished.
+final class BatchReport: @unchecked Sendable {
+    // @unchecked: the vars are touched only under `lock`, which the signal handler's summary
+    // takes and keeps, so that no line is printed after it.
+    private let lock = NSLock()
+    private let photoCounts: [Int: Int]
+    private let bar: ProgressBar?
+    private var finishedJobs = 0
+    private var failedJobs = 0
+    private var photosOfFinishedJobs = 0
+    private var photosOfRunningJobs: [Int: Int] = [:]
+
+    init(jobs: [BatchJob], progressBar: Bool) {
+        photoCounts = Dictionary(uniqueKeysWithValues: jobs.map { ($0.index, $0.slideshow.photos.count) })
+        bar = progressBar && !jobs.isEmpty ? ProgressBar(total: jobs.reduce(0) { $0 + $1.slideshow.photos.count }) : nil
+        drawBar()
+    }
+
+    /// A job added photos.
+    func progress(job index: Int, _ progress: RenderProgress) {
+        lock.withLock {
+            photosOfRunningJobs[index] = progress.completedPhotos
+            drawBar()
+        }
+    }
+
+    /// A job finished: its line, flushed at once.
+    func finished(_ result: BatchResult) {
+        let line = JobLine(result: result).json() + "\n"
+        lock.withLock {
+            photosOfRunningJobs[result.index] = nil
+            photosOfFinishedJobs += photoCounts[result.index] ?? 0
+            finishedJobs += 1
+            if result.status == .failed { failedJobs += 1 }
+            bar?.clear()
+            try? FileHandle.standardOutput.write(contentsOf: Data(line.utf8))
+            drawBar()
+        }
+    }
+
+    /// The batch is over: removes the bar.
+    /// - Returns: whether any job failed.
+    func end() -> Bool {
+        lock.withLock {
+            bar?.clear()
+            return failedJobs > 0
+        }
+    }
+
+    /// For the signal handler: how many jobs finished. Takes the lock and keeps it, so no
+    /// line follows; the process exits next.
+    func interrupted() -> String {
+        lock.lock()
+        bar?.clear()
+        let unfinished = photoCounts.count - finishedJobs
+        return "\(finishedJobs) of \(photoCounts.count) jobs finished, the other \(unfinished) wrote nothing"
+    }
+
+    /// Call under `lock`.
+    private func drawBar() {
+        bar?.update(photosOfFinishedJobs + photosOfRunningJobs.values.reduce(0, +), detail: ", \(finishedJobs)/\(photoCounts.count) jobs")
+    }
+}
+
+/// The JSON line of one finished job: `error`, `frames`, `index`, `output`, `seconds`, `status`,
+/// every key always present (`error` and `frames` null when they do not apply).
+struct JobLine: Encodable {
+    var result: BatchResult
+
+    private enum Key: String, CodingKey { case index, output, status, seconds, frames, error }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(result.index, forKey: .index)
+        try container.encode(result.output, forKey: .output)
+        try container.encode(result.status.rawValue, forKey: .status)
+        try container.encode((result.seconds * 1000).rounded() / 1000, forKey: .seconds)
+        switch result.outcome {
+        case .rendered(let render):
+            try container.encode(render.frames, forKey: .frames)
+            try container.encodeNil(forKey: .error)
+        case .failed(let error):
+            try container.encodeNil(forKey: .frames)
+            try container.encode(error.description, forKey: .error)
+        case .skipped:
+            try container.encodeNil(forKey: .frames)
+            try container.encodeNil(forKey: .error)
+        }
+    }
+
+    func json() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding strings, numbers and nulls cannot fail.
+        return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import SlideshowKit
+import Testing
+import TestSupport
+
+/// The project's three sample photos.
+private let samples = ["landscape.jpg", "portrait-orient6.jpg", "square.jpg"].map { Photo(path: TestEnvironment.sample($0)) }
+
+/// A small, quick slideshow (tests run in debug builds).
+private func job(_ index: Int, _ photos: [Photo], _ output: String, seconds: Double = 1) -> BatchJob {
+    BatchJob(index: index, slideshow: Slideshow(photos: photos, output: output, length: .total(seconds: seconds),
+                                                video: VideoSettings(size: Size(width: 96, height: 64))))
+}
+
+/// Runs a batch to its end.
+private func results(of runner: BatchRunner) async -> (results: [BatchResult], progress: [(index: Int, RenderProgress)]) {
+    var results: [BatchResult] = []
+    var progress: [(index: Int, RenderProgress)] = []
+    for await event in runner.run() {
+        switch event {
+        case .finished(let result): results.append(result)
+        case .progress(let index, let value): progress.append((index, value))
+        }
+    }
+    return (results, progress)
+}
+
+@Suite("BatchRunner: bounded concurrency, isolated failures")
+struct BatchRunnerTests {
+    @Test("good jobs land while a broken and a missing photo fail theirs, leaving nothing")
+    func mixed() async throws {
+        let folder = try TemporaryFolder()
+        let broken = folder.path("broken.jpg")
+        try Data([0xFF, 0xD8, 0xFF, 0xE0] + Array(repeating: 0x5A, count: 200)).write(to: URL(fileURLWithPath: broken))
+        let jobs = [
+            job(0, samples, folder.path("a.mp4")),
+            job(1, [samples[0], Photo(path: broken)], folder.path("b.mp4")),
+            job(2, [Photo(path: folder.path("missing.jpg"))], folder.path("c.mp4")),
+            job(3, [samples[2]], folder.path("d.mp4")),
+            job(4, [samples[1]], folder.path("no-such-folder/e.mp4")),
+        ]
+        let (found, _) = await results(of: BatchRunner(jobs: jobs, concurrency: 2))
+        let byIndex = Dictionary(uniqueKeysWithValues: found.map { ($0.index, $0) })
+        #expect(found.count == 5 && byIndex.count == 5)
+        #expect(byIndex.mapValues(\.status) == [0: .ok, 1: .failed, 2: .failed, 3: .ok, 4: .failed])
+        guard case .failed(.photo(let bad)) = byIndex[1]?.outcome else { Issue.record("job 1: \(String(describing: byIndex[1]))"); return }
+        #expect(bad.path == broken)
+        guard case .failed(.photo(let missing)) = byIndex[2]?.outcome else { Issue.record("job 2"); return }
+        #expect(missing.path == folder.path("missing.jpg") && missing.kind == .notFound)
+        guard case .failed(.output(let output)) = byIndex[4]?.outcome else { Issue.record("job 4"); return }
+        #expect(output.kind == .noSuchFolder)
+        guard case .rendered(let rendered) = byIndex[0]?.outcome else { Issue.record("job 0"); return }
+        #expect(rendered.frames == 30 && rendered.output == folder.path("a.mp4"))
+        #expect(folder.contents() == ["a.mp4", "broken.jpg", "d.mp4"])
+        #expect(try ProbedVideo(path: folder.path("a.mp4")).decodedFrames == 30)
+        #expect(try ProbedVideo(path: folder.path("d.mp4")).decodedFrames == 30)
+    }
+
+    @Test("one at a time: each job finishes before the next reports progress")
+    func oneAtATime() async throws {
+        let folder = try TemporaryFolder()
+        let jobs = (0..<4).map { job($0, samples, folder.path("\($0).mp4")) }
+        var order: [String] = []
+        for await event in BatchRunner(jobs: jobs, concurrency: 1).run() {
+            switch event {
+            case .progress(let index, _): if order.last != "p\(index)" { order.append("p\(index)") }
+            case .finished(let result): order.append("f\(result.index)")
+            }
+        }
+        #expect(order == ["p0", "f0", "p1", "f1", "p2", "f2", "p3", "f3"])
+    }
+
+    @Test("skipExisting skips jobs whose output exists and leaves the file alone")
+    func skipExisting() async throws {
+        let folder = try TemporaryFolder()
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: folder.path("a.mp4")))
+        let jobs = [job(0, samples, folder.path("a.mp4")), job(1, samples, folder.path("b.mp4"))]
+        let (found, _) = await results(of: BatchRunner(jobs: jobs, concurrency: 2, skipExisting: true))
+        #expect(Dictionary(uniqueKeysWithValues: found.map { ($0.index, $0.status) }) == [0: .skipped, 1: .ok])
+        #expect(try String(contentsOfFile: folder.path("a.mp4"), encoding: .utf8) == "keep")
+        // Without it, the existing file fails its job and is still untouched.
+        let (again, _) = await results(of: BatchRunner(jobs: [jobs[0]], concurrency: 1))
+        guard case .failed(.output(let error)) = again.first?.outcome else { Issue.record("\(again)"); return }
+        #expect(error.kind == .outputExists)
+        #expect(try String(contentsOfFile: folder.path("a.mp4"), encoding: .utf8) == "keep")
+    }
+
+    @Test("cancelling the batch stops it: no more jobs start, and nothing partial is left")
+    func cancel() async throws {
+        let folder = try TemporaryFolder()
+        let long = (0..<6).map { index in
+            BatchJob(index: index, slideshow: Slideshow(
+                photos: Array(repeating: samples, count: 10).flatMap { $0 }, output: folder.path("\(index).mp4"),
+                length: .total(seconds: 60), video: VideoSettings(size: Size(width: 320, height: 240), hold: .encode)))
+        }
+        let stream = BatchRunner(jobs: long, concurrency: 2).run()
+        let reader = Task {
+            var finished: [BatchResult] = []
+            for await event in stream {
+                if case .finished(let result) = event { finished.append(result) }
+                if case .progress = event, finished.isEmpty { withUnsafeCurrentTask { $0?.cancel() } }
+            }
+            return finished
+        }
+        let finished = await reader.value
+        #expect(finished.count < 6)
+        #expect(finished.allSatisfy { $0.outcome == .failed(.cancelled) })
+        // The writer's tasks may take a moment to unlink their temporary files.
+        for _ in 0..<100 where !folder.contents().isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(folder.contents().isEmpty)
+    }
+}
