@@ -25,8 +25,7 @@ cd "$(dirname "$0")/../.."
 TARGETS=(
     "header   Tests/Fuzz/HeaderFuzz.swift  65536   photos"
     "decode   Tests/Fuzz/DecodeFuzz.swift  300000  photos"
-    # With BatchManifest (its seeds and manifest.dict are here already):
-    # "manifest Tests/Fuzz/ManifestFuzz.swift 65536 Tests/Fuzz/seeds/manifest"
+    "manifest Tests/Fuzz/ManifestFuzz.swift 65536 Tests/Fuzz/seeds/manifest"
 )
 
 SECONDS_PER_TARGET="${1:-${FUZZ_SECONDS:-60}}"
@@ -43,7 +42,7 @@ SYMBOLIZER="$(dirname "$(command -v "$SWIFTC")")/llvm-symbolizer"
 build() {
     local name="$1" file="$2" binary="$BUILD/$1"
     local sources
-    sources=$(find Sources/SlideshowKit Sources/CFFmpeg Sources/CTurboJPEG -type f | sort)
+    sources=$(find Sources/SlideshowKit Sources/CFFmpeg Sources/CTurboJPEG Sources/CProcessTuning -type f | sort)
     if [ -x "$binary" ] && [ -z "$(find $sources "$file" -newer "$binary" | head -1)" ]; then
         return
     fi
@@ -52,7 +51,7 @@ build() {
     touch "$binary.started"
     # shellcheck disable=SC2086
     "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -module-name SlideshowKit \
-        -I Sources/CFFmpeg -I Sources/CTurboJPEG -Xcc -I/usr/include/x86_64-linux-gnu -use-ld=lld \
+        -I Sources/CFFmpeg -I Sources/CTurboJPEG -I Sources/CProcessTuning -Xcc -I/usr/include/x86_64-linux-gnu -use-ld=lld \
         $(echo "$sources" | grep '\.swift$') "$file" \
         -lavformat -lavcodec -lswscale -lavutil -lturbojpeg -o "$binary"
     touch -r "$binary.started" "$binary"
