@@ -131,32 +131,41 @@ scaling.append(String(format: "Time per photo: %.3f s at 3, %.3f s at 60 (linear
 // 2. The floor, last: it runs in this process, and a child started after this process has
 // grown reports this process's size as its own peak RSS (posix_spawn shares the memory map
 // until exec). Decode at the chosen DCT scale on one core, plus encode only the distinct frames.
-var decodeTimes: [Double] = [], encodeTimes: [Double] = []
+// Each look's job has its own distinct frames (grain costs the encoder more), so each has its own floor.
+var decodeTimes: [Double] = [], encodeTimes: [String: [Double]] = [:]
 let manager = ImageManager()
-var slides: [PixelBuffer] = []
-for run in 0..<runs {
+var slides: [String: [PixelBuffer]] = [:]
+for look in [Looks.original, Looks.minimalLife] {
+    slides[look.name] = photos.enumerated().map { index, photo in
+        var slide = try! manager.requestImage(for: Photo(path: photo), targetSize: .hd1080, contentMode: .aspectFit)
+        look.apply(to: &slide, slideIndex: index)
+        return slide
+    }
+}
+for _ in 0..<runs {
     decodeTimes.append(time {
         for photo in photos { _ = try! manager.decodeAtChosenScale(Photo(path: photo), targetSize: .hd1080) }
     })
-    if run == 0 {
-        slides = photos.map { try! manager.requestImage(for: Photo(path: $0), targetSize: .hd1080, contentMode: .aspectFit) }
+    for (name, list) in slides {
+        encodeTimes[name, default: []].append(try time { try encodeDistinctFrames(list, to: scratchFile("floor.mp4")) })
     }
-    encodeTimes.append(try time { try encodeDistinctFrames(slides, to: scratchFile("floor.mp4")) })
 }
+func floor(_ look: String) -> Double { median(decodeTimes) + median(encodeTimes[look]!) }
 
-let floor = median(decodeTimes) + median(encodeTimes)
 func row(_ name: String, _ list: [Cost]) -> String {
     return "\(name.padding(toLength: 18, withPad: " ", startingAt: 0)) wall \(format(median(list.map(\.wall))))  cpu \(format(median(list.map(\.cpu))))  peak RSS \(megabytes(Int(median(list.map { Double($0.peakRSS) }))))  cores busy \(String(format: "%.2f", median(list.map(\.cores))))"
 }
 print("Medians of \(runs) runs each, alternating:")
 for name in ["R1 original", "R1 minimal-life", "P1 ffmpeg"] { print("  " + row(name, costs[name]!)) }
-print("Floor: decode at DCT scale \(format(median(decodeTimes))) + encode 3 distinct frames \(format(median(encodeTimes))) = \(format(floor))")
+for look in ["original", "minimal-life"] {
+    print("Floor, \(look): decode at DCT scale \(format(median(decodeTimes))) + encode the 3 distinct frames \(format(median(encodeTimes[look]!))) = \(format(floor(look)))")
+}
 let ourWall = median(costs["R1 original"]!.map(\.wall))
 let lookWall = median(costs["R1 minimal-life"]!.map(\.wall))
 let peerWall = median(costs["P1 ffmpeg"]!.map(\.wall))
 let ourPeak = costs["R1 original"]!.map(\.peakRSS).max()!
 print("")
-print(String(format: "R1 / floor: %.2fx original, %.2fx minimal-life   (target ≤ 1.30x)", ourWall / floor, lookWall / floor))
+print(String(format: "R1 / floor: %.2fx original, %.2fx minimal-life   (target ≤ 1.30x)", ourWall / floor("original"), lookWall / floor("minimal-life")))
 print(String(format: "P1 / R1:    %.1fx original, %.1fx minimal-life   (target ≥ 8x)", peerWall / ourWall, peerWall / lookWall))
 print("Peak RSS at 3 photos: \(megabytes(ourPeak))   (target ≤ 150 MB)")
 print("")
