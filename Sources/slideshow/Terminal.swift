@@ -10,13 +10,18 @@ enum Terminal {
         isatty(stream == .standardOutput ? STDOUT_FILENO : STDERR_FILENO) == 1
     }
 
-    /// A line on stderr, written with `write(2)`.
+    /// A line on stderr.
+    static func say(_ line: String) {
+        writeToStandardError(line + "\n")
+    }
+
+    /// Text on stderr, written with `write(2)`.
     ///
     /// Best effort: when stderr cannot take it (a file on a full disk or past `ulimit -f`, a
-    /// closed pipe), the line is lost and the exit status still tells. `FileHandle.write(_:)`
-    /// would trap instead, turning a clean failure into a crash.
-    static func say(_ line: String) {
-        let bytes = Array((line + "\n").utf8)
+    /// closed pipe or terminal), the text is lost and the exit status still tells.
+    /// `FileHandle.write(_:)` would trap instead, turning a clean failure into a crash.
+    static func writeToStandardError(_ text: String) {
+        let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
@@ -92,7 +97,7 @@ final class ProgressBar: @unchecked Sendable {
         let width = 30
         let filled = total == 0 ? width : done * width / total
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        FileHandle.standardError.write(Data("\r\(bar) \(done)/\(total) photos\(detail)".utf8))
+        Terminal.writeToStandardError("\r\(bar) \(done)/\(total) photos\(detail)")
     }
 
     /// Removes the bar; the next ``update(_:detail:)`` draws it again.
@@ -100,6 +105,6 @@ final class ProgressBar: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         last = nil
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        Terminal.writeToStandardError("\r\u{1B}[K")
     }
 }
