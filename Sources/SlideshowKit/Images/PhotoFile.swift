@@ -19,6 +19,22 @@ enum PhotoFile {
     /// it keeps a mistaken path (a video, a disk image) from ballooning memory.
     static let maximumBytes = 256 << 20
 
+    /// The size of a file `stat` describes, when it is a regular file of 1 to ``maximumBytes`` bytes.
+    /// - Throws: `PhotoError` `.unreadable` (not a regular file), `.empty` or `.tooLarge`.
+    private static func readableSize(_ info: stat, _ path: String) throws(PhotoError) -> Int {
+        if let what = nonRegularKind(info.st_mode) {
+            throw PhotoError(path: path, kind: .unreadable, reason: "not a regular file (\(what))")
+        }
+        let size = Int(info.st_size)
+        if size == 0 {
+            throw PhotoError(path: path, kind: .empty, reason: "the file is empty (0 bytes)")
+        }
+        if size > maximumBytes {
+            throw tooLarge(path, size: size)
+        }
+        return size
+    }
+
     /// Reads a whole photo file, or at most `limit` bytes from its start.
     /// - Parameters:
     ///   - path: the path as the user gave it; errors carry it unchanged.
@@ -37,16 +53,7 @@ enum PhotoFile {
                 throw PhotoError(path: path, kind: .unreadable, reason: "cannot read the file (\(describe(errno: code)))")
             }
         }
-        if let what = nonRegularKind(info.st_mode) {
-            throw PhotoError(path: path, kind: .unreadable, reason: "not a regular file (\(what))")
-        }
-        let statedSize = Int(info.st_size)
-        if statedSize == 0 {
-            throw PhotoError(path: path, kind: .empty, reason: "the file is empty (0 bytes)")
-        }
-        if statedSize > maximumBytes {
-            throw tooLarge(path, size: statedSize)
-        }
+        _ = try readableSize(info, path)
 
         // O_NONBLOCK: should the path have become a FIFO since the stat, opening returns at once.
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
@@ -61,16 +68,7 @@ enum PhotoFile {
         guard fstat(descriptor, &opened) == 0 else {
             throw PhotoError(path: path, kind: .unreadable, reason: "cannot read the file (\(describe(errno: errno)))")
         }
-        if let what = nonRegularKind(opened.st_mode) {
-            throw PhotoError(path: path, kind: .unreadable, reason: "not a regular file (\(what))")
-        }
-        let fileSize = Int(opened.st_size)
-        if fileSize == 0 {
-            throw PhotoError(path: path, kind: .empty, reason: "the file is empty (0 bytes)")
-        }
-        if fileSize > maximumBytes {
-            throw tooLarge(path, size: fileSize)
-        }
+        let fileSize = try readableSize(opened, path)
 
         let wanted = min(fileSize, limit ?? fileSize)
         var failure: Int32 = 0

@@ -197,8 +197,10 @@ public final class AssetWriter: @unchecked Sendable {
                 try engine.finish(endFrame: endFrame)
                 self.engine = nil
                 try output.commit()
-                state.withLock { $0.output = nil }
-                state.withLock { $0.status = .completed }
+                state.withLock {
+                    $0.output = nil
+                    $0.status = .completed
+                }
                 completionHandler(.success(()))
             } catch {
                 fail(describe(error))
