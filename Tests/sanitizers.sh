@@ -26,14 +26,18 @@ export LSAN_OPTIONS="suppressions=$PWD/Tests/lsan-suppressions.txt:print_suppres
 export TSAN_OPTIONS="suppressions=$PWD/Tests/tsan-suppressions.txt:halt_on_error=0:second_deadlock_stack=1"
 
 # Tests that measure what a sanitizer changes are skipped under it:
-# - the peak-memory bound of a 20000x14000 render: the sanitizers' shadow memory counts in RSS;
-# - the full disk under ThreadSanitizer: its runtime maps files of its own and dies of SIGBUS
-#   once RLIMIT_FSIZE (ulimit -f) is below their size, before our code runs.
+# - the peak-memory bounds (a 20000x14000 render, the 272 MP arithmetic-coded fuzz finding):
+#   the sanitizers' shadow memory counts in RSS;
+# - the full disk (make's and batch's) under ThreadSanitizer: its runtime maps files of its own
+#   and dies of SIGBUS once RLIMIT_FSIZE (ulimit -f) is below their size, before our code runs.
+memory='FaultTests/hugePhotoMemory|SyntheticPhotoTests/(huge|arithmeticFuzzFinding)'
+fullDisk='FaultTests/fullDisk|BatchCommandTests/fullDisk'
+
 failed=()
 for sanitizer in "${SANITIZERS[@]}"; do
     case "$sanitizer" in
-        address) scratch=.build-asan; skip='FaultTests/hugePhotoMemory' ;;
-        thread) scratch=.build-tsan; skip='FaultTests/(hugePhotoMemory|fullDisk)' ;;
+        address) scratch=.build-asan; skip="$memory" ;;
+        thread) scratch=.build-tsan; skip="$memory|$fullDisk" ;;
         *) echo "unknown sanitizer: $sanitizer (address or thread)" >&2; exit 64 ;;
     esac
     echo "== $sanitizer: building into $scratch"
