@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "slideshow",
-    platforms: [.macOS(.v15)],
+    // Linux only (Debian 12's FFmpeg 5.1 and libjpeg-turbo through pkg-config); no Apple platform is supported.
     products: [
         .library(name: "SlideshowKit", targets: ["SlideshowKit"]),
         .executable(name: "slideshow", targets: ["slideshow"]),
@@ -25,7 +25,7 @@ let package = Package(
         ),
         .systemLibrary(name: "CProcessTuning"),
 
-        // The library: Images → Looks → Writer → Slideshow.
+        // The library: FFmpeg glue → Images → Looks → Writer → Slideshow.
         .target(
             name: "SlideshowKit",
             dependencies: ["CFFmpeg", "CTurboJPEG", "CProcessTuning"]
