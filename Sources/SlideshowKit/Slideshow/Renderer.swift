@@ -25,6 +25,7 @@ struct Renderer {
     func run() async throws(RenderError) -> RenderResult {
         let started = ContinuousClock.now
         let timeline = try slideshow.validate()
+        let plan = try slideshow.framePlan()
         let settings = slideshow.video
         let writer: AssetWriter
         do {
@@ -36,7 +37,23 @@ struct Renderer {
         let adaptor = PixelBufferAdaptor(assetWriterInput: input)
         writer.add(input)
         // The first photos decode while the encoder opens and the header is written.
-        let slides = SlidePreparer(slideshow: slideshow, workers: Self.workers, budget: Self.budget)
+        // The plan's pictures: one per photo, held, when nothing is composed (written exactly as
+        // a show without transitions always was); otherwise holds and composed frames in order.
+        let feed: any FrameFeed
+        let steps: [(frame: Int, photosDone: Int)]
+        if plan.isHoldsOnly {
+            feed = SlidePreparer(slideshow: slideshow, workers: Self.workers, budget: Self.budget)
+            steps = (0..<timeline.photoCount).map { (timeline.frames(ofPhoto: $0).lowerBound, $0 + 1) }
+        } else {
+            let composer = FrameComposer(slideshow: slideshow, plan: plan)
+            feed = composer
+            var done = 0
+            steps = composer.steps.map { step in
+                while done < timeline.photoCount && plan.span(ofPhoto: done).upperBound <= step.frame + 1 { done += 1 }
+                return (step.frame, done)
+            }
+        }
+        let slides = feed
         input.bufferConsumed = { slides.release() }
         slides.start()
         do {
@@ -47,15 +64,17 @@ struct Renderer {
         }
         writer.startSession(atSourceTime: .zero)
 
-        let feed = DispatchQueue(label: "slideshow.feed")
+        let feedQueue = DispatchQueue(label: "slideshow.feed")
         let outcome = Mutex<RenderError?>(nil)
         let progress = self.progress
-        let total = timeline.photoCount
+        let total = steps.count
+        let photoTotal = timeline.photoCount
+        let fps = Int32(timeline.framesPerSecond)
 
         let finished: Result<Void, WriterError> = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, WriterError>, Never>) in
                 let next = Mutex(0)
-                input.requestMediaDataWhenReady(on: feed) {
+                input.requestMediaDataWhenReady(on: feedQueue) {
                     while input.isReadyForMoreMediaData {
                         let index = next.withLock { $0 }
                         guard index < total else {
@@ -75,14 +94,16 @@ struct Renderer {
                             continuation.resume(returning: .failure(writer.error ?? WriterError(path: slideshow.output, kind: .cancelled, reason: "cancelled")))
                             return
                         }
-                        guard adaptor.append(slide, withPresentationTime: timeline.presentationTime(ofPhoto: index)) else {
+                        guard adaptor.append(slide, withPresentationTime: MediaTime(value: Int64(steps[index].frame), timescale: fps)) else {
                             input.markAsFinished()
                             slides.cancel()
                             continuation.resume(returning: .failure(writer.error ?? WriterError(path: slideshow.output, kind: .cancelled, reason: "cancelled")))
                             return
                         }
                         next.withLock { $0 = index + 1 }
-                        progress?(RenderProgress(completedPhotos: index + 1, totalPhotos: total))
+                        if index + 1 == total || steps[index + 1].photosDone != steps[index].photosDone {
+                            progress?(RenderProgress(completedPhotos: index + 1 == total ? photoTotal : steps[index].photosDone, totalPhotos: photoTotal))
+                        }
                     }
                 }
             }
@@ -109,6 +130,18 @@ struct Renderer {
     }
 }
 
+/// The pictures a render appends, in order: what the feed loop takes from.
+protocol FrameFeed: Sendable {
+    /// Starts preparing.
+    func start()
+    /// Waits for picture `index` and takes it.
+    func take(_ index: Int) -> Result<PixelBuffer, RenderError>
+    /// The writer has consumed a picture.
+    func release()
+    /// Stops; anything under way is dropped.
+    func cancel()
+}
+
 /// Prepares slides (decode, orient, fit, look) on background threads ahead of the writer,
 /// and hands them over in order.
 ///
@@ -117,7 +150,7 @@ struct Renderer {
 /// until the writer has consumed it (``release()``); once the encoder has its first picture,
 /// both limits drop to one. Preparation then waits for the encoder instead of piling up
 /// slides, so a long show holds no more at once than a short one.
-final class SlidePreparer: Sendable {
+final class SlidePreparer: FrameFeed {
     private let slideshow: Slideshow
     private let workers: Int
     private let budget: Int

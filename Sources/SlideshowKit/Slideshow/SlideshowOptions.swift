@@ -31,6 +31,18 @@ public struct SlideshowOptions: Sendable, Hashable {
     public var preset: String
     /// How held frames are written; ``HoldStrategy/skip`` by default.
     public var hold: HoldStrategy
+    /// The transition at each cut; `none` (a hard cut) by default.
+    public var transition: TransitionEffect = .none
+    /// Seconds each transition lasts, 0 or more; 0.5 by default.
+    public var transitionDuration: Double = 0.5
+    /// Seconds of fade from black at the start, 0 or more; 0 by default.
+    public var fadeIn: Double = 0
+    /// Seconds of fade to black at the end, 0 or more; 0 by default.
+    public var fadeOut: Double = 0
+    /// How photos move; `none` by default.
+    public var motion: MotionStyle = .none
+    /// How far the view changes under motion, 0 to 1; 0.1 by default.
+    public var zoom: Double = 0.1
 
     /// Creates options; the defaults are the product's.
     public init(duration: Double? = nil, slideDuration: Double? = nil, size: String = "1920x1080", fps: Int = 30,
@@ -72,11 +84,26 @@ public struct SlideshowOptions: Sendable, Hashable {
         case preset
         /// `hold` / `--hold`.
         case hold
+        /// `transition` / `--transition`.
+        case transition
+        /// `transitionDuration` / `--transition-duration`.
+        case transitionDuration
+        /// `fadeIn` / `--fade-in`.
+        case fadeIn
+        /// `fadeOut` / `--fade-out`.
+        case fadeOut
+        /// `motion` / `--motion`.
+        case motion
+        /// `zoom` / `--zoom`.
+        case zoom
 
         /// The command-line option, e.g. `--slide-duration`.
         public var option: String {
             switch self {
             case .slideDuration: "--slide-duration"
+            case .transitionDuration: "--transition-duration"
+            case .fadeIn: "--fade-in"
+            case .fadeOut: "--fade-out"
             default: "--" + rawValue
             }
         }
@@ -103,9 +130,16 @@ public struct SlideshowOptions: Sendable, Hashable {
     ///   colour that is not `#RRGGBB`, both durations given, or a length that gives a photo no frame.
     public func slideshow(photos: [Photo], output: String, overwrite: Bool = false) throws(OptionError) -> Slideshow {
         let settings = try settings(photoCount: photos.count)
-        return Slideshow(photos: photos, output: output, length: settings.length, video: settings.video,
-                         look: settings.look, contentMode: fit.contentMode, background: settings.background,
-                         overwrite: overwrite)
+        var show = Slideshow(photos: photos, output: output, length: settings.length, video: settings.video,
+                             look: settings.look, contentMode: fit.contentMode, background: settings.background,
+                             overwrite: overwrite)
+        show.transition = transition
+        show.transitionDuration = transitionDuration
+        show.fadeIn = fadeIn
+        show.fadeOut = fadeOut
+        show.motion = motion
+        show.zoom = zoom
+        return show
     }
 
     private func settings(photoCount: Int?) throws(OptionError) -> (video: VideoSettings, length: SlideshowLength, look: any Look, background: RGBColor) {
@@ -141,7 +175,34 @@ public struct SlideshowOptions: Sendable, Hashable {
                 throw OptionError(slideDuration == nil ? .duration : .slideDuration, error.description)
             }
         }
+        try checkPlan(length: length, photoCount: photoCount)
         return (video, length, look, color)
+    }
+
+    /// Checks the transition, fade and motion settings: each 0 or more (the zoom up to 1), and
+    /// none longer than the show.
+    private func checkPlan(length: SlideshowLength, photoCount: Int?) throws(OptionError) {
+        for (field, value) in [(Field.transitionDuration, transitionDuration), (.fadeIn, fadeIn), (.fadeOut, fadeOut)]
+        where !value.isFinite || value < 0 {
+            throw OptionError(field, "\(value) is not 0 or more seconds", namesOption: false)
+        }
+        if !zoom.isFinite || zoom < 0 || zoom > 1 {
+            throw OptionError(.zoom, "\(zoom) is not between 0 and 1", namesOption: false)
+        }
+        let seconds: Double?
+        switch length {
+        case .total(let total): seconds = total
+        case .perSlide(let each): seconds = photoCount.map { each * Double($0) }
+        case .perPhoto(let each): seconds = each.reduce(0, +)
+        }
+        guard let seconds else { return }
+        if transition != .none, transitionDuration > seconds {
+            throw OptionError(.transitionDuration, "\(transitionDuration) s is longer than the show (\(seconds) s)", namesOption: false)
+        }
+        if fadeIn + fadeOut > seconds {
+            throw OptionError(fadeOut > 0 ? .fadeOut : .fadeIn, "\(fadeIn) s + \(fadeOut) s of fades are longer than the show (\(seconds) s)",
+                              namesOption: false)
+        }
     }
 }
 
