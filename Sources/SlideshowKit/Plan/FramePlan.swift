@@ -36,6 +36,12 @@ public struct FramePlan: Sendable, Hashable {
         public var requested: Int
         /// Frames used.
         public var used: Int
+
+        /// Creates a cap.
+        public init(requested: Int, used: Int) {
+            self.requested = requested
+            self.used = used
+        }
     }
 
     /// One transition.
