@@ -123,6 +123,8 @@ public struct SlideshowOptions: Sendable, Hashable {
             if let problem = alone.problem { throw OptionError(field, problem) }
         }
         let video = VideoSettings(size: frameSize, framesPerSecond: fps, crf: crf, preset: preset, hold: hold)
+        // Size and rate together (the H.264 level's macroblock rate).
+        if let problem = video.problem { throw OptionError(.size, problem) }
         guard let look = Looks.named(filter) else {
             throw OptionError(.filter, "'\(filter)' is not one of \(Looks.all.map(\.name).joined(separator: ", "))", namesOption: false)
         }

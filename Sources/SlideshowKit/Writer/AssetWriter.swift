@@ -105,9 +105,6 @@ public final class AssetWriter: @unchecked Sendable {
     /// Why the writer failed, once ``status`` is `.failed`.
     public var error: WriterError? { state.withLock { $0.error } }
 
-    /// The hold strategy in effect once writing has started.
-    public var holdStrategy: HoldStrategy { queue.sync { engine?.hold ?? settings.hold } }
-
     /// Adds the video input. A writer takes one input.
     public func add(_ input: AssetWriterInput) {
         state.withLock { state in
