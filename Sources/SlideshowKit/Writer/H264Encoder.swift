@@ -2,7 +2,7 @@ internal import CFFmpeg
 
 /// libx264 through libavcodec: one `AVCodecContext` and its options, owned.
 ///
-/// Configured for still photos (REFERENCE.md): High profile, yuv420p, no B-frames (decode
+/// Configured for still photos: High profile, yuv420p, no B-frames (decode
 /// order is presentation order), CRF rate control, BT.709 limited-range tags written into
 /// the VUI, and a global header (SPS/PPS in extradata) as MP4 needs.
 final class H264Encoder {
