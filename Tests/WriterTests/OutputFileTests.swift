@@ -123,6 +123,19 @@ struct OutputFileTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("real")) == ["target.mp4"])
     }
 
+    @Test("a render through a symbolic link reports the bytes of the file it wrote, not of the link")
+    func renderThroughLink() async throws {
+        let folder = try TemporaryFolder()
+        try Data("old".utf8).write(to: URL(fileURLWithPath: folder.path("target.mp4")))
+        #expect(symlink("target.mp4", folder.path("link.mp4")) == 0)
+        var show = Slideshow(photos: [Photo(path: TestEnvironment.sample("square.jpg"))], output: folder.path("link.mp4"), overwrite: true)
+        show.video = VideoSettings(size: small, preset: "ultrafast")
+        let result = try await show.render()
+        let size = try FileManager.default.attributesOfItem(atPath: folder.path("target.mp4"))[.size] as? Int
+        #expect(result.bytes == size && result.bytes > 100)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder.path("link.mp4")) == "target.mp4")
+    }
+
     @Test("overwrite keeps the replaced file's permission bits; a new file gets the umask's")
     func modes() async throws {
         let folder = try TemporaryFolder()

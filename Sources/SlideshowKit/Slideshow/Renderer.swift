@@ -90,7 +90,9 @@ struct Renderer {
         case .failure(let error):
             throw .output(error)
         }
-        let bytes = (try? FileManager.default.attributesOfItem(atPath: slideshow.output)[.size] as? Int) ?? 0
+        // stat, not lstat: an output that is a symbolic link was written through.
+        var written = stat()
+        let bytes = stat(slideshow.output, &written) == 0 ? Int(written.st_size) : 0
         let elapsed = ContinuousClock.now - started
         return RenderResult(
             output: slideshow.output, duration: timeline.endTime, frames: timeline.frameCount, size: settings.size,
