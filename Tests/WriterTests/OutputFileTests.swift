@@ -169,6 +169,9 @@ struct OutputFileTests {
         // Two long names that share their first 200 bytes keep apart.
         #expect(stem != OutputFile.temporaryStem(for: String(repeating: "é", count: 125) + "y.mp4"))
         #expect(OutputFile.temporaryStem(for: "a.mp4") == ".a.mp4.slideshow-")
+        // A file system with shorter names (eCryptfs: 143 bytes) gets shorter temporary names.
+        let short = OutputFile.temporaryStem(for: String(repeating: "s", count: 143), nameMax: 143)
+        #expect(short.utf8.count + 10 + 1 + 20 + ".partial".utf8.count <= 143)
     }
 
     @Test("an output in a folder whose path leaves no room for the temporary name renders", .timeLimit(.minutes(1)))

@@ -51,6 +51,8 @@ final class OutputFile: Sendable {
         var name: String
         /// The permission bits of the regular file at the target, nil when there is none.
         var existingMode: mode_t?
+        /// The longest name the folder's file system takes (`NAME_MAX`).
+        var nameMax: Int
     }
 
     /// Checks that a render could write `target`, touching nothing.
@@ -95,7 +97,7 @@ final class OutputFile: Sendable {
         }
         guard folderInfo.st_mode & S_IFMT == S_IFDIR else { throw refuse(.noSuchFolder, "\(folder) is not a folder") }
         let nameMax = pathconf(folder, Int32(_PC_NAME_MAX))
-        let limit = nameMax > 0 ? nameMax : 255
+        let limit = nameMax > 0 ? Int(nameMax) : 255
         if name.utf8.count > limit {
             throw refuse(.invalidPath, "the name is \(name.utf8.count) bytes, longer than the \(limit) the file system allows")
         }
@@ -114,7 +116,7 @@ final class OutputFile: Sendable {
         if access(folder, W_OK | X_OK) != 0 {
             throw refuse(.notWritable, "cannot create files in folder \(folder) (\(String(cString: strerror(errno))))")
         }
-        return Destination(folder: folder, name: name, existingMode: existingMode)
+        return Destination(folder: folder, name: name, existingMode: existingMode, nameMax: limit)
     }
 
     /// Checks the target, removes stale temporary files of earlier renders to it, and
@@ -135,7 +137,7 @@ final class OutputFile: Sendable {
         // that may be written but not listed opens too.
         folder = Foundation.open(destination.folder, 0o10_000_000 | O_DIRECTORY | O_CLOEXEC)
         guard folder >= 0 else { throw failure("cannot open folder \(destination.folder)") }
-        let stem = Self.temporaryStem(for: destination.name)
+        let stem = Self.temporaryStem(for: destination.name, nameMax: destination.nameMax)
         Self.removeStale(stem: stem, in: folder)
         temporaryName = "\(stem)\(getpid())-\(Self.counter.next()).partial"
         lock = openat(folder, temporaryName, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o666)
@@ -212,19 +214,20 @@ final class OutputFile: Sendable {
 
     /// The start of every temporary name for a target name, up to the PID:
     /// `.<name>.slideshow-`, with the name cut short and a hash of it added when the whole
-    /// temporary name would not fit in 255 bytes.
-    static func temporaryStem(for name: String) -> String {
+    /// temporary name would not fit in the file system's longest name (`NAME_MAX`, 255 bytes on
+    /// most).
+    static func temporaryStem(for name: String, nameMax: Int = 255) -> String {
         // The longest tail: ".slideshow-" + a PID (at most 10 digits) + "-" + a counter (at most 20) + ".partial".
         let tailMax = ".slideshow-".utf8.count + 10 + 1 + 20 + ".partial".utf8.count
-        let nameMax = 255 - 1 - tailMax
-        if name.utf8.count <= nameMax { return ".\(name).slideshow-" }
+        let room = nameMax - 1 - tailMax
+        if name.utf8.count <= room { return ".\(name).slideshow-" }
         // FNV-1a over the whole name, so that two long names with one prefix stay apart.
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
         let digest = String(hash, radix: 16)
         let suffix = "~" + String(repeating: "0", count: 16 - digest.count) + digest
         var prefix = Substring(name)
-        while prefix.utf8.count > nameMax - suffix.utf8.count { prefix = prefix.dropLast() }
+        while prefix.utf8.count > max(0, room - suffix.utf8.count) { prefix = prefix.dropLast() }
         return ".\(prefix)\(suffix).slideshow-"
     }
 
