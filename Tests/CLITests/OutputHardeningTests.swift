@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("slideshow make: settings x264 or H.264 cannot honour, impossible outputs, exact one-frame shows")
+@Suite("slideshow make: settings x264 or H.264 cannot honour, impossible outputs, exact one-frame shows", needsBuiltTool)
 struct OutputHardeningTests {
     @Test("--crf 0 is a usage error naming the valid range (it crashed: a double free after x264 refused lossless High)")
     func crfZero() throws {

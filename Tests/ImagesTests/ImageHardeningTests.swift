@@ -58,7 +58,7 @@ struct ImageHardeningTests {
     func pngPeakWithinEstimate() throws {
         guard let ffmpeg = which("ffmpeg") else { throw ProbeError.noFFprobe }
         let folder = try TemporaryFolder()
-        let tool = TestEnvironment.productsDirectory.appendingPathComponent("slideshow").path
+        let tool = try TestEnvironment.builtTool("slideshow").get()
         // A 4000x4000 RGBA PNG (flat colour, so the file is small and its decode is all frame and copies).
         let big = folder.path("big.png"), tiny = folder.path("tiny.png")
         for (path, side) in [(big, 4000), (tiny, 16)] {
