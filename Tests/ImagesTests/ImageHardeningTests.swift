@@ -21,8 +21,8 @@ private func near(_ a: RGBColor, _ b: RGBColor, _ tolerance: Int = 2) -> Bool {
 @Suite("Images hardening: tiny photos at the largest sizes, the PNG decode-memory cap against a measured peak")
 struct ImageHardeningTests {
     @Test("a 1x1 photo fills the largest frames, letterboxed or cropped (libswscale alone refuses the enlargement)",
-          arguments: [(Size(width: 8192, height: 4320), ContentMode.aspectFill), (Size(width: 8192, height: 4320), .aspectFit),
-                      (Size(width: 8192, height: 16), .aspectFill), (Size(width: 16, height: 8192), .aspectFill)])
+          arguments: [(Size(width: 8192, height: 4320), ContentMode.aspectFill), (Size(width: 8192, height: 16), .aspectFill),
+                      (Size(width: 16, height: 8192), .aspectFill), (Size(width: 8192, height: 16), .aspectFit)])
     func onePixel(size: Size, mode: ContentMode) throws {
         let buffer = try ImageManager().image(from: rowPNG([red]), targetSize: size, contentMode: mode, background: .black)
         #expect(buffer.size == size)
