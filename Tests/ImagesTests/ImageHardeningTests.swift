@@ -37,6 +37,19 @@ struct ImageHardeningTests {
         #expect(wrong == 0)
     }
 
+    @Test("a pixel buffer's storage cannot be resized: its views are always width × height × 3 bytes, and writes through them show")
+    func pixelViews() {
+        var buffer = PixelBuffer(size: Size(width: 5, height: 3), filledWith: red)
+        let count = buffer.withUnsafeMutableBufferPointer { pixels -> Int in
+            pixels[(2 * 5 + 4) * 3 + 2] = 77
+            return pixels.count
+        }
+        #expect(count == 5 * 3 * 3)
+        #expect(buffer.withUnsafeBytes { $0.count } == 45 && buffer.pixels.count == 45)
+        #expect(buffer[4, 2] == RGBColor(red: 255, green: 0, blue: 77))
+        #expect(buffer[3, 2] == red)
+    }
+
     @Test("a 2x1 photo letterboxed into 8192x4320: red on the left, blue on the right, black bars")
     func twoPixels() throws {
         let size = Size(width: 8192, height: 4320)

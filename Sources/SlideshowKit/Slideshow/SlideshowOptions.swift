@@ -25,7 +25,7 @@ public struct SlideshowOptions: Sendable, Hashable {
     public var fit: FitMode
     /// The colour of the letterbox bars, `#RRGGBB`; black by default.
     public var background: String
-    /// x264's constant rate factor, 0 to 51; 20 by default.
+    /// x264's constant rate factor, 1 to 51 (VideoSettings/crfRange); 20 by default.
     public var crf: Int
     /// x264's preset, `ultrafast` to `placebo` (``VideoSettings/presets``); `medium` by default.
     public var preset: String
