@@ -107,7 +107,7 @@ struct Compositor: Sendable {
         let radius = radiusFraction * (cx * cx + cy * cy).squareRoot()
         var result = outside
         let decode = LinearLight.decode, encode = LinearLight.encode
-        result.pixels.withUnsafeMutableBufferPointer { out in
+        result.withUnsafeMutableBufferPointer { out in
             inside.pixels.withUnsafeBufferPointer { from in
                 for y in 0..<h {
                     let dy = Double(y) + 0.5 - cy
@@ -187,7 +187,7 @@ struct Compositor: Sendable {
         let j = LinearLight.one - weight
         LinearLight.decode.withUnsafeBufferPointer { decode in
             LinearLight.encode.withUnsafeBufferPointer { encode in
-                result.pixels.withUnsafeMutableBufferPointer { out in
+                result.withUnsafeMutableBufferPointer { out in
                     b.pixels.withUnsafeBufferPointer { other in
                         for i in 0..<out.count {
                             let l = (Int32(decode[Int(out[i])]) &* j &+ Int32(decode[Int(other[i])]) &* weight &+ 2048) >> 12
@@ -210,7 +210,7 @@ struct Compositor: Sendable {
         let target = [colour.red, colour.green, colour.blue].map { Int32(decodeTable[Int($0)]) &* weight &+ 2048 }
         LinearLight.decode.withUnsafeBufferPointer { decode in
             LinearLight.encode.withUnsafeBufferPointer { encode in
-                result.pixels.withUnsafeMutableBufferPointer { out in
+                result.withUnsafeMutableBufferPointer { out in
                     let (r, g, b) = (target[0], target[1], target[2])
                     var i = 0
                     while i < out.count {

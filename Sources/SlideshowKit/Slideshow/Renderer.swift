@@ -39,21 +39,20 @@ struct Renderer {
         // The first photos decode while the encoder opens and the header is written.
         // The plan's pictures: one per photo, held, when nothing is composed (written exactly as
         // a show without transitions always was); otherwise holds and composed frames in order.
-        let feed: any FrameFeed
+        let slides: any FrameFeed
         let steps: [(frame: Int, photosDone: Int)]
         if plan.isHoldsOnly {
-            feed = SlidePreparer(slideshow: slideshow, workers: Self.workers, budget: Self.budget)
+            slides = SlidePreparer(slideshow: slideshow, workers: Self.workers, budget: Self.budget)
             steps = (0..<timeline.photoCount).map { (timeline.frames(ofPhoto: $0).lowerBound, $0 + 1) }
         } else {
             let composer = FrameComposer(slideshow: slideshow, plan: plan)
-            feed = composer
+            slides = composer
             var done = 0
             steps = composer.steps.map { step in
                 while done < timeline.photoCount && plan.span(ofPhoto: done).upperBound <= step.frame + 1 { done += 1 }
                 return (step.frame, done)
             }
         }
-        let slides = feed
         input.bufferConsumed = { slides.release() }
         slides.start()
         do {
@@ -64,7 +63,7 @@ struct Renderer {
         }
         writer.startSession(atSourceTime: .zero)
 
-        let feedQueue = DispatchQueue(label: "slideshow.feed")
+        let feed = DispatchQueue(label: "slideshow.feed")
         let outcome = Mutex<RenderError?>(nil)
         let progress = self.progress
         let total = steps.count
@@ -72,40 +71,30 @@ struct Renderer {
         let fps = Int32(timeline.framesPerSecond)
 
         let finished: Result<Void, WriterError> = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, WriterError>, Never>) in
-                let next = Mutex(0)
-                input.requestMediaDataWhenReady(on: feedQueue) {
-                    while input.isReadyForMoreMediaData {
-                        let index = next.withLock { $0 }
-                        guard index < total else {
-                            input.markAsFinished()
-                            writer.endSession(atSourceTime: timeline.endTime)
-                            writer.finishWriting { continuation.resume(returning: $0) }
-                            return
-                        }
-                        let slide: PixelBuffer
-                        switch slides.take(index) {
-                        case .success(let buffer):
-                            slide = buffer
-                        case .failure(let error):
-                            outcome.withLock { $0 = $0 ?? error }
-                            input.markAsFinished()
-                            writer.cancelWriting()
-                            continuation.resume(returning: .failure(writer.error ?? WriterError(path: slideshow.output, kind: .cancelled, reason: "cancelled")))
-                            return
-                        }
-                        guard adaptor.append(slide, withPresentationTime: MediaTime(value: Int64(steps[index].frame), timescale: fps)) else {
-                            input.markAsFinished()
-                            slides.cancel()
-                            continuation.resume(returning: .failure(writer.error ?? WriterError(path: slideshow.output, kind: .cancelled, reason: "cancelled")))
-                            return
-                        }
-                        next.withLock { $0 = index + 1 }
-                        if index + 1 == total || steps[index + 1].photosDone != steps[index].photosDone {
-                            progress?(RenderProgress(completedPhotos: index + 1 == total ? photoTotal : steps[index].photosDone, totalPhotos: photoTotal))
-                        }
+            let step = await input.feed(on: feed) { index in
+                guard index < total else { return .finished }
+                switch slides.take(index) {
+                case .success(let slide):
+                    guard adaptor.append(slide, withPresentationTime: MediaTime(value: Int64(steps[index].frame), timescale: fps)) else {
+                        slides.cancel()
+                        return .stopped
                     }
+                    if index + 1 == total || steps[index + 1].photosDone != steps[index].photosDone {
+                        progress?(RenderProgress(completedPhotos: index + 1 == total ? photoTotal : steps[index].photosDone, totalPhotos: photoTotal))
+                    }
+                    return .appended
+                case .failure(let error):
+                    outcome.withLock { $0 = $0 ?? error }
+                    writer.cancelWriting()
+                    return .stopped
                 }
+            }
+            guard step == .finished else {
+                return .failure(writer.error ?? WriterError(path: slideshow.output, kind: .cancelled, reason: "cancelled"))
+            }
+            writer.endSession(atSourceTime: timeline.endTime)
+            return await withCheckedContinuation { continuation in
+                writer.finishWriting { continuation.resume(returning: $0) }
             }
         } onCancel: {
             slides.cancel()
@@ -121,7 +110,9 @@ struct Renderer {
         case .failure(let error):
             throw .output(error)
         }
-        let bytes = (try? FileManager.default.attributesOfItem(atPath: slideshow.output)[.size] as? Int) ?? 0
+        // stat, not lstat: an output that is a symbolic link was written through.
+        var written = stat()
+        let bytes = stat(slideshow.output, &written) == 0 ? Int(written.st_size) : 0
         let elapsed = ContinuousClock.now - started
         return RenderResult(
             output: slideshow.output, duration: timeline.endTime, frames: timeline.frameCount, size: settings.size,
