@@ -43,6 +43,11 @@ public struct SlideshowOptions: Sendable, Hashable {
     public var motion: MotionStyle = .none
     /// How far the view changes under motion, 0 to 1; 0.1 by default.
     public var zoom: Double = 0.1
+    /// Per-photo settings (a manifest's photo objects): empty, or one per photo.
+    public var photoSettings: [PhotoSettings] = []
+    /// Per-photo durations in seconds (nil: the show's share): empty, or one per photo. Photos
+    /// without one take ``slideDuration`` each, or share what is left of ``duration`` (3 s by default).
+    public var photoDurations: [Double?] = []
 
     /// Creates options; the defaults are the product's.
     public init(duration: Double? = nil, slideDuration: Double? = nil, size: String = "1920x1080", fps: Int = 30,
@@ -139,6 +144,7 @@ public struct SlideshowOptions: Sendable, Hashable {
         show.fadeOut = fadeOut
         show.motion = motion
         show.zoom = zoom
+        show.photoSettings = photoSettings
         return show
     }
 
@@ -169,7 +175,13 @@ public struct SlideshowOptions: Sendable, Hashable {
             throw OptionError(field: .slideDuration, reason: "give duration or slideDuration, not both",
                               description: "give --duration or --slide-duration, not both")
         }
-        let length: SlideshowLength = slideDuration.map { .perSlide(seconds: $0) } ?? .total(seconds: duration ?? 3)
+        var length: SlideshowLength = slideDuration.map { .perSlide(seconds: $0) } ?? .total(seconds: duration ?? 3)
+        if photoDurations.contains(where: { $0 != nil }) {
+            length = try perPhotoLength()
+        }
+        if !photoSettings.isEmpty, let photoCount, photoSettings.count != photoCount {
+            throw OptionError(.photos, "\(photoSettings.count) per-photo settings for \(photoCount) photos")
+        }
         if let photoCount {
             do {
                 _ = try Timeline(photoCount: photoCount, length: length, framesPerSecond: fps)
@@ -179,6 +191,32 @@ public struct SlideshowOptions: Sendable, Hashable {
         }
         try checkPlan(length: length, photoCount: photoCount)
         return (video, length, look, color)
+    }
+
+    /// The length when some photos have durations of their own.
+    private func perPhotoLength() throws(OptionError) -> SlideshowLength {
+        if let bad = photoDurations.firstIndex(where: { $0.map { !$0.isFinite || $0 <= 0 } ?? false }) {
+            throw OptionError(.photos, "photo \(bad): duration \(photoDurations[bad]!) is not a positive number of seconds")
+        }
+        let given = photoDurations.compactMap { $0 }.reduce(0, +)
+        let others = photoDurations.filter { $0 == nil }.count
+        let each: Double
+        if let slideDuration {
+            each = slideDuration
+        } else if others == 0 {
+            if duration != nil {
+                throw OptionError(field: .duration, reason: "every photo has its own duration; leave out duration",
+                                  description: "every photo has its own duration; leave out --duration")
+            }
+            each = 0
+        } else {
+            let total = duration ?? 3
+            each = (total - given) / Double(others)
+            guard each > 0 else {
+                throw OptionError(.photos, "the photos' own durations (\(given) s) leave nothing of the \(total) s for the other \(others)")
+            }
+        }
+        return .perPhoto(seconds: photoDurations.map { $0 ?? each })
     }
 
     /// Checks the transition, fade and motion settings: each 0 or more (the zoom up to 1), and
