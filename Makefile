@@ -6,7 +6,7 @@ SWIFT ?= swift
 PACKAGES := pkg-config libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libturbojpeg0-dev ffmpeg time
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps demo test bench bench-batch release fuzz sanitize
+.PHONY: deps demo test bench bench-batch release fuzz sanitize contact-sheet
 
 ## deps: install the Debian packages that are missing (FFmpeg's and TurboJPEG's headers; ffmpeg and GNU time for the tests)
 deps:
@@ -50,3 +50,13 @@ bench-batch: deps
 	$(SWIFT) build -c release --product slideshow-bench
 	$(SWIFT) build -c release --product slideshow
 	.build/release/slideshow-bench --batch
+
+## contact-sheet: docs/contact-sheet.png, every 9th frame of a fade (top) and of a Ken Burns zoom-in (bottom), tiled by ffmpeg
+CONTACT := Samples/photos/landscape.jpg Samples/photos/portrait-orient6.jpg Samples/photos/square.jpg --duration 4.5 --size 320x180 --overwrite --quiet
+contact-sheet: release
+	mkdir -p docs
+	.build/release/slideshow make $(CONTACT) --transition fade --transition-duration 0.6 --fade-in 0.5 --fade-out 0.5 -o .build/contact-fade.mp4
+	.build/release/slideshow make $(CONTACT) --motion zoom-in --zoom 0.3 --fit fill --transition fade --transition-duration 0.6 -o .build/contact-zoom.mp4
+	ffmpeg -v error -y -i .build/contact-fade.mp4 -i .build/contact-zoom.mp4 -filter_complex \
+	  "[0]select='not(mod(n,9))',scale=160:90,tile=5x3:padding=2:margin=2[a];[1]select='not(mod(n,9))',scale=160:90,tile=5x3:padding=2:margin=2[b];[a][b]vstack" \
+	  -frames:v 1 docs/contact-sheet.png

@@ -4,25 +4,28 @@ import Synchronization
 
 // slideshow-bench: the speed and memory figures of issue R1 against ffmpeg's best recipe (P1).
 //
-//   .build/release/slideshow-bench [--runs N] [--photos DIR] [--batch]
+//   .build/release/slideshow-bench [--runs N] [--photos DIR] [--batch | --motion]
 //
 // Runs, side by side and alternating: R1 (our tool, original and minimal-life) and P1
 // (ffmpeg, each photo decoded once and held by the loop filter); the floor (decoding the
 // three photos at the chosen DCT scale on one core + encoding only the three distinct
 // frames); peak memory at 3 and 60 photos; and how time grows with the number of photos.
 // With --batch, only the throughput of `slideshow batch` with one and two jobs at once (BatchBench.swift).
+// With --motion, only R2/P2 and R3/P3: transitions and Ken Burns against ffmpeg (MotionBench.swift), which the full run also prints.
 
 var runs = 5
 var photoFolder = "../shared/photos"
 var batchOnly = false
+var motionOnly = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--runs": runs = Int(arguments.popFirst() ?? "") ?? runs
     case "--photos": photoFolder = arguments.popFirst() ?? photoFolder
     case "--batch": batchOnly = true
+    case "--motion": motionOnly = true
     default:
-        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch]")
+        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --motion]")
         exit(64)
     }
 }
@@ -45,6 +48,12 @@ let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("sli
 try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: scratch) }
 func scratchFile(_ name: String) -> String { scratch.appendingPathComponent(name).path }
+
+if motionOnly {
+    motionBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, runs: runs, scratch: scratchFile)
+    try? FileManager.default.removeItem(at: scratch)
+    exit(0)
+}
 
 if batchOnly {
     batchBenchmark(tool: tool, photos: photos, scratch: scratch, runs: runs)
@@ -125,6 +134,9 @@ for count in [3, 12, 30, 60] {
 }
 scaling.append(String(format: "Peak RSS 60 photos / 3 photos: %.2f   (target ≤ 1.20)", Double(peaks[60]!) / Double(peaks[3]!)))
 scaling.append(String(format: "Time per photo: %.3f s at 3, %.3f s at 60 (linear when these agree)", walls[3]! / 3, walls[60]! / 60))
+
+// 4. R2/P2 and R3/P3 (MotionBench.swift), before anything grows this process.
+motionBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, runs: runs, scratch: scratchFile)
 
 // 2. The floor, last: it runs in this process, and a child started after this process has
 // grown reports this process's size as its own peak RSS (posix_spawn shares the memory map
