@@ -35,6 +35,9 @@ struct Renderer {
         let input = AssetWriterInput(settings: settings)
         let adaptor = PixelBufferAdaptor(assetWriterInput: input)
         writer.add(input)
+        // The soundtrack (measured first when a loudness is asked for), on its own input.
+        let (soundtrack, loudness) = try prepareSoundtrack(timeline: timeline)
+        if let soundtrack { writer.add(soundtrack.input) }
         // The first photos decode while the encoder opens and the header is written.
         let slides = SlidePreparer(slideshow: slideshow, workers: Self.workers, budget: Self.budget)
         input.bufferConsumed = { slides.release() }
@@ -53,7 +56,15 @@ struct Renderer {
         let total = timeline.photoCount
 
         let finished: Result<Void, WriterError> = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, WriterError>, Never>) in
+            await withCheckedContinuation { (resume: CheckedContinuation<Result<Void, WriterError>, Never>) in
+                // The pictures' loop and the sound's loop each end on their own; the file is
+                // finished once both have, and the render's outcome is given once.
+                let continuation = InputsJoin(writer: writer, inputs: soundtrack == nil ? 1 : 2, continuation: resume)
+                soundtrack?.start(done: { continuation.inputFinished() }, failed: {
+                    slides.cancel()
+                    writer.cancelWriting()
+                    continuation.resume(returning: .failure(WriterError(path: slideshow.output, kind: .cancelled, reason: "cancelled")))
+                })
                 let next = Mutex(0)
                 input.requestMediaDataWhenReady(on: feed) {
                     while input.isReadyForMoreMediaData {
@@ -61,7 +72,7 @@ struct Renderer {
                         guard index < total else {
                             input.markAsFinished()
                             writer.endSession(atSourceTime: timeline.endTime)
-                            writer.finishWriting { continuation.resume(returning: $0) }
+                            continuation.inputFinished()
                             return
                         }
                         let slide: PixelBuffer
@@ -92,6 +103,7 @@ struct Renderer {
         }
 
         if let error = outcome.withLock({ $0 }) { throw error }
+        if let error = soundtrack?.error { throw .audio(error) }
         switch finished {
         case .success:
             break
@@ -105,7 +117,60 @@ struct Renderer {
         return RenderResult(
             output: slideshow.output, duration: timeline.endTime, frames: timeline.frameCount, size: settings.size,
             framesPerSecond: settings.framesPerSecond, look: slideshow.look.name, bytes: bytes,
-            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+            loudness: loudness, warnings: soundtrack?.warnings ?? [])
+    }
+
+    /// The soundtrack's stream, exactly the show's length, and its feed; the loudness
+    /// measured (a first pass over the music) when one is asked for. Runs before the writer
+    /// starts, so a soundtrack that cannot be used stops the render before any video is encoded.
+    private func prepareSoundtrack(timeline: Timeline) throws(RenderError) -> (SoundtrackFeed?, LoudnessReport?) {
+        guard var soundtrack = slideshow.soundtrack else { return (nil, nil) }
+        // With the show as long as the music, the music does not loop: a rounding to whole
+        // frames may leave a few milliseconds of silence at the end, under the fade-out.
+        if case .soundtrack = slideshow.length { soundtrack.loops = false }
+        let totalFrames = Int(MediaTime.rescale(Int64(timeline.frameCount), from: Int32(timeline.framesPerSecond),
+                                                to: Int32(AudioFormat.sampleRate)))
+        do {
+            let loudness = try soundtrack.measureLoudness(totalFrames: totalFrames)
+            let stream = try SoundtrackStream(soundtrack: soundtrack, totalFrames: totalFrames, gainDecibels: loudness?.gain ?? 0)
+            return (SoundtrackFeed(stream: stream, input: AssetWriterAudioInput(bitrate: soundtrack.bitrate)), loudness)
+        } catch {
+            throw .audio(error)
+        }
+    }
+}
+
+/// Finishes the writer once each of its inputs' loops has ended, and gives the render's
+/// outcome once: the writer's result, or the first failure an input's loop reports.
+final class InputsJoin: Sendable {
+    private let writer: AssetWriter
+    private let state: Mutex<(running: Int, resumed: Bool)>
+    private let continuation: CheckedContinuation<Result<Void, WriterError>, Never>
+
+    init(writer: AssetWriter, inputs: Int, continuation: CheckedContinuation<Result<Void, WriterError>, Never>) {
+        self.writer = writer
+        state = Mutex((inputs, false))
+        self.continuation = continuation
+    }
+
+    /// An input's loop ended normally; the last one finishes the file.
+    func inputFinished() {
+        let last = state.withLock { state -> Bool in
+            state.running -= 1
+            return state.running == 0 && !state.resumed
+        }
+        guard last else { return }
+        writer.finishWriting { [self] result in resume(returning: result) }
+    }
+
+    /// Gives the outcome, unless it was given already.
+    func resume(returning result: Result<Void, WriterError>) {
+        let first = state.withLock { state -> Bool in
+            defer { state.resumed = true }
+            return !state.resumed
+        }
+        if first { continuation.resume(returning: result) }
     }
 }
 

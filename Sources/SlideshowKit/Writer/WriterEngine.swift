@@ -34,7 +34,9 @@ final class WriterEngine {
     /// encoder's stream cannot carry skip slices (it always can with the settings used here).
     var hold: HoldStrategy { skipWriter == nil ? .encode : .skip }
 
-    init(path: String, settings: VideoSettings) throws(FFmpegError) {
+    /// - Parameter audio: the opened AAC encoder when the file gets a sound track (the engine
+    ///   takes its stream parameters; the writer keeps the encoder).
+    init(path: String, settings: VideoSettings, audio: AACEncoder? = nil) throws(FFmpegError) {
         self.settings = settings
         encoder = try H264Encoder(settings: settings, globalHeader: true, skipHolds: settings.hold == .skip)
         var extradata = encoder.extradata
@@ -54,6 +56,7 @@ final class WriterEngine {
         }
         self.skipWriter = skipWriter
         muxer = try MP4Muxer(path: path, encoder: encoder, extradata: extradata, framesPerSecond: settings.framesPerSecond)
+        if let audio { try muxer.addAudioStream(from: audio) }
         try muxer.writeHeader()
     }
 
@@ -65,6 +68,11 @@ final class WriterEngine {
         lastPicture = picture
         try encode(at: index, forceIDR: lastFrame < 0 || held)
         lastFrame = index
+    }
+
+    /// Muxes encoded sound.
+    func writeAudio(_ packets: [EncodedAudioPacket]) throws {
+        for packet in packets { try muxer.write(audio: packet) }
     }
 
     /// Holds the last picture until frame `end` (exclusive), drains the encoder and closes the file.
