@@ -59,6 +59,6 @@ let package = Package(
         .testTarget(name: "SlideshowTests", dependencies: ["SlideshowKit", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["slideshow", "TestSupport"]),
         .testTarget(name: "BatchTests", dependencies: ["SlideshowKit", "TestSupport"]),
-        .testTarget(name: "AudioTests", dependencies: ["SlideshowKit", "TestSupport"]),
+        .testTarget(name: "AudioTests", dependencies: ["SlideshowKit", "TestSupport", "slideshow"]),
     ]
 )

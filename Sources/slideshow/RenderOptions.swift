@@ -52,7 +52,7 @@ struct RenderOptions: ParsableArguments {
     @Flag(help: "Play music shorter than the show once, then silence (default: loop with a 100 ms crossfade).")
     var noAudioLoop = false
 
-    @Option(help: ArgumentHelp("Bring the music to this integrated loudness (e.g. -16 for phones, -23 for broadcast), true peak at most -1 dBTP.", valueName: "LUFS"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Bring the music to this integrated loudness (e.g. -16 for phones, -23 for broadcast), true peak at most -1 dBTP.", valueName: "LUFS"))
     var loudness: Double?
 
     func validate() throws {

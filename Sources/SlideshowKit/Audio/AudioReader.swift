@@ -71,7 +71,7 @@ final class AudioReader {
         do {
             input = try OwnedInputFormat(path: path)
         } catch where error.call == "avformat_open_input" {
-            throw AudioError(path: path, kind: .notAudio, reason: "not an audio file FFmpeg can read (\(error.message))")
+            throw AudioError(path: path, kind: .notAudio, reason: "not an audio file FFmpeg can read, or a damaged one (\(error.message))")
         } catch {
             throw AudioError(path: path, kind: .damaged, reason: "the audio file is damaged: its streams cannot be read (\(error.message))")
         }

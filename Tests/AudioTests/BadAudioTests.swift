@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("slideshow make --audio: bad audio is refused before any video is encoded")
+struct BadAudioTests {
+    /// A bad audio file and the reason the tool must give.
+    struct Case: Sendable, CustomStringConvertible {
+        var name: String
+        var make: @Sendable (TemporaryFolder) throws -> String?
+        var reason: String
+        var description: String { name }
+    }
+
+    static let cases: [Case] = [
+        Case(name: "missing", make: { $0.path("nothere.mp3") }, reason: "no such audio file"),
+        Case(name: "zero-length", make: { folder in
+            FileManager.default.createFile(atPath: folder.path("empty.mp3"), contents: Data())
+            return folder.path("empty.mp3")
+        }, reason: "the audio file is empty (0 bytes)"),
+        Case(name: "a folder", make: { folder in
+            try FileManager.default.createDirectory(atPath: folder.path("songs.mp3"), withIntermediateDirectories: false)
+            return folder.path("songs.mp3")
+        }, reason: "is a folder, not an audio file"),
+        Case(name: "text", make: { folder in
+            FileManager.default.createFile(atPath: folder.path("notes.txt"), contents: Data("hello, not music\n".utf8))
+            return folder.path("notes.txt")
+        }, reason: "not an audio file FFmpeg can read, or a damaged one (Invalid data found when processing input)"),
+        Case(name: "a photo: no audio stream", make: { _ in TestEnvironment.sample("square.jpg") }, reason: "has no audio stream"),
+        Case(name: "damaged FLAC (no STREAMINFO)", make: { _ in media("flac_damaged_missing_streaminfo.flac") },
+             reason: "not an audio file FFmpeg can read, or a damaged one (Invalid data found when processing input)"),
+        Case(name: "truncated MP3", make: { _ in media("mp3_truncated_too_short.mp3") },
+             reason: "not an audio file FFmpeg can read, or a damaged one (Invalid argument)"),
+    ]
+
+    @Test("refused with one line naming the file and the reason, status 1, nothing written", arguments: cases)
+    func refused(bad: Case) throws {
+        let folder = try TemporaryFolder()
+        guard let audio = try bad.make(folder) else { return withKnownIssue(noSharedMedia) { throw ProbeError.noFFprobe } }
+        let before = folder.contents()
+        let output = folder.path("show.mp4")
+        // A long show at a large size: had the video started, it would take seconds, not these milliseconds.
+        let started = Date()
+        let result = try slideshow(["make"] + photos + ["--duration", "600", "--audio", audio, "-o", output])
+        #expect(result.status == 1)
+        #expect(result.stderr == "slideshow: \(audio): \(bad.reason)\n")
+        #expect(folder.contents() == before, "no output, no temporary file")
+        #expect(Date().timeIntervalSince(started) < 20)
+    }
+
+    @Test("audio settings out of range, or without --audio: usage errors (64)", arguments: [[String]]([
+        ["--audio-start", "-1"], ["--audio-fade-in", "-2"], ["--audio-fade-out", "nan"], ["--audio-bitrate", "fast"],
+        ["--audio-bitrate", "8k"], ["--loudness", "0"], ["--loudness", "-16", "--no-audio"], ["--duration", "soon"],
+    ]))
+    func usage(arguments: [String]) throws {
+        let folder = try TemporaryFolder()
+        let audio = media("wav_short_0.97s_mono.wav") ?? "music.wav"
+        let withAudio = arguments.contains("--no-audio") ? [] : ["--audio", audio]
+        let result = try slideshow(["make"] + photos + arguments.filter { $0 != "--no-audio" } + withAudio + ["-o", folder.path("out.mp4")])
+        #expect(result.status == 64, "\(arguments): \(result.stderr)")
+        #expect(folder.contents().isEmpty)
+    }
+
+    @Test("--duration audio without --audio is a usage error")
+    func durationAudioNeedsAudio() throws {
+        let folder = try TemporaryFolder()
+        let result = try slideshow(["make"] + photos + ["--duration", "audio", "-o", folder.path("out.mp4")])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--duration audio needs --audio FILE"))
+    }
+
+    @Test("--audio-start past the music's end is refused before encoding")
+    func startPastEnd() throws {
+        guard let audio = media("wav_short_0.97s_mono.wav") else { return withKnownIssue(noSharedMedia) { throw ProbeError.noFFprobe } }
+        let folder = try TemporaryFolder()
+        let result = try slideshow(["make"] + photos + ["--audio", audio, "--audio-start", "5", "-o", folder.path("out.mp4")])
+        #expect(result.status == 1)
+        #expect(result.stderr == "slideshow: \(audio): the audio start 5 s is past the music's end (0.970 s)\n")
+        #expect(folder.contents().isEmpty)
+    }
+}
