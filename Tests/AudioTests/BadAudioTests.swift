@@ -69,6 +69,28 @@ struct BadAudioTests {
         #expect(result.stderr.contains("--duration audio needs --audio FILE"))
     }
 
+    @Test("damage inside the stream is skipped like players skip it, with a warning; the track keeps its length")
+    func damagedInside() throws {
+        guard let original = media("mp3_vbr_xing_stereo.mp3") else { return withKnownIssue(noSharedMedia) { throw ProbeError.noFFprobe } }
+        let folder = try TemporaryFolder()
+        // A copy with 6000 bytes of noise a sixth of the way in (a corrupt stretch of frames).
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: original)))
+        var noise: UInt32 = 12345
+        for index in 50_000..<56_000 {
+            noise = noise &* 1_103_515_245 &+ 12345
+            bytes[index] = UInt8(truncatingIfNeeded: noise >> 16)
+        }
+        let audio = folder.path("damaged.mp3")
+        try Data(bytes).write(to: URL(fileURLWithPath: audio))
+        let output = folder.path("show.mp4")
+        let result = try render(["--duration", "3", "--audio", audio, "--quiet"], to: output)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1)
+        #expect(lines.first?.hasPrefix("slideshow: warning: \(audio): skipped ") == true)
+        #expect(lines.first?.hasSuffix("damaged audio packets") == true || lines.first?.hasSuffix("damaged audio packet") == true)
+        #expect(abs(try probeDuration(output, stream: "a:0") - 3) <= 1024.0 / 48000)
+    }
+
     @Test("--audio-start past the music's end is refused before encoding")
     func startPastEnd() throws {
         guard let audio = media("wav_short_0.97s_mono.wav") else { return withKnownIssue(noSharedMedia) { throw ProbeError.noFFprobe } }
