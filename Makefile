@@ -6,7 +6,7 @@ SWIFT ?= swift
 PACKAGES := pkg-config libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libswresample-dev libebur128-dev libturbojpeg0-dev ffmpeg time
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps demo test bench bench-batch release fuzz sanitize
+.PHONY: deps demo test bench bench-batch bench-audio release fuzz sanitize
 
 ## deps: install the Debian packages that are missing (FFmpeg's and TurboJPEG's headers; ffmpeg and GNU time for the tests)
 deps:
@@ -49,3 +49,9 @@ bench-batch: deps
 	$(SWIFT) build -c release --product slideshow-bench
 	$(SWIFT) build -c release --product slideshow
 	.build/release/slideshow-bench --batch
+
+## bench-audio: only the soundtrack's figures (R1 with a 3-minute MP3, a 60-minute show with a 60-minute FLAC, against ffmpeg's CLI and moviepy)
+bench-audio: deps
+	$(SWIFT) build -c release --product slideshow-bench
+	$(SWIFT) build -c release --product slideshow
+	.build/release/slideshow-bench --audio
