@@ -60,9 +60,11 @@ func probeDuration(_ path: String, stream: String) throws -> Double {
 /// The first audio stream of a file decoded by ffmpeg (the independent reader) into
 /// interleaved stereo float at 48 kHz; for a source file, ffmpeg resamples and mixes it
 /// with libswresample's defaults.
-func decodeAudio(_ path: String) throws -> [Float] {
+/// - Parameter seconds: decode only this much of the start, when given.
+func decodeAudio(_ path: String, seconds: Double? = nil) throws -> [Float] {
     guard let ffmpeg = which("ffmpeg") else { throw ProbeError.noFFprobe }
-    let result = try run(ffmpeg, ["-v", "error", "-i", path, "-map", "0:a:0", "-ar", "48000", "-ac", "2", "-f", "f32le", "-"])
+    let limit = seconds.map { ["-t", String($0)] } ?? []
+    let result = try run(ffmpeg, ["-v", "error", "-i", path, "-map", "0:a:0", "-ar", "48000", "-ac", "2"] + limit + ["-f", "f32le", "-"])
     guard result.status == 0 else { throw ProbeError.unreadable(result.stderr) }
     return result.stdout.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
 }
