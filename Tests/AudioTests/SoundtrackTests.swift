@@ -172,6 +172,14 @@ struct SoundtrackTests {
         let report = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
         #expect(report["measuredLoudness"] == nil && report["finalLoudness"] == nil)
         #expect(try Data(contentsOf: URL(fileURLWithPath: first)) == Data(contentsOf: URL(fileURLWithPath: second)))
+        // Photos held longer than FFmpeg's default interleaving window (10 s): the layout still
+        // depends on the packets alone, not on when the sound and the pictures reached the muxer.
+        let long = ["--duration", "24", "--audio", audio, "--size", "160x120"]
+        let third = folder.path("c.mp4"), fourth = folder.path("d.mp4")
+        try render(long, to: third)
+        try render(long, to: fourth)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: third)) == Data(contentsOf: URL(fileURLWithPath: fourth)))
+        #expect(abs(try probeDuration(third, stream: "a:0") - 24) <= 1024.0 / 48000)
         // moov before mdat, as without sound.
         let head = String(decoding: try FileHandle(forReadingFrom: URL(fileURLWithPath: first)).readData(ofLength: 64), as: UTF8.self)
         #expect(head.contains("moov") && !head.contains("mdat"))

@@ -78,6 +78,9 @@ public final class AssetWriter: @unchecked Sendable {
         var sessionStart: MediaTime?
         var sessionEnd: MediaTime?
         var lastFrame: Int64 = -1
+        /// With an audio input: the video input is finished, and its frames were sent to the muxer.
+        var videoInputFinished = false
+        var videoFlushed = false
         /// The temporary file, from startWriting() until it is committed or discarded.
         var output: OutputFile?
     }
@@ -180,6 +183,7 @@ public final class AssetWriter: @unchecked Sendable {
     /// Ends the session at `time`: the last appended buffer stays on screen until then.
     public func endSession(atSourceTime time: MediaTime) {
         state.withLock { $0.sessionEnd = time }
+        flushVideoIfFinished()
     }
 
     /// Encodes what is still queued, holds the last buffer until the session's end, writes the
@@ -349,7 +353,30 @@ public final class AssetWriter: @unchecked Sendable {
 
     /// The video input is finished: the sound may run to its end.
     func videoInputFinished() {
+        state.withLock { $0.videoInputFinished = true }
+        flushVideoIfFinished()
         state.withLock { $0.audioInput }?.videoFinished()
+    }
+
+    /// With an audio input, once the video input is finished and the session's end is known:
+    /// the last picture's held frames go to the muxer at once, so that the sound still to
+    /// come meets video packets to interleave with instead of waiting for finishWriting().
+    private func flushVideoIfFinished() {
+        let endFrame = state.withLock { state -> Int64? in
+            guard state.audioInput != nil, state.status == .writing, state.videoInputFinished, !state.videoFlushed,
+                  let end = state.sessionEnd else { return nil }
+            state.videoFlushed = true
+            return max(frameIndex(of: end, start: state.sessionStart ?? .zero), state.lastFrame + 1)
+        }
+        guard let endFrame else { return }
+        queue.async { [self] in
+            guard status == .writing, let engine else { return }
+            do {
+                try engine.finishVideo(endFrame: endFrame)
+            } catch {
+                fail(describe(error))
+            }
+        }
     }
 
     /// Fails the writer: removes the temporary file and wakes the input so its block sees the failure.

@@ -72,6 +72,10 @@ final class MP4Muxer {
         stream.pointee.time_base = encoder.context.pointee.time_base
         try check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder.context), "avcodec_parameters_from_context(aac)")
         audioStream = stream
+        // Interleave strictly by time, waiting for a packet of each stream, never by a time
+        // limit: the file's layout then depends on the packets alone, not on when the video
+        // and the sound reached the muxer (the same input gives the same bytes).
+        format.pointee.max_interleave_delta = 0
     }
 
     /// Writes an AAC packet (times in 1/48000 s).

@@ -29,6 +29,8 @@ final class WriterEngine {
     private var lastFrameNum = 0
     /// Frames written to the file so far.
     private(set) var framesWritten: Int64 = 0
+    /// Whether every video frame has been written (``finishVideo(endFrame:)``).
+    private var videoFinished = false
 
     /// The hold strategy in effect: ``HoldStrategy/skip`` falls back to `encode` when the
     /// encoder's stream cannot carry skip slices (it always can with the settings used here).
@@ -77,11 +79,19 @@ final class WriterEngine {
 
     /// Holds the last picture until frame `end` (exclusive), drains the encoder and closes the file.
     func finish(endFrame: Int64) throws {
+        try finishVideo(endFrame: endFrame)
+        try muxer.finish()
+    }
+
+    /// Holds the last picture until frame `end` (exclusive) and drains the encoder: every video
+    /// packet goes to the muxer now, so that sound still to come is interleaved with it.
+    func finishVideo(endFrame: Int64) throws {
+        guard !videoFinished else { return }
+        videoFinished = true
         if lastFrame >= 0 && endFrame > lastFrame + 1 { try hold(until: endFrame) }
         try encoder.sendEndOfStream()
         while try drainOne() != .endOfStream {}
         precondition(pendingHolds.isEmpty, "held frames left unwritten")
-        try muxer.finish()
     }
 
     /// Fills the frames after the last picture, up to `end` (exclusive).
