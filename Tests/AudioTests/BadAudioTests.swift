@@ -22,6 +22,11 @@ struct BadAudioTests {
             try FileManager.default.createDirectory(atPath: folder.path("songs.mp3"), withIntermediateDirectories: false)
             return folder.path("songs.mp3")
         }, reason: "is a folder, not an audio file"),
+        Case(name: "a FIFO", make: { folder in
+            #expect(mkfifo(folder.path("stream.mp3"), 0o644) == 0)
+            return folder.path("stream.mp3")
+        }, reason: "is not a regular file"),
+        Case(name: "a device", make: { _ in "/dev/zero" }, reason: "is not a regular file"),
         Case(name: "text", make: { folder in
             FileManager.default.createFile(atPath: folder.path("notes.txt"), contents: Data("hello, not music\n".utf8))
             return folder.path("notes.txt")

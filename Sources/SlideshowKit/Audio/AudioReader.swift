@@ -62,6 +62,10 @@ final class AudioReader {
         if (status.st_mode & S_IFMT) == S_IFDIR {
             throw AudioError(path: path, kind: .unreadable, reason: "is a folder, not an audio file")
         }
+        // A FIFO or a device (/dev/zero) could be read for ever: refused before it is opened.
+        if (status.st_mode & S_IFMT) != S_IFREG {
+            throw AudioError(path: path, kind: .unreadable, reason: "is not a regular file")
+        }
         if access(path, R_OK) != 0 {
             throw AudioError(path: path, kind: .unreadable, reason: "cannot read the audio file (\(String(cString: strerror(errno))))")
         }
