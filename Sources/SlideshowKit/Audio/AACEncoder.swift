@@ -1,5 +1,10 @@
 internal import CFFmpeg
 
+/// The AAC encoder's priming: its first packet's time is −1024 samples.
+enum AACEncoderPriming {
+    static let samples: Int64 = 1024
+}
+
 /// An AAC-LC packet, ready for the muxer: its bytes and its time in samples at 48 kHz.
 struct EncodedAudioPacket: Sendable {
     var bytes: [UInt8]

@@ -345,6 +345,7 @@ public final class AssetWriter: @unchecked Sendable {
             guard status == .writing, let engine else { return }
             do {
                 try engine.writeAudio(packets)
+                try engine.finishAudio()
             } catch {
                 fail(describe(error))
             }

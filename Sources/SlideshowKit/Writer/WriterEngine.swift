@@ -32,6 +32,19 @@ final class WriterEngine {
     /// Whether every video frame has been written (``finishVideo(endFrame:)``).
     private var videoFinished = false
 
+    /// With a sound track, video waits here until the sound has reached its time, so that the
+    /// file interleaves the two by time whatever order they arrived in. Held frames wait as a
+    /// range (a few bytes), not as packets, so a long hold costs no memory while it waits.
+    private var waitingVideo: [WaitingVideo] = []
+    private enum WaitingVideo {
+        case encoded(OwnedPacket, frame: Int64)
+        case held(Range<Int64>, frameNumBefore: Int)
+    }
+    /// Whether the file has a sound track.
+    private let hasAudio: Bool
+    /// The end of the sound written so far, in 1/48000 s; `.max` once the sound is finished.
+    private var audioEnd: Int64 = -AACEncoderPriming.samples
+
     /// The hold strategy in effect: ``HoldStrategy/skip`` falls back to `encode` when the
     /// encoder's stream cannot carry skip slices (it always can with the settings used here).
     var hold: HoldStrategy { skipWriter == nil ? .encode : .skip }
@@ -57,6 +70,7 @@ final class WriterEngine {
             }
         }
         self.skipWriter = skipWriter
+        hasAudio = audio != nil
         muxer = try MP4Muxer(path: path, encoder: encoder, extradata: extradata, framesPerSecond: settings.framesPerSecond)
         if let audio { try muxer.addAudioStream(from: audio) }
         try muxer.writeHeader()
@@ -72,14 +86,53 @@ final class WriterEngine {
         lastFrame = index
     }
 
-    /// Muxes encoded sound.
+    /// Muxes encoded sound, and the video that waited for it.
     func writeAudio(_ packets: [EncodedAudioPacket]) throws {
-        for packet in packets { try muxer.write(audio: packet) }
+        for packet in packets {
+            try muxer.write(audio: packet)
+            audioEnd = max(audioEnd, packet.pts + packet.duration)
+        }
+        try writeWaitingVideo()
+    }
+
+    /// The sound is finished: the video still waiting goes to the muxer.
+    func finishAudio() throws {
+        audioEnd = .max
+        try writeWaitingVideo()
+    }
+
+    /// Writes the waiting video whose time the sound has reached.
+    private func writeWaitingVideo() throws {
+        let fps = Int64(settings.framesPerSecond), rate = Int64(AudioFormat.sampleRate)
+        func due(_ frame: Int64) -> Bool { audioEnd == .max || frame.multipliedFullWidth(by: rate) <= audioEnd.multipliedFullWidth(by: fps) }
+        while let first = waitingVideo.first {
+            switch first {
+            case .encoded(let packet, let frame):
+                guard due(frame) else { return }
+                waitingVideo.removeFirst()
+                try muxer.write(encoded: packet.packet)
+            case .held(let frames, let frameNumBefore):
+                guard let skipWriter else { preconditionFailure("held frames without a skip writer") }
+                var frameNum = frameNumBefore
+                var frame = frames.lowerBound
+                while frame < frames.upperBound && due(frame) {
+                    frameNum = skipWriter.frameNum(after: frameNum)
+                    try muxer.write(bytes: NALUnit.startCode + skipWriter.skipSlice(frameNum: frameNum), frame: frame, keyframe: false)
+                    frame += 1
+                }
+                if frame < frames.upperBound {
+                    waitingVideo[0] = .held(frame..<frames.upperBound, frameNumBefore: frameNum)
+                    return
+                }
+                waitingVideo.removeFirst()
+            }
+        }
     }
 
     /// Holds the last picture until frame `end` (exclusive), drains the encoder and closes the file.
     func finish(endFrame: Int64) throws {
         try finishVideo(endFrame: endFrame)
+        try finishAudio()
         try muxer.finish()
     }
 
@@ -124,11 +177,25 @@ final class WriterEngine {
                     lastFrameNum = slice.frameNum
                 }
             }
-            try muxer.write(encoded: packet)
+            if hasAudio {
+                let copy = try OwnedPacket()
+                try check(av_packet_ref(copy.packet, packet), "av_packet_ref")
+                waitingVideo.append(.encoded(copy, frame: index))
+            } else {
+                try muxer.write(encoded: packet)
+            }
             framesWritten += 1
         }
+        if hasAudio && output == .packet { try writeWaitingVideo() }
         if output == .packet, let skipWriter, let next = pendingHolds.first, next.after == index {
             pendingHolds.removeFirst()
+            if hasAudio {
+                waitingVideo.append(.held(next.frames, frameNumBefore: lastFrameNum))
+                for _ in next.frames { lastFrameNum = skipWriter.frameNum(after: lastFrameNum) }
+                framesWritten += Int64(next.frames.count)
+                try writeWaitingVideo()
+                return output
+            }
             for frame in next.frames {
                 lastFrameNum = skipWriter.frameNum(after: lastFrameNum)
                 try muxer.write(bytes: NALUnit.startCode + skipWriter.skipSlice(frameNum: lastFrameNum), frame: frame, keyframe: false)
