@@ -1,7 +1,7 @@
 // One header over FFmpeg 5.1's libavformat, libavcodec, libswscale, libswresample and libavutil.
 //
 // It exists because Swift imports neither function-like macros (AVERROR, av_err2str) nor
-// some macro constants (AVERROR_EOF, AV_NOPTS_VALUE); each is re-exposed below as a static
+// some macro constants (AVERROR_EOF, AVERROR_INVALIDDATA, AV_NOPTS_VALUE); each is re-exposed below as a static
 // inline function, with the macro it stands for.
 #ifndef SLIDESHOW_CFFMPEG_SHIM_H
 #define SLIDESHOW_CFFMPEG_SHIM_H

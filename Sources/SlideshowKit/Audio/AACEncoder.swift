@@ -33,7 +33,7 @@ final class AACEncoder {
     private var nextPTS: Int64 = 0
     private var flushed = false
 
-    var context: UnsafeMutablePointer<AVCodecContext> { codec.context }
+    var context: UnsafeMutablePointer<AVCodecContext> { codec.pointer }
 
     /// Opens the encoder.
     /// - Parameter bitrate: bits per second.
@@ -46,7 +46,7 @@ final class AACEncoder {
         codec = try OwnedCodecContext(codec: encoder)
         frame = try OwnedFrame()
         packet = try OwnedPacket()
-        let context = codec.context
+        let context = codec.pointer
         context.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
         context.pointee.sample_rate = Int32(AudioFormat.sampleRate)
         av_channel_layout_default(&context.pointee.ch_layout, Int32(AudioFormat.channels))
@@ -55,11 +55,11 @@ final class AACEncoder {
         context.pointee.profile = FF_PROFILE_AAC_LOW
         context.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER) | Int32(AV_CODEC_FLAG_BITEXACT)
         try check(avcodec_open2(context, encoder, nil), "avcodec_open2(aac)")
-        frame.frame.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
-        frame.frame.pointee.sample_rate = Int32(AudioFormat.sampleRate)
-        try check(av_channel_layout_copy(&frame.frame.pointee.ch_layout, &context.pointee.ch_layout), "av_channel_layout_copy")
-        frame.frame.pointee.nb_samples = Int32(Self.frameSize)
-        try check(av_frame_get_buffer(frame.frame, 0), "av_frame_get_buffer")
+        frame.pointer.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
+        frame.pointer.pointee.sample_rate = Int32(AudioFormat.sampleRate)
+        try check(av_channel_layout_copy(&frame.pointer.pointee.ch_layout, &context.pointee.ch_layout), "av_channel_layout_copy")
+        frame.pointer.pointee.nb_samples = Int32(Self.frameSize)
+        try check(av_frame_get_buffer(frame.pointer, 0), "av_frame_get_buffer")
     }
 
     /// Encodes interleaved stereo frames; returns the packets that came out.
@@ -86,7 +86,7 @@ final class AACEncoder {
             pending = []
         }
         flushed = true
-        let code = avcodec_send_frame(codec.context, nil)
+        let code = avcodec_send_frame(codec.pointer, nil)
         if code != shim_averror_eof() { try check(code, "avcodec_send_frame(NULL)") }
         try receive(into: &packets)
         return packets
@@ -95,11 +95,11 @@ final class AACEncoder {
     /// Sends one frame of at most 1024 frames (deinterleaved into the encoder's planes).
     private func send(_ samples: ArraySlice<Float>, into packets: inout [EncodedAudioPacket]) throws(FFmpegError) {
         let frames = samples.count / AudioFormat.channels
-        try check(av_frame_make_writable(frame.frame), "av_frame_make_writable")
-        frame.frame.pointee.nb_samples = Int32(frames)
-        frame.frame.pointee.pts = nextPTS
-        let left = UnsafeMutableRawPointer(frame.frame.pointee.data.0!).assumingMemoryBound(to: Float.self)
-        let right = UnsafeMutableRawPointer(frame.frame.pointee.data.1!).assumingMemoryBound(to: Float.self)
+        try check(av_frame_make_writable(frame.pointer), "av_frame_make_writable")
+        frame.pointer.pointee.nb_samples = Int32(frames)
+        frame.pointer.pointee.pts = nextPTS
+        let left = UnsafeMutableRawPointer(frame.pointer.pointee.data.0!).assumingMemoryBound(to: Float.self)
+        let right = UnsafeMutableRawPointer(frame.pointer.pointee.data.1!).assumingMemoryBound(to: Float.self)
         var index = samples.startIndex
         for sample in 0..<frames {
             left[sample] = samples[index]
@@ -108,7 +108,7 @@ final class AACEncoder {
         }
         nextPTS += Int64(frames)
         while true {
-            let code = avcodec_send_frame(codec.context, frame.frame)
+            let code = avcodec_send_frame(codec.pointer, frame.pointer)
             if code == shim_averror_eagain() {
                 try receive(into: &packets)
                 continue
@@ -121,13 +121,13 @@ final class AACEncoder {
 
     private func receive(into packets: inout [EncodedAudioPacket]) throws(FFmpegError) {
         while true {
-            let code = avcodec_receive_packet(codec.context, packet.packet)
+            let code = avcodec_receive_packet(codec.pointer, packet.pointer)
             if code == shim_averror_eagain() || code == shim_averror_eof() { return }
             try check(code, "avcodec_receive_packet(aac)")
-            let p = packet.packet.pointee
+            let p = packet.pointer.pointee
             packets.append(EncodedAudioPacket(bytes: Array(UnsafeBufferPointer(start: p.data, count: Int(p.size))),
                                               pts: p.pts, duration: p.duration))
-            av_packet_unref(packet.packet)
+            av_packet_unref(packet.pointer)
         }
     }
 }

@@ -1,9 +1,10 @@
 internal import CFFmpeg
 internal import CEBUR128
 
-// The C objects of the audio stage, one owner each: a `final class` whose throwing `init`
-// allocates (and, once the object exists, configures it; a failure after that point runs
-// `deinit`, which frees it once) and whose `deinit` frees it.
+// The C objects of the audio stage that FFmpeg/Owned.swift does not already cover, one owner
+// each: a `final class` whose throwing `init` allocates (and, once the object exists,
+// configures it; a failure after that point runs `deinit`, which frees it once) and whose
+// `deinit` frees it. Codec contexts, frames and packets are FFmpeg/Owned.swift's.
 
 /// An input file opened by libavformat, with its streams probed.
 final class OwnedInputFormat {
@@ -24,53 +25,6 @@ final class OwnedInputFormat {
     deinit {
         var context: UnsafeMutablePointer<AVFormatContext>? = context
         avformat_close_input(&context)
-    }
-}
-
-/// A codec context (a decoder or an encoder), allocated for one codec.
-final class OwnedCodecContext {
-    let context: UnsafeMutablePointer<AVCodecContext>
-
-    init(codec: UnsafePointer<AVCodec>) throws(FFmpegError) {
-        guard let context = avcodec_alloc_context3(codec) else {
-            throw FFmpegError(call: "avcodec_alloc_context3", code: -ENOMEM)
-        }
-        self.context = context
-    }
-
-    deinit {
-        var context: UnsafeMutablePointer<AVCodecContext>? = context
-        avcodec_free_context(&context)
-    }
-}
-
-/// An `AVFrame`.
-final class OwnedFrame {
-    let frame: UnsafeMutablePointer<AVFrame>
-
-    init() throws(FFmpegError) {
-        guard let frame = av_frame_alloc() else { throw FFmpegError(call: "av_frame_alloc", code: -ENOMEM) }
-        self.frame = frame
-    }
-
-    deinit {
-        var frame: UnsafeMutablePointer<AVFrame>? = frame
-        av_frame_free(&frame)
-    }
-}
-
-/// An `AVPacket`.
-final class OwnedPacket {
-    let packet: UnsafeMutablePointer<AVPacket>
-
-    init() throws(FFmpegError) {
-        guard let packet = av_packet_alloc() else { throw FFmpegError(call: "av_packet_alloc", code: -ENOMEM) }
-        self.packet = packet
-    }
-
-    deinit {
-        var packet: UnsafeMutablePointer<AVPacket>? = packet
-        av_packet_free(&packet)
     }
 }
 

@@ -94,9 +94,9 @@ final class AudioReader {
         }
         do {
             decoder = try OwnedCodecContext(codec: codec)
-            try check(avcodec_parameters_to_context(decoder.context, parameters), "avcodec_parameters_to_context")
-            decoder.context.pointee.pkt_timebase = stream.pointee.time_base
-            try check(avcodec_open2(decoder.context, codec, nil), "avcodec_open2")
+            try check(avcodec_parameters_to_context(decoder.pointer, parameters), "avcodec_parameters_to_context")
+            decoder.pointer.pointee.pkt_timebase = stream.pointee.time_base
+            try check(avcodec_open2(decoder.pointer, codec, nil), "avcodec_open2")
             packet = try OwnedPacket()
             frame = try OwnedFrame()
         } catch {
@@ -117,10 +117,10 @@ final class AudioReader {
     ///   other than damaged data.
     func read() throws(AudioError) -> [Float]? {
         while !finished {
-            let received = avcodec_receive_frame(decoder.context, frame.frame)
+            let received = avcodec_receive_frame(decoder.pointer, frame.pointer)
             if received >= 0 {
-                defer { av_frame_unref(frame.frame) }
-                let samples = try resample(frame.frame)
+                defer { av_frame_unref(frame.pointer) }
+                let samples = try resample(frame.pointer)
                 if !samples.isEmpty { return samples }
                 continue
             }
@@ -145,18 +145,18 @@ final class AudioReader {
     private func feedDecoder() throws(AudioError) {
         if draining { return }
         while true {
-            let code = av_read_frame(input.context, packet.packet)
+            let code = av_read_frame(input.context, packet.pointer)
             if code < 0 {
                 if code != shim_averror_eof() {
                     stoppedEarly = FFmpegError(call: "av_read_frame", code: code).message
                 }
                 draining = true
-                _ = avcodec_send_packet(decoder.context, nil)
+                _ = avcodec_send_packet(decoder.pointer, nil)
                 return
             }
-            defer { av_packet_unref(packet.packet) }
-            guard packet.packet.pointee.stream_index == streamIndex else { continue }
-            let sent = avcodec_send_packet(decoder.context, packet.packet)
+            defer { av_packet_unref(packet.pointer) }
+            guard packet.pointer.pointee.stream_index == streamIndex else { continue }
+            let sent = avcodec_send_packet(decoder.pointer, packet.pointer)
             if sent >= 0 { return }
             if sent == shim_averror_invaliddata() {
                 skippedPackets += 1

@@ -56,46 +56,38 @@ struct Renderer {
         let total = timeline.photoCount
 
         let finished: Result<Void, WriterError> = await withTaskCancellationHandler {
-            await withCheckedContinuation { (resume: CheckedContinuation<Result<Void, WriterError>, Never>) in
-                // The pictures' loop and the sound's loop each end on their own; the file is
-                // finished once both have, and the render's outcome is given once.
-                let continuation = InputsJoin(writer: writer, inputs: soundtrack == nil ? 1 : 2, continuation: resume)
-                soundtrack?.start(done: { continuation.inputFinished() }, failed: {
-                    slides.cancel()
-                    writer.cancelWriting()
-                    continuation.resume(returning: .failure(WriterError(path: slideshow.output, kind: .cancelled, reason: "cancelled")))
-                })
-                let next = Mutex(0)
-                input.requestMediaDataWhenReady(on: feed) {
-                    while input.isReadyForMoreMediaData {
-                        let index = next.withLock { $0 }
-                        guard index < total else {
-                            input.markAsFinished()
-                            writer.endSession(atSourceTime: timeline.endTime)
-                            continuation.inputFinished()
-                            return
-                        }
-                        let slide: PixelBuffer
-                        switch slides.take(index) {
-                        case .success(let buffer):
-                            slide = buffer
-                        case .failure(let error):
-                            outcome.withLock { $0 = $0 ?? error }
-                            input.markAsFinished()
-                            writer.cancelWriting()
-                            continuation.resume(returning: .failure(writer.error ?? WriterError(path: slideshow.output, kind: .cancelled, reason: "cancelled")))
-                            return
-                        }
-                        guard adaptor.append(slide, withPresentationTime: timeline.presentationTime(ofPhoto: index)) else {
-                            input.markAsFinished()
-                            slides.cancel()
-                            continuation.resume(returning: .failure(writer.error ?? WriterError(path: slideshow.output, kind: .cancelled, reason: "cancelled")))
-                            return
-                        }
-                        next.withLock { $0 = index + 1 }
-                        progress?(RenderProgress(completedPhotos: index + 1, totalPhotos: total))
+            // The sound's own ready-for-more-data loop runs beside the pictures'; a sound that
+            // fails stops the pictures too.
+            async let soundEnded: Bool = soundtrack?.run(onFailure: {
+                slides.cancel()
+                writer.cancelWriting()
+            }) ?? true
+            let step = await input.feed(on: feed) { index in
+                guard index < total else { return .finished }
+                switch slides.take(index) {
+                case .success(let slide):
+                    guard adaptor.append(slide, withPresentationTime: timeline.presentationTime(ofPhoto: index)) else {
+                        slides.cancel()
+                        return .stopped
                     }
+                    progress?(RenderProgress(completedPhotos: index + 1, totalPhotos: total))
+                    return .appended
+                case .failure(let error):
+                    outcome.withLock { $0 = $0 ?? error }
+                    writer.cancelWriting()
+                    return .stopped
                 }
+            }
+            guard step == .finished else {
+                _ = await soundEnded
+                return .failure(writer.error ?? WriterError(path: slideshow.output, kind: .cancelled, reason: "cancelled"))
+            }
+            writer.endSession(atSourceTime: timeline.endTime)
+            guard await soundEnded else {
+                return .failure(writer.error ?? WriterError(path: slideshow.output, kind: .cancelled, reason: "cancelled"))
+            }
+            return await withCheckedContinuation { continuation in
+                writer.finishWriting { continuation.resume(returning: $0) }
             }
         } onCancel: {
             slides.cancel()
@@ -112,7 +104,9 @@ struct Renderer {
         case .failure(let error):
             throw .output(error)
         }
-        let bytes = (try? FileManager.default.attributesOfItem(atPath: slideshow.output)[.size] as? Int) ?? 0
+        // stat, not lstat: an output that is a symbolic link was written through.
+        var written = stat()
+        let bytes = stat(slideshow.output, &written) == 0 ? Int(written.st_size) : 0
         let elapsed = ContinuousClock.now - started
         return RenderResult(
             output: slideshow.output, duration: timeline.endTime, frames: timeline.frameCount, size: settings.size,
@@ -138,39 +132,6 @@ struct Renderer {
         } catch {
             throw .audio(error)
         }
-    }
-}
-
-/// Finishes the writer once each of its inputs' loops has ended, and gives the render's
-/// outcome once: the writer's result, or the first failure an input's loop reports.
-final class InputsJoin: Sendable {
-    private let writer: AssetWriter
-    private let state: Mutex<(running: Int, resumed: Bool)>
-    private let continuation: CheckedContinuation<Result<Void, WriterError>, Never>
-
-    init(writer: AssetWriter, inputs: Int, continuation: CheckedContinuation<Result<Void, WriterError>, Never>) {
-        self.writer = writer
-        state = Mutex((inputs, false))
-        self.continuation = continuation
-    }
-
-    /// An input's loop ended normally; the last one finishes the file.
-    func inputFinished() {
-        let last = state.withLock { state -> Bool in
-            state.running -= 1
-            return state.running == 0 && !state.resumed
-        }
-        guard last else { return }
-        writer.finishWriting { [self] result in resume(returning: result) }
-    }
-
-    /// Gives the outcome, unless it was given already.
-    func resume(returning result: Result<Void, WriterError>) {
-        let first = state.withLock { state -> Bool in
-            defer { state.resumed = true }
-            return !state.resumed
-        }
-        if first { continuation.resume(returning: result) }
     }
 }
 

@@ -11,6 +11,8 @@ final class SoundtrackFeed: @unchecked Sendable {
     private let stream: SoundtrackStream
     private let queue = DispatchQueue(label: "slideshow.audio-feed")
     private let failure = Mutex<AudioError?>(nil)
+    /// Whether the loop ended because the writer stopped taking sound.
+    private let stopped = Mutex(false)
     /// Frames per appended buffer: 4096 (85 ms).
     static let chunkFrames = 4096
 
@@ -24,6 +26,17 @@ final class SoundtrackFeed: @unchecked Sendable {
 
     /// Warnings from the decoder, once the feed is done.
     var warnings: [String] { queue.sync { stream.warnings } }
+
+    /// Runs the loop until the sound is all appended (true), or the writer stopped or the
+    /// sound failed (false; ``error`` says why when the sound failed, and `onFailure` ran).
+    func run(onFailure: @escaping @Sendable () -> Void) async -> Bool {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            start(done: { [self] in continuation.resume(returning: !stopped.withLock { $0 }) }, failed: {
+                onFailure()
+                continuation.resume(returning: false)
+            })
+        }
+    }
 
     /// Starts the loop; `done` is called once, when the input is finished at the end of the
     /// sound or when the writer stopped, or `failed` when the sound cannot go on (``error``
@@ -47,6 +60,7 @@ final class SoundtrackFeed: @unchecked Sendable {
                     return
                 }
                 guard input.append(AudioSampleBuffer(samples: chunk)) else {
+                    stopped.withLock { $0 = true }
                     input.markAsFinished()
                     done()
                     return

@@ -8,9 +8,11 @@ internal import CFFmpeg
 ///
 /// Held frames: an appended picture stays on screen until the next one's frame. With
 /// ``HoldStrategy/skip`` the engine writes those frames itself as all-skip P slices
-/// (``SkipFrameWriter``), right after the encoder's packet for the picture they repeat; the
-/// first picture after held frames is a forced IDR, so the encoder's own frame numbering
-/// never meets the engine's. Pictures appended on consecutive frames (a crossfade, a pan)
+/// (``SkipFrameWriter``), right after the encoder's packet for the picture they repeat,
+/// whenever that packet comes: at once when the encoder has already given it out (no
+/// delay, e.g. x264's `zerolatency`), or as soon as it does (x264 may hold pictures back).
+/// The first picture after held frames is a forced IDR, so the encoder's own frame
+/// numbering never meets the engine's. Pictures appended on consecutive frames (a crossfade, a pan)
 /// go through the encoder as ordinary frames. With ``HoldStrategy/encode`` the encoder is
 /// given every held frame as well.
 final class WriterEngine {
@@ -23,13 +25,14 @@ final class WriterEngine {
 
     /// The frame index of the last picture given to the encoder.
     private var lastFrame: Int64 = -1
-    /// Held frames still to write: after the encoder's packet for `after`, the frames `frames`.
+    /// The frame index of the last packet the encoder gave out (and the file received).
+    private var lastPacket: Int64 = -1
+    /// Held frames waiting for the encoder's packet of the picture they repeat: after the
+    /// packet for frame `after`, the frames `frames`.
     private var pendingHolds: [(after: Int64, frames: Range<Int64>)] = []
     /// `frame_num` of the last reference picture written, encoder's or engine's.
     private var lastFrameNum = 0
-    /// Frames written to the file so far.
-    private(set) var framesWritten: Int64 = 0
-    /// Whether every video frame has been written (``finishVideo(endFrame:)``).
+    /// Whether every video frame has gone to the muxer or waits below (``finishVideo(endFrame:)``).
     private var videoFinished = false
 
     /// With a sound track, video waits here until the sound has reached its time, so that the
@@ -42,17 +45,15 @@ final class WriterEngine {
     }
     /// Whether the file has a sound track.
     private let hasAudio: Bool
-    /// The end of the sound written so far, in 1/48000 s; `.max` once the sound is finished.
+    /// The end of the sound written so far, in 1/48000 s (the AAC priming is before 0);
+    /// `.max` once the sound is finished.
     private var audioEnd: Int64 = -AACEncoderPriming.samples
-
-    /// The hold strategy in effect: ``HoldStrategy/skip`` falls back to `encode` when the
-    /// encoder's stream cannot carry skip slices (it always can with the settings used here).
-    var hold: HoldStrategy { skipWriter == nil ? .encode : .skip }
 
     /// - Parameter audio: the opened AAC encoder when the file gets a sound track (the engine
     ///   takes its stream parameters; the writer keeps the encoder).
     init(path: String, settings: VideoSettings, audio: AACEncoder? = nil) throws(FFmpegError) {
         self.settings = settings
+        hasAudio = audio != nil
         encoder = try H264Encoder(settings: settings, globalHeader: true, skipHolds: settings.hold == .skip)
         var extradata = encoder.extradata
         var skipWriter: SkipFrameWriter? = nil
@@ -70,7 +71,6 @@ final class WriterEngine {
             }
         }
         self.skipWriter = skipWriter
-        hasAudio = audio != nil
         muxer = try MP4Muxer(path: path, encoder: encoder, extradata: extradata, framesPerSecond: settings.framesPerSecond)
         if let audio { try muxer.addAudioStream(from: audio) }
         try muxer.writeHeader()
@@ -84,6 +84,27 @@ final class WriterEngine {
         lastPicture = picture
         try encode(at: index, forceIDR: lastFrame < 0 || held)
         lastFrame = index
+    }
+
+    /// Holds the last picture until frame `end` (exclusive), drains the encoder and closes the file.
+    func finish(endFrame: Int64) throws {
+        try finishVideo(endFrame: endFrame)
+        try finishAudio()
+        try muxer.finish()
+    }
+
+    /// Holds the last picture until frame `end` (exclusive) and drains the encoder: every video
+    /// packet goes to the muxer (or, with sound, waits for the sound to reach it).
+    func finishVideo(endFrame: Int64) throws {
+        guard !videoFinished else { return }
+        videoFinished = true
+        if lastFrame >= 0 && endFrame > lastFrame + 1 { try hold(until: endFrame) }
+        try encoder.sendEndOfStream()
+        while try drainOne() != .endOfStream {}
+        if let unwritten = pendingHolds.first {
+            throw FFmpegError(call: "avcodec_receive_packet: no packet for frame \(unwritten.after), held until frame \(unwritten.frames.upperBound)",
+                              code: -EIO)
+        }
     }
 
     /// Muxes encoded sound, and the video that waited for it.
@@ -104,13 +125,15 @@ final class WriterEngine {
     /// Writes the waiting video whose time the sound has reached.
     private func writeWaitingVideo() throws {
         let fps = Int64(settings.framesPerSecond), rate = Int64(AudioFormat.sampleRate)
-        func due(_ frame: Int64) -> Bool { audioEnd == .max || frame.multipliedFullWidth(by: rate) <= audioEnd.multipliedFullWidth(by: fps) }
+        func due(_ frame: Int64) -> Bool {
+            audioEnd == .max || frame.multipliedFullWidth(by: rate) <= audioEnd.multipliedFullWidth(by: fps)
+        }
         while let first = waitingVideo.first {
             switch first {
             case .encoded(let packet, let frame):
                 guard due(frame) else { return }
                 waitingVideo.removeFirst()
-                try muxer.write(encoded: packet.packet)
+                try muxer.write(encoded: packet.pointer)
             case .held(let frames, let frameNumBefore):
                 guard let skipWriter else { preconditionFailure("held frames without a skip writer") }
                 var frameNum = frameNumBefore
@@ -129,29 +152,16 @@ final class WriterEngine {
         }
     }
 
-    /// Holds the last picture until frame `end` (exclusive), drains the encoder and closes the file.
-    func finish(endFrame: Int64) throws {
-        try finishVideo(endFrame: endFrame)
-        try finishAudio()
-        try muxer.finish()
-    }
-
-    /// Holds the last picture until frame `end` (exclusive) and drains the encoder: every video
-    /// packet goes to the muxer now, so that sound still to come is interleaved with it.
-    func finishVideo(endFrame: Int64) throws {
-        guard !videoFinished else { return }
-        videoFinished = true
-        if lastFrame >= 0 && endFrame > lastFrame + 1 { try hold(until: endFrame) }
-        try encoder.sendEndOfStream()
-        while try drainOne() != .endOfStream {}
-        precondition(pendingHolds.isEmpty, "held frames left unwritten")
-    }
-
     /// Fills the frames after the last picture, up to `end` (exclusive).
     private func hold(until end: Int64) throws {
         let frames = (lastFrame + 1)..<end
-        if skipWriter != nil {
-            pendingHolds.append((after: lastFrame, frames: frames))
+        if let skipWriter {
+            if lastPacket == lastFrame {
+                // The encoder has given out the picture already: its copies follow at once.
+                try writeHolds(frames, with: skipWriter)
+            } else {
+                pendingHolds.append((after: lastFrame, frames: frames))
+            }
         } else {
             for index in frames { try encode(at: index, forceIDR: false) }
             lastFrame = end - 1
@@ -179,30 +189,35 @@ final class WriterEngine {
             }
             if hasAudio {
                 let copy = try OwnedPacket()
-                try check(av_packet_ref(copy.packet, packet), "av_packet_ref")
+                try check(av_packet_ref(copy.pointer, packet), "av_packet_ref")
                 waitingVideo.append(.encoded(copy, frame: index))
             } else {
                 try muxer.write(encoded: packet)
             }
-            framesWritten += 1
         }
-        if hasAudio && output == .packet { try writeWaitingVideo() }
-        if output == .packet, let skipWriter, let next = pendingHolds.first, next.after == index {
+        guard output == .packet else { return output }
+        if hasAudio { try writeWaitingVideo() }
+        lastPacket = index
+        if let skipWriter, let next = pendingHolds.first, next.after == index {
             pendingHolds.removeFirst()
-            if hasAudio {
-                waitingVideo.append(.held(next.frames, frameNumBefore: lastFrameNum))
-                for _ in next.frames { lastFrameNum = skipWriter.frameNum(after: lastFrameNum) }
-                framesWritten += Int64(next.frames.count)
-                try writeWaitingVideo()
-                return output
-            }
-            for frame in next.frames {
-                lastFrameNum = skipWriter.frameNum(after: lastFrameNum)
-                try muxer.write(bytes: NALUnit.startCode + skipWriter.skipSlice(frameNum: lastFrameNum), frame: frame, keyframe: false)
-                framesWritten += 1
-            }
+            try writeHolds(next.frames, with: skipWriter)
         }
         return output
+    }
+
+    /// Writes held frames: all-skip P slices repeating the picture just written.
+    private func writeHolds(_ frames: Range<Int64>, with skipWriter: SkipFrameWriter) throws {
+        if hasAudio {
+            // They wait for the sound as a range; their frame_nums follow on from here.
+            waitingVideo.append(.held(frames, frameNumBefore: lastFrameNum))
+            for _ in frames { lastFrameNum = skipWriter.frameNum(after: lastFrameNum) }
+            try writeWaitingVideo()
+            return
+        }
+        for frame in frames {
+            lastFrameNum = skipWriter.frameNum(after: lastFrameNum)
+            try muxer.write(bytes: NALUnit.startCode + skipWriter.skipSlice(frameNum: lastFrameNum), frame: frame, keyframe: false)
+        }
     }
 
     /// The header of the first coded slice in an Annex B packet.
