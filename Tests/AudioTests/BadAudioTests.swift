@@ -96,6 +96,20 @@ struct BadAudioTests {
         #expect(abs(try probeDuration(output, stream: "a:0") - 3) <= 1024.0 / 48000)
     }
 
+    @Test("a photo that fails while the show renders stops the sound too: status 1, one line, nothing left")
+    func photoFailsMidRender() throws {
+        guard let audio = media("flac_stereo_music.flac"),
+              let broken = TestEnvironment.sharedPhoto("malformed_bad_huffman_table.jpg") else {
+            return withKnownIssue(noSharedMedia) { throw ProbeError.noFFprobe }
+        }
+        let folder = try TemporaryFolder()
+        let result = try slideshow(["make", photos[0], broken, photos[1], "--size", "160x120", "--duration", "20",
+                                    "--audio", audio, "-o", folder.path("show.mp4")])
+        #expect(result.status == 1)
+        #expect(result.stderr == "slideshow: \(broken): corrupt JPEG data (Bogus Huffman table definition)\n")
+        #expect(folder.contents().isEmpty)
+    }
+
     @Test("--audio-start past the music's end is refused before encoding")
     func startPastEnd() throws {
         guard let audio = media("wav_short_0.97s_mono.wav") else { return withKnownIssue(noSharedMedia) { throw ProbeError.noFFprobe } }
