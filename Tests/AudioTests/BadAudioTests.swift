@@ -15,7 +15,7 @@ struct BadAudioTests {
     static let cases: [Case] = [
         Case(name: "missing", make: { $0.path("nothere.mp3") }, reason: "no such audio file"),
         Case(name: "zero-length", make: { folder in
-            FileManager.default.createFile(atPath: folder.path("empty.mp3"), contents: Data())
+            #expect(FileManager.default.createFile(atPath: folder.path("empty.mp3"), contents: Data()))
             return folder.path("empty.mp3")
         }, reason: "the audio file is empty (0 bytes)"),
         Case(name: "a folder", make: { folder in
@@ -28,7 +28,7 @@ struct BadAudioTests {
         }, reason: "is not a regular file"),
         Case(name: "a device", make: { _ in "/dev/zero" }, reason: "is not a regular file"),
         Case(name: "text", make: { folder in
-            FileManager.default.createFile(atPath: folder.path("notes.txt"), contents: Data("hello, not music\n".utf8))
+            #expect(FileManager.default.createFile(atPath: folder.path("notes.txt"), contents: Data("hello, not music\n".utf8)))
             return folder.path("notes.txt")
         }, reason: "not an audio file FFmpeg can read, or a damaged one (Invalid data found when processing input)"),
         Case(name: "a photo: no audio stream", make: { _ in TestEnvironment.sample("square.jpg") }, reason: "has no audio stream"),
