@@ -12,11 +12,13 @@ import Synchronization
 // frames); peak memory at 3 and 60 photos; and how time grows with the number of photos.
 // With --batch, only the throughput of `slideshow batch` with one and two jobs at once (BatchBench.swift).
 // With --motion, only R2/P2 and R3/P3: transitions and Ken Burns against ffmpeg (MotionBench.swift), which the full run also prints.
+// With --audio, only the soundtrack's figures (AudioBench.swift); a full run prints them last.
 
 var runs = 5
 var photoFolder = "../shared/photos"
 var batchOnly = false
 var motionOnly = false
+var audioOnly = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -24,8 +26,9 @@ while let argument = arguments.popFirst() {
     case "--photos": photoFolder = arguments.popFirst() ?? photoFolder
     case "--batch": batchOnly = true
     case "--motion": motionOnly = true
+    case "--audio": audioOnly = true
     default:
-        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --motion]")
+        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --motion | --audio]")
         exit(64)
     }
 }
@@ -51,6 +54,12 @@ func scratchFile(_ name: String) -> String { scratch.appendingPathComponent(name
 
 if motionOnly {
     motionBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, runs: runs, scratch: scratchFile)
+    try? FileManager.default.removeItem(at: scratch)
+    exit(0)
+}
+
+if audioOnly {
+    audioBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, scratch: scratch, runs: runs).forEach { print($0) }
     try? FileManager.default.removeItem(at: scratch)
     exit(0)
 }
@@ -137,6 +146,8 @@ scaling.append(String(format: "Time per photo: %.3f s at 3, %.3f s at 60 (linear
 
 // 4. R2/P2 and R3/P3 (MotionBench.swift), before anything grows this process.
 motionBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, runs: runs, scratch: scratchFile)
+// 4. The soundtrack's figures (before the floor, which grows this process), printed last.
+let soundtrackLines = audioBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, scratch: scratch, runs: runs)
 
 // 2. The floor, last: it runs in this process, and a child started after this process has
 // grown reports this process's size as its own peak RSS (posix_spawn shares the memory map
@@ -181,4 +192,4 @@ print(String(format: "P1 / R1:    %.1fx original, %.1fx minimal-life   (target â
 print("Peak RSS at 3 photos: \(megabytes(ourPeak))   (target â‰¤ 150 MB)")
 print("")
 scaling.forEach { print($0) }
-
+soundtrackLines.forEach { print($0) }

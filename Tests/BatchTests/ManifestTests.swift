@@ -193,6 +193,8 @@ struct ManifestTests {
     @Test("the fields a job may have")
     func fields() {
         #expect(Set(BatchManifest.fields) == ["photos", "output", "duration", "slideDuration", "size", "fps", "filter", "fit",
-                                              "background", "crf", "preset", "hold", "transition", "transitionDuration", "fadeIn", "fadeOut", "motion", "zoom"])
+                                              "background", "crf", "preset", "hold",
+                                              "audio", "audioBitrate", "audioStart", "audioFadeIn", "audioFadeOut", "audioLoop", "loudness",
+                                              "transition", "transitionDuration", "fadeIn", "fadeOut", "motion", "zoom"])
     }
 }

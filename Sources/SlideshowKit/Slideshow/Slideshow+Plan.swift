@@ -29,10 +29,14 @@ extension Slideshow {
 
     /// The frame plan: what every frame shows.
     /// - Throws: ``RenderError/invalid(_:)`` when the length, the transition, fade or motion
-    ///   settings cannot make one.
+    ///   settings cannot make one (and `.audio` when a length that follows the soundtrack cannot be read).
     public func framePlan() throws(RenderError) -> FramePlan {
+        try framePlan(timeline: timeline())
+    }
+
+    /// The frame plan over a timeline already worked out.
+    func framePlan(timeline: Timeline) throws(RenderError) -> FramePlan {
         if let problem = planProblem { throw .invalid(problem) }
-        let timeline = try timeline()
         let fps = Double(video.framesPerSecond)
         let total = timeline.endTime.seconds
         let count = photos.count

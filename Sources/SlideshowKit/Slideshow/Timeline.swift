@@ -7,6 +7,8 @@ public enum SlideshowLength: Sendable, Hashable, CustomStringConvertible {
     /// Photo i is shown `seconds[i]` seconds (one entry per photo); the cuts are the running
     /// totals rounded to frames, so the whole show is exactly `round(sum × fps)` frames.
     case perPhoto(seconds: [Double])
+    /// As long as the slideshow's soundtrack, from its start offset to the music's end.
+    case soundtrack
 
     /// The default: three seconds in all.
     public static let `default` = SlideshowLength.total(seconds: 3)
@@ -16,6 +18,7 @@ public enum SlideshowLength: Sendable, Hashable, CustomStringConvertible {
         case .total(let seconds): "\(seconds) s in total"
         case .perSlide(let seconds): "\(seconds) s per slide"
         case .perPhoto(let seconds): "\(seconds.map { "\($0)" }.joined(separator: " + ")) s"
+        case .soundtrack: "as long as the soundtrack"
         }
     }
 }
@@ -69,6 +72,7 @@ public struct Timeline: Sendable, Hashable {
                 cuts.append(Int(min((sum * Double(framesPerSecond)).rounded(), Double(Int32.max))))
             }
             starts = cuts
+        case .soundtrack: throw Problem(description: "the length follows the soundtrack: the slideshow works it out from the music")
         }
         guard seconds.isFinite, seconds > 0 else {
             throw Problem(description: "the duration must be a positive number of seconds, not \(length)")
