@@ -72,4 +72,26 @@ struct TransitionTests {
         #expect(a == (try Data(contentsOf: URL(fileURLWithPath: folder.path("b.mp4")))))
         #expect(try ProbedVideo(path: folder.path("a.mp4")).decodedFrames == 90)
     }
+
+    @Test("under motion in letterbox, the bars of every decoded frame are exactly black (Y 16) and the picture moves")
+    func barsStillUnderMotion() throws {
+        let folder = try TemporaryFolder()
+        let (w, h) = (96, 64)
+        // The portrait sample fits 48 pixels wide in the middle: columns 0–15 and 80–95 are bars whole macroblocks wide.
+        let result = try slideshow(["make", samplePhotos[1], "--duration", "1", "--size", "\(w)x\(h)", "--motion", "kenburns",
+                                    "--zoom", "0.3", "-o", folder.path("moving.mp4")])
+        #expect(result.status == 0)
+        let frames = try FrameDecoder.frames(of: folder.path("moving.mp4"), pixelFormat: "yuv420p", width: w, height: h)
+        #expect(frames.count == 30)
+        for (index, frame) in frames.enumerated() {
+            let bytes = [UInt8](frame.prefix(w * h))  // the Y plane
+            var bars: [UInt8] = []
+            for y in 0..<h {
+                for x in 0..<16 { bars.append(bytes[y * w + x]) }
+                for x in 80..<96 { bars.append(bytes[y * w + x]) }
+            }
+            #expect(bars.allSatisfy { $0 == 16 }, "frame \(index)")
+        }
+        #expect(Set(frames).count >= 25)
+    }
 }
