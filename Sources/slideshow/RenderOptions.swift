@@ -16,10 +16,10 @@ struct RenderOptions: ParsableArguments {
     @Option(help: "Frames per second.")
     var fps: Int = 30
 
-    @Option(help: ArgumentHelp("Film look: \(Looks.all.map(\.name).joined(separator: ", ")).", valueName: "look"))
+    @Option(help: ArgumentHelp("Film look, or looks separated by commas, applied left to right, each with optional :key=value parameters: \(Looks.catalogue.map(\.name).joined(separator: ", ")) (see `slideshow filters`).", valueName: "look[,look…]"))
     var filter: String = "original"
 
-    @Option(help: ArgumentHelp("letterbox (bars, the whole photo) or fill (crop to fill the frame).", valueName: "mode"))
+    @Option(help: ArgumentHelp("letterbox (bars, the whole photo), fill (crop to fill the frame) or blur (the whole photo over a blurred copy of itself; --background then shows only under transparency).", valueName: "mode"))
     var fit: FitMode = .letterbox
 
     @Option(help: ArgumentHelp("Colour of the letterbox bars.", valueName: "#RRGGBB"))
@@ -34,6 +34,15 @@ struct RenderOptions: ParsableArguments {
     @Option(help: ArgumentHelp("skip: repeat held frames without encoding them (fast, exact); encode: encode every frame.", valueName: "mode"))
     var hold: HoldStrategy = .skip
 
+    @Flag(help: "Print each photo's capture date (EXIF DateTimeOriginal) in its lower right corner, as film cameras did.")
+    var dateStamp = false
+
+    @Option(help: ArgumentHelp("How --date-stamp writes the date: \(DateImprint.Format.allCases.map { "\($0.rawValue) (\($0.example))" }.joined(separator: ", ")).", valueName: "format"))
+    var dateFormat: String = DateImprint.Format.ymd.rawValue
+
+    @Option(help: ArgumentHelp("The video's title tag.", valueName: "text"))
+    var title: String?
+
     func validate() throws {
         do {
             try options.validate()
@@ -44,8 +53,12 @@ struct RenderOptions: ParsableArguments {
 
     /// The library's options.
     var options: SlideshowOptions {
-        SlideshowOptions(duration: duration, slideDuration: slideDuration, size: size, fps: fps, filter: filter,
-                         fit: fit, background: background, crf: crf, preset: preset, hold: hold)
+        var options = SlideshowOptions(duration: duration, slideDuration: slideDuration, size: size, fps: fps, filter: filter,
+                                       fit: fit, background: background, crf: crf, preset: preset, hold: hold)
+        options.dateStamp = dateStamp
+        options.dateFormat = dateFormat
+        options.title = title
+        return options
     }
 
     /// The slideshow these options describe.

@@ -32,11 +32,14 @@ struct Renderer {
         } catch {
             throw .output(error)
         }
+        // The capture dates: the earliest is the file's creation time, and each is its slide's imprint.
+        let captureDates = slideshow.photos.map(CaptureDate.read)
+        writer.metadata = MovieMetadata(creationTime: captureDates.compactMap { $0 }.min(), title: slideshow.title)
         let input = AssetWriterInput(settings: settings)
         let adaptor = PixelBufferAdaptor(assetWriterInput: input)
         writer.add(input)
         // The first photos decode while the encoder opens and the header is written.
-        let slides = SlidePreparer(slideshow: slideshow, workers: Self.workers, budget: Self.budget)
+        let slides = SlidePreparer(slideshow: slideshow, workers: Self.workers, budget: Self.budget, captureDates: captureDates)
         input.bufferConsumed = { slides.release() }
         slides.start()
         do {
@@ -123,6 +126,8 @@ final class SlidePreparer: Sendable {
     private let budget: Int
     private let state: Mutex<State>
     private let ready: [DispatchSemaphore]
+    /// Each photo's capture date, for the date imprint.
+    private let captureDates: [CaptureDate?]
 
     private struct State {
         var results: [Int: Result<PixelBuffer, RenderError>] = [:]
@@ -132,8 +137,9 @@ final class SlidePreparer: Sendable {
         var cancelled = false
     }
 
-    init(slideshow: Slideshow, workers: Int, budget: Int) {
+    init(slideshow: Slideshow, workers: Int, budget: Int, captureDates: [CaptureDate?] = []) {
         precondition(workers > 0 && budget >= workers)
+        self.captureDates = captureDates
         self.slideshow = slideshow
         self.workers = workers
         self.budget = budget
@@ -197,6 +203,10 @@ final class SlidePreparer: Sendable {
                 for: slideshow.photos[index], targetSize: slideshow.video.size,
                 contentMode: slideshow.contentMode, background: slideshow.background)
             slideshow.look.apply(to: &buffer, slideIndex: index)
+            if slideshow.backdrop == .blur { BlurredBackdrop.fill(&buffer) }
+            if let imprint = slideshow.dateImprint, index < captureDates.count, let date = captureDates[index] {
+                imprint.draw(date, on: &buffer)
+            }
             return .success(buffer)
         } catch {
             return .failure(.photo(error))

@@ -25,6 +25,14 @@ public struct Slideshow: Sendable {
     public var background: RGBColor
     /// Whether a file already at ``output`` may be replaced.
     public var overwrite: Bool
+    /// What surrounds a letterboxed photo: bars of ``background`` (the default) or a blurred,
+    /// darkened copy of the photo filling the frame.
+    public var backdrop: Backdrop = .color
+    /// The orange date printed in the picture's lower right corner from each photo's EXIF
+    /// capture date, as film cameras did; nil (the default) prints none.
+    public var dateImprint: DateImprint?
+    /// The MP4's title tag; nil (the default) writes none.
+    public var title: String?
 
     /// Creates a slideshow with the product's defaults.
     public init(photos: [Photo], output: String, length: SlideshowLength = .default,
@@ -103,6 +111,14 @@ public struct Slideshow: Sendable {
             continuation.onTermination = { _ in task.cancel() }
         }
     }
+}
+
+/// What fills the frame around a letterboxed photo.
+public enum Backdrop: Sendable, Hashable {
+    /// Bars of the slideshow's background colour.
+    case color
+    /// The photo itself, scaled to fill the frame, blurred and darkened (see ``BlurredBackdrop``).
+    case blur
 }
 
 /// How far a render is.

@@ -77,6 +77,8 @@ public final class AssetWriter: @unchecked Sendable {
         var lastFrame: Int64 = -1
         /// The temporary file, from startWriting() until it is committed or discarded.
         var output: OutputFile?
+        /// The file's creation time and title.
+        var metadata = MovieMetadata()
     }
 
     /// Creates a writer.
@@ -105,6 +107,13 @@ public final class AssetWriter: @unchecked Sendable {
     /// Why the writer failed, once ``status`` is `.failed`.
     public var error: WriterError? { state.withLock { $0.error } }
 
+    /// The file's creation time and title, set before ``startWriting()`` (later changes are
+    /// ignored); none by default.
+    public var metadata: MovieMetadata {
+        get { state.withLock { $0.metadata } }
+        set { state.withLock { $0.metadata = newValue } }
+    }
+
     /// The hold strategy in effect once writing has started.
     public var holdStrategy: HoldStrategy { queue.sync { engine?.hold ?? settings.hold } }
 
@@ -130,7 +139,7 @@ public final class AssetWriter: @unchecked Sendable {
             do {
                 let output = try OutputFile(target: outputPath, overwrite: overwrite)
                 do {
-                    engine = try WriterEngine(path: output.temporary, settings: settings)
+                    engine = try WriterEngine(path: output.temporary, settings: settings, metadata: metadata)
                 } catch {
                     output.discard()
                     throw error

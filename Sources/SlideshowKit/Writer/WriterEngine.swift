@@ -34,7 +34,7 @@ final class WriterEngine {
     /// encoder's stream cannot carry skip slices (it always can with the settings used here).
     var hold: HoldStrategy { skipWriter == nil ? .encode : .skip }
 
-    init(path: String, settings: VideoSettings) throws(FFmpegError) {
+    init(path: String, settings: VideoSettings, metadata: MovieMetadata = MovieMetadata()) throws(FFmpegError) {
         self.settings = settings
         encoder = try H264Encoder(settings: settings, globalHeader: true, skipHolds: settings.hold == .skip)
         var extradata = encoder.extradata
@@ -53,7 +53,8 @@ final class WriterEngine {
             }
         }
         self.skipWriter = skipWriter
-        muxer = try MP4Muxer(path: path, encoder: encoder, extradata: extradata, framesPerSecond: settings.framesPerSecond)
+        muxer = try MP4Muxer(path: path, encoder: encoder, extradata: extradata, framesPerSecond: settings.framesPerSecond,
+                             metadata: metadata)
         try muxer.writeHeader()
     }
 
