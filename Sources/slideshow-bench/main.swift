@@ -15,14 +15,16 @@ import Synchronization
 var runs = 5
 var photoFolder = "../shared/photos"
 var batchOnly = false
+var slidesOnly = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--runs": runs = Int(arguments.popFirst() ?? "") ?? runs
     case "--photos": photoFolder = arguments.popFirst() ?? photoFolder
     case "--batch": batchOnly = true
+    case "--slides": slidesOnly = true
     default:
-        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch]")
+        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --slides]")
         exit(64)
     }
 }
@@ -45,6 +47,12 @@ let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("sli
 try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: scratch) }
 func scratchFile(_ name: String) -> String { scratch.appendingPathComponent(name).path }
+
+if slidesOnly {
+    slideCostBenchmark(photos: photos, ffmpeg: ffmpeg, scratch: scratch, runs: runs)
+    try? FileManager.default.removeItem(at: scratch)
+    exit(0)
+}
 
 if batchOnly {
     batchBenchmark(tool: tool, photos: photos, scratch: scratch, runs: runs)
@@ -171,4 +179,4 @@ print(String(format: "P1 / R1:    %.1fx original, %.1fx minimal-life   (target â
 print("Peak RSS at 3 photos: \(megabytes(ourPeak))   (target â‰¤ 150 MB)")
 print("")
 scaling.forEach { print($0) }
-
+slideCostBenchmark(photos: photos, ffmpeg: ffmpeg, scratch: scratch, runs: runs)

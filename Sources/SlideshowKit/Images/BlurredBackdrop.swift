@@ -50,57 +50,46 @@ public enum BlurredBackdrop {
     }
 
     /// The picture, centre-cropped to the frame's aspect, box-averaged onto the grid.
+    ///
+    /// Grid cell (gx, gy) averages crop columns `gx·cw/gw ..< (gx+1)·cw/gw` and the rows
+    /// likewise (at least one of each, so a picture smaller than the grid repeats its pixels).
     static func shrink(_ buffer: PixelBuffer, content: Rect) -> Grid {
         let gw = (buffer.width + cell - 1) / cell, gh = (buffer.height + cell - 1) / cell
         let crop = FitGeometry.centreCrop(of: FitGeometry.size(of: content), aspect: buffer.size)
         let left = content.x + crop.x, top = content.y + crop.y
-        // The grid column of each crop column, and the first crop row of each grid row.
-        let columnOf = (0..<crop.width).map { $0 * gw / crop.width }
-        var columnCounts = [Int](repeating: 0, count: gw)
-        for column in columnOf { columnCounts[column] += 1 }
+        func span(_ index: Int, _ count: Int, _ cells: Int) -> Range<Int> {
+            let start = min(index * count / cells, count - 1)
+            return start..<max(start + 1, (index + 1) * count / cells)
+        }
+        let columns = (0..<gw).map { span($0, crop.width, gw) }
         var values = [Int](repeating: 0, count: gw * gh * 3)
         var sums = [Int](repeating: 0, count: gw * 3)
         buffer.pixels.withUnsafeBufferPointer { pixels in
-            var row = 0
             for gy in 0..<gh {
-                let end = (gy + 1) * crop.height / gh
-                let rows = max(end - row, 0)
+                let rows = span(gy, crop.height, gh)
                 for index in sums.indices { sums[index] = 0 }
                 sums.withUnsafeMutableBufferPointer { sums in
-                    columnOf.withUnsafeBufferPointer { columnOf in
-                        for y in row..<max(end, row) {
-                            var pixel = pixels.baseAddress! + ((top + y) * buffer.width + left) * 3
-                            for x in 0..<crop.width {
-                                let at = columnOf[x] &* 3
-                                sums[at] &+= Int(pixel[0])
-                                sums[at &+ 1] &+= Int(pixel[1])
-                                sums[at &+ 2] &+= Int(pixel[2])
+                    for y in rows {
+                        let line = pixels.baseAddress! + ((top + y) * buffer.width + left) * 3
+                        for (gx, range) in columns.enumerated() {
+                            var r = 0, g = 0, b = 0
+                            var pixel = line + range.lowerBound * 3
+                            for _ in range {
+                                r &+= Int(pixel[0]); g &+= Int(pixel[1]); b &+= Int(pixel[2])
                                 pixel += 3
                             }
+                            sums[gx &* 3] &+= r
+                            sums[gx &* 3 &+ 1] &+= g
+                            sums[gx &* 3 &+ 2] &+= b
                         }
                     }
                 }
-                // A grid row with no crop row (a picture shorter than the grid) repeats the one above.
-                for gx in 0..<gw {
-                    let count = rows * columnCounts[gx]
+                for (gx, range) in columns.enumerated() {
+                    let count = rows.count * range.count
                     for c in 0..<3 {
-                        let at = (gy * gw + gx) * 3 + c
-                        if count > 0 {
-                            values[at] = (sums[gx * 3 + c] * 2 + count) / (2 * count)
-                        } else if gx > 0 && columnCounts[gx] == 0 {
-                            values[at] = values[at - 3]
-                        } else if gy > 0 {
-                            values[at] = values[at - gw * 3]
-                        }
+                        values[(gy * gw + gx) * 3 + c] = (sums[gx * 3 + c] * 2 + count) / (2 * count)
                     }
                 }
-                row = max(end, row)
-            }
-        }
-        // Columns with no crop column (a picture narrower than the grid) repeat the one to the left.
-        for gy in 0..<gh {
-            for gx in 1..<max(gw, 1) where columnCounts[gx] == 0 {
-                for c in 0..<3 { values[(gy * gw + gx) * 3 + c] = values[(gy * gw + gx - 1) * 3 + c] }
             }
         }
         return Grid(width: gw, height: gh, values: values)
@@ -108,26 +97,38 @@ public enum BlurredBackdrop {
 
     /// Three box-blur passes each way, edges repeated, rounded to nearest.
     static func blur(_ grid: inout Grid) {
-        let size = 2 * radius + 1
-        var line = [Int]()
-        func pass(count: Int, lines: Int, index: (Int, Int) -> Int) {
-            for l in 0..<lines {
+        let (w, h) = (grid.width, grid.height)
+        var scratch = [Int](repeating: 0, count: max(w, h))
+        grid.values.withUnsafeMutableBufferPointer { values in
+            scratch.withUnsafeMutableBufferPointer { scratch in
+                let v = values.baseAddress!, line = scratch.baseAddress!
                 for _ in 0..<3 {
-                    for c in 0..<3 {
-                        line = (0..<count).map { grid.values[index(l, $0) * 3 + c] }
-                        var sum = 0
-                        for k in -radius...radius { sum += line[min(max(k, 0), count - 1)] }
-                        for i in 0..<count {
-                            grid.values[index(l, i) * 3 + c] = (sum * 2 + size) / (2 * size)
-                            sum += line[min(i + radius + 1, count - 1)] - line[max(i - radius, 0)]
-                        }
+                    for y in 0..<h {
+                        for c in 0..<3 { boxBlur(v + y * w * 3 + c, count: w, stride: 3, line: line) }
+                    }
+                }
+                for _ in 0..<3 {
+                    for x in 0..<w {
+                        for c in 0..<3 { boxBlur(v + x * 3 + c, count: h, stride: w * 3, line: line) }
                     }
                 }
             }
         }
-        let (w, h) = (grid.width, grid.height)
-        pass(count: w, lines: h) { row, x in row * w + x }
-        pass(count: h, lines: w) { column, y in y * w + column }
+    }
+
+    /// One box-blur pass over `count` values `stride` apart, through a copy in `line`:
+    /// each value becomes the rounded mean of the `2·radius + 1` around it, edges repeated.
+    @inline(__always)
+    private static func boxBlur(_ values: UnsafeMutablePointer<Int>, count: Int, stride: Int, line: UnsafeMutablePointer<Int>) {
+        let size = 2 * radius + 1
+        for i in 0..<count { line[i] = values[i &* stride] }
+        let last = count - 1
+        var sum = 0
+        for k in -radius...radius { sum &+= line[min(max(k, 0), last)] }
+        for i in 0..<count {
+            values[i &* stride] = (sum &* 2 &+ size) / (2 &* size)
+            sum &+= line[min(i &+ radius &+ 1, last)] &- line[max(i &- radius, 0)]
+        }
     }
 
     /// Bilinear interpolation of the grid at every frame pixel outside `content`.
