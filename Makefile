@@ -6,7 +6,7 @@ SWIFT ?= swift
 PACKAGES := pkg-config libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libturbojpeg0-dev ffmpeg time
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps demo test bench bench-batch release fuzz sanitize
+.PHONY: deps demo test bench bench-batch release fuzz sanitize bench-slides sheets
 
 ## deps: install the Debian packages that are missing (FFmpeg's and TurboJPEG's headers; ffmpeg and GNU time for the tests)
 deps:
@@ -49,3 +49,8 @@ bench-batch: deps
 	$(SWIFT) build -c release --product slideshow-bench
 	$(SWIFT) build -c release --product slideshow
 	.build/release/slideshow-bench --batch
+
+## bench-slides: the per-slide cost of each look, the blur fill and the date imprint (release build)
+bench-slides: deps
+	$(SWIFT) build -c release --product slideshow-bench
+	.build/release/slideshow-bench --slides

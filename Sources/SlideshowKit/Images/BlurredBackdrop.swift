@@ -34,12 +34,16 @@ public enum BlurredBackdrop {
         let content = buffer.contentRect
         let frame = buffer.size
         guard content != Rect(frame), content.width > 0, content.height > 0 else { return }
-        var small = shrink(buffer, content: content)
-        blur(&small)
-        for index in small.values.indices {
-            small.values[index] = (small.values[index] * brightnessNumerator * 2 + 10) / 20
+        let (width, height) = (buffer.width, buffer.height)
+        // One borrow of the pixels for the whole job, so that they are never copied.
+        buffer.pixels.withUnsafeMutableBufferPointer { pixels in
+            var small = shrink(UnsafeBufferPointer(pixels), width: width, height: height, content: content)
+            blur(&small)
+            for index in small.values.indices {
+                small.values[index] = (small.values[index] * brightnessNumerator * 2 + 10) / 20
+            }
+            enlarge(small, into: pixels, width: width, height: height, except: content)
         }
-        enlarge(small, into: &buffer, except: content)
     }
 
     /// A small RGB image of `Int` values, rows unpadded.
@@ -53,9 +57,9 @@ public enum BlurredBackdrop {
     ///
     /// Grid cell (gx, gy) averages crop columns `gx·cw/gw ..< (gx+1)·cw/gw` and the rows
     /// likewise (at least one of each, so a picture smaller than the grid repeats its pixels).
-    static func shrink(_ buffer: PixelBuffer, content: Rect) -> Grid {
-        let gw = (buffer.width + cell - 1) / cell, gh = (buffer.height + cell - 1) / cell
-        let crop = FitGeometry.centreCrop(of: FitGeometry.size(of: content), aspect: buffer.size)
+    static func shrink(_ pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int, content: Rect) -> Grid {
+        let gw = (width + cell - 1) / cell, gh = (height + cell - 1) / cell
+        let crop = FitGeometry.centreCrop(of: FitGeometry.size(of: content), aspect: Size(width: width, height: height))
         let left = content.x + crop.x, top = content.y + crop.y
         func span(_ index: Int, _ count: Int, _ cells: Int) -> Range<Int> {
             let start = min(index * count / cells, count - 1)
@@ -64,13 +68,13 @@ public enum BlurredBackdrop {
         let columns = (0..<gw).map { span($0, crop.width, gw) }
         var values = [Int](repeating: 0, count: gw * gh * 3)
         var sums = [Int](repeating: 0, count: gw * 3)
-        buffer.pixels.withUnsafeBufferPointer { pixels in
+        do {
             for gy in 0..<gh {
                 let rows = span(gy, crop.height, gh)
                 for index in sums.indices { sums[index] = 0 }
                 sums.withUnsafeMutableBufferPointer { sums in
                     for y in rows {
-                        let line = pixels.baseAddress! + ((top + y) * buffer.width + left) * 3
+                        let line = pixels.baseAddress! + ((top + y) * width + left) * 3
                         for (gx, range) in columns.enumerated() {
                             var r = 0, g = 0, b = 0
                             var pixel = line + range.lowerBound * 3
@@ -136,8 +140,7 @@ public enum BlurredBackdrop {
     /// Frame pixel x samples the grid at `(x + ½) · gw / W − ½`, clamped to the grid, in
     /// 8-bit fixed-point weights; a row is first interpolated vertically into a line of the
     /// grid's width (×256), then each pixel horizontally.
-    static func enlarge(_ grid: Grid, into buffer: inout PixelBuffer, except content: Rect) {
-        let (width, height) = (buffer.width, buffer.height)
+    static func enlarge(_ grid: Grid, into pixels: UnsafeMutableBufferPointer<UInt8>, width: Int, height: Int, except content: Rect) {
         func taps(_ count: Int, _ cells: Int) -> [(Int, Int, Int)] {
             (0..<count).map { x in
                 // Position in 1/256 cell: ((2x + 1) · cells · 256 / (2 · count)) − 128.
@@ -148,7 +151,7 @@ public enum BlurredBackdrop {
         }
         let columns = taps(width, grid.width), rows = taps(height, grid.height)
         var line = [Int](repeating: 0, count: grid.width * 3)
-        buffer.pixels.withUnsafeMutableBufferPointer { pixels in
+        do {
             for y in 0..<height {
                 let inside = y >= content.y && y < content.maxY
                 let spans = inside ? [0..<max(content.x, 0), min(content.maxX, width)..<width] : [0..<width]
