@@ -54,3 +54,7 @@ bench-batch: deps
 bench-slides: deps
 	$(SWIFT) build -c release --product slideshow-bench
 	.build/release/slideshow-bench --slides
+
+## sheets: the README's contact sheets (every look, and blur fill) rendered from the sample photos
+sheets: release
+	Samples/make-sheets.sh .build/release/slideshow
