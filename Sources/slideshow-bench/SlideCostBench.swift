@@ -1,5 +1,5 @@
 import Foundation
-import SlideshowKit
+@_spi(Benchmark) import SlideshowKit
 
 /// The cost of each per-slide stage on one 1920x1080 slide, in this process, on one core:
 /// the looks, the blurred backdrop (`--fit blur`) and the date imprint, each beside its
@@ -36,6 +36,14 @@ func slideCostBenchmark(photos: [String], ffmpeg: String, scratch: URL, runs: In
         ("blur fill", blur, "(target ≤ 15 ms)"),
     ] {
         print("  \(name.padding(toLength: 14, withPad: " ", startingAt: 0)) \(ms(seconds))  \(target)")
+    }
+
+    // Face detection for --framing faces: on each camera photo as decoded for a 1080p fill slide.
+    print("Face detection (\(FaceFraming.isAvailable ? "OpenCV LBP cascade" : "unavailable"), grey copy ≤ \(FaceFraming.detectionSide) px, one thread), per photo:")
+    for photo in photos {
+        let samples = (0..<max(runs, 3)).map { _ in try! manager.timeFaceDetection(Photo(path: photo), targetSize: .hd1080) }
+        let name = URL(fileURLWithPath: photo).lastPathComponent
+        print("  \(name.padding(toLength: 40, withPad: " ", startingAt: 0)) decoded \(samples[0].decoded)  \(ms(median(samples.map(\.seconds))))  \(samples[0].faces) faces  (target ≤ 50 ms)")
     }
 
     // The peer: ffmpeg's usual blur-fill graph on the portrait picture, 30 frames of raw RGB, one thread.

@@ -43,6 +43,9 @@ struct RenderOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The video's title tag.", valueName: "text"))
     var title: String?
 
+    @Option(help: ArgumentHelp("With --fit fill, keep detected faces in the picture (faces) or crop the centre (center). \(FaceFraming.status).", valueName: "mode"))
+    var framing: Framing = .faces
+
     func validate() throws {
         do {
             try options.validate()
@@ -58,6 +61,7 @@ struct RenderOptions: ParsableArguments {
         options.dateStamp = dateStamp
         options.dateFormat = dateFormat
         options.title = title
+        options.framing = framing
         return options
     }
 
@@ -74,3 +78,4 @@ struct RenderOptions: ParsableArguments {
 
 extension HoldStrategy: ExpressibleByArgument {}
 extension FitMode: ExpressibleByArgument {}
+extension Framing: ExpressibleByArgument {}

@@ -126,4 +126,27 @@ struct RenderedOverlayTests {
             }
         }
     }
+
+    @Test("--fit fill with face framing: the astronaut's face is whole in every frame of her slide; the centre crop cuts it",
+          .enabled(if: FaceFraming.isAvailable, "skipped: no face detector (the OpenCV cascade from opencv-data is not installed)"))
+    func faceFraming() async throws {
+        let folder = try TemporaryFolder()
+        for framing in [Framing.faces, .center] {
+            try await render([samples[1], samples[2]], to: folder.path("\(framing).mp4")) {
+                $0.contentMode = .aspectFill
+                $0.framing = framing
+            }
+            let frames = try FrameDecoder.frames(of: folder.path("\(framing).mp4"), pixelFormat: "rgb24", width: 320, height: 180)
+            #expect(frames.count == 4)
+            for frame in frames.prefix(2) {
+                let faces = FaceFraming.faces(in: RGBImage(width: 320, height: 180, channels: 3, pixels: [UInt8](frame)))
+                if framing == .faces {
+                    #expect(faces.count == 1, "\(faces)")
+                    for face in faces { #expect(face.x >= 0 && face.y >= 0 && face.maxX <= 320 && face.maxY <= 180) }
+                } else {
+                    #expect(faces.isEmpty, "\(faces)")
+                }
+            }
+        }
+    }
 }

@@ -258,6 +258,9 @@ private struct JobEntry: Decodable {
         if let stamp = read("dateStamp", in: container, as: Bool.self, "true or false") { settings.dateStamp = stamp }
         if let format = read("dateFormat", in: container, as: String.self, "a date format's name") { settings.dateFormat = format }
         if let title = read("title", in: container, as: String.self, "a string") { settings.title = title }
+        if let framing = read("framing", in: container, as: String.self, "center or faces") {
+            if let value = Framing(rawValue: framing) { settings.framing = value } else { invalid("framing", "'\(framing)' is not center or faces") }
+        }
     }
 
     /// The value at a key, nil when absent or null; a value of the wrong type is a problem.

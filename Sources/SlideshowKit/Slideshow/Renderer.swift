@@ -201,7 +201,7 @@ final class SlidePreparer: Sendable {
         do {
             var buffer = try ImageManager().requestImage(
                 for: slideshow.photos[index], targetSize: slideshow.video.size,
-                contentMode: slideshow.contentMode, background: slideshow.background)
+                contentMode: slideshow.contentMode, background: slideshow.background, framing: slideshow.framing)
             slideshow.look.apply(to: &buffer, slideIndex: index)
             if slideshow.backdrop == .blur { BlurredBackdrop.fill(&buffer) }
             if let imprint = slideshow.dateImprint, index < captureDates.count, let date = captureDates[index] {

@@ -33,6 +33,9 @@ public struct Slideshow: Sendable {
     public var dateImprint: DateImprint?
     /// The MP4's title tag; nil (the default) writes none.
     public var title: String?
+    /// Which part of a photo `aspectFill` keeps: where the faces are (the default; the centre
+    /// when no detector is available) or the centre.
+    public var framing: Framing = .faces
 
     /// Creates a slideshow with the product's defaults.
     public init(photos: [Photo], output: String, length: SlideshowLength = .default,

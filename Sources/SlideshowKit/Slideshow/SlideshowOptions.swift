@@ -38,6 +38,8 @@ public struct SlideshowOptions: Sendable, Hashable {
     public var dateFormat: String = DateImprint.Format.ymd.rawValue
     /// The MP4's title tag; none by default.
     public var title: String?
+    /// Which part of a photo `fill` keeps: `faces` (the default) or `center`.
+    public var framing: Framing = .faces
 
     /// Creates options; the defaults are the product's.
     public init(duration: Double? = nil, slideDuration: Double? = nil, size: String = "1920x1080", fps: Int = 30,
@@ -85,6 +87,8 @@ public struct SlideshowOptions: Sendable, Hashable {
         case dateFormat
         /// `title` / `--title`.
         case title
+        /// `framing` / `--framing`.
+        case framing
 
         /// The command-line option, e.g. `--slide-duration`.
         public var option: String {
@@ -124,6 +128,7 @@ public struct SlideshowOptions: Sendable, Hashable {
         show.backdrop = fit == .blur ? .blur : .color
         show.dateImprint = dateStamp ? settings.imprint : nil
         show.title = title
+        show.framing = framing
         return show
     }
 
