@@ -137,9 +137,11 @@ public enum BlurredBackdrop {
 
     /// Bilinear interpolation of the grid at every frame pixel outside `content`.
     ///
-    /// Frame pixel x samples the grid at `(x + ½) · gw / W − ½`, clamped to the grid, in
-    /// 8-bit fixed-point weights; a row is first interpolated vertically into a line of the
-    /// grid's width (×256), then each pixel horizontally.
+    /// Frame pixel x samples the grid at `(x + ½) · gw / W − ½`, clamped to the grid, with
+    /// 8-bit fixed-point weights. Each grid row is first interpolated horizontally to the
+    /// frame's width, exactly (values ×256 fit 16 bits); each frame row is then the weighted
+    /// sum of two of those rows, rounded once: a loop over contiguous values that the compiler
+    /// vectorises.
     static func enlarge(_ grid: Grid, into pixels: UnsafeMutableBufferPointer<UInt8>, width: Int, height: Int, except content: Rect) {
         func taps(_ count: Int, _ cells: Int) -> [(Int, Int, Int)] {
             (0..<count).map { x in
@@ -150,30 +152,52 @@ public enum BlurredBackdrop {
             }
         }
         let columns = taps(width, grid.width), rows = taps(height, grid.height)
-        var line = [Int](repeating: 0, count: grid.width * 3)
-        do {
-            for y in 0..<height {
-                let inside = y >= content.y && y < content.maxY
-                let spans = inside ? [0..<max(content.x, 0), min(content.maxX, width)..<width] : [0..<width]
-                guard spans.contains(where: { !$0.isEmpty }) else { continue }
-                let (r0, r1, wy) = rows[y]
-                for i in 0..<line.count {
-                    line[i] = grid.values[r0 * grid.width * 3 + i] * (256 - wy) + grid.values[r1 * grid.width * 3 + i] * wy
+        let rowValues = width * 3
+        // Two grid rows widened to the frame's width, recomputed as the frame rows move down
+        // the grid (small, so no page of fresh memory is touched per slide).
+        var wide = [UInt16](repeating: 0, count: 2 * rowValues)
+        var widened = (-1, -1)
+        func widen(_ gy: Int, into slot: Int) {
+            let source = gy * grid.width * 3, target = slot * rowValues
+            for x in 0..<width {
+                let (c0, c1, wx) = columns[x]
+                for c in 0..<3 {
+                    wide[target + x * 3 + c] = UInt16(grid.values[source + c0 * 3 + c] * (256 - wx) + grid.values[source + c1 * 3 + c] * wx)
                 }
-                line.withUnsafeBufferPointer { line in
-                    columns.withUnsafeBufferPointer { columns in
-                        for span in spans {
-                            var pixel = pixels.baseAddress! + (y * width + span.lowerBound) * 3
-                            for x in span {
-                                let (c0, c1, wx) = columns[x]
-                                let a = c0 &* 3, b = c1 &* 3, ia = 256 &- wx
-                                pixel[0] = UInt8(truncatingIfNeeded: (line[a] &* ia &+ line[b] &* wx &+ 32768) >> 16)
-                                pixel[1] = UInt8(truncatingIfNeeded: (line[a &+ 1] &* ia &+ line[b &+ 1] &* wx &+ 32768) >> 16)
-                                pixel[2] = UInt8(truncatingIfNeeded: (line[a &+ 2] &* ia &+ line[b &+ 2] &* wx &+ 32768) >> 16)
-                                pixel += 3
-                            }
-                        }
+            }
+        }
+        for y in 0..<height {
+            let inside = y >= content.y && y < content.maxY
+            if inside && content.x <= 0 && content.maxX >= width { continue }
+            let (r0, r1, wy) = rows[y]
+            if widened != (r0, r1) {
+                if widened.1 == r0 {
+                    // Moving down by one grid row: the old bottom row becomes the top one.
+                    wide.withUnsafeMutableBufferPointer { w in
+                        w.baseAddress!.update(from: w.baseAddress! + rowValues, count: rowValues)
                     }
+                } else {
+                    widen(r0, into: 0)
+                }
+                widen(r1, into: 1)
+                widened = (r0, r1)
+            }
+            wide.withUnsafeBufferPointer { wide in
+                let top = wide.baseAddress!, bottom = wide.baseAddress! + rowValues
+                let out = pixels.baseAddress! + y * rowValues
+                let a = UInt32(256 - wy), b = UInt32(wy)
+                func span(_ from: Int, _ to: Int) {
+                    var i = from * 3
+                    while i < to * 3 {
+                        out[i] = UInt8(truncatingIfNeeded: (UInt32(top[i]) &* a &+ UInt32(bottom[i]) &* b &+ 32768) >> 16)
+                        i &+= 1
+                    }
+                }
+                if inside {
+                    span(0, max(min(content.x, width), 0))
+                    span(min(max(content.maxX, 0), width), width)
+                } else {
+                    span(0, width)
                 }
             }
         }
