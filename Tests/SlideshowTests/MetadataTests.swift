@@ -113,6 +113,11 @@ struct RenderedOverlayTests {
         let show = try options.slideshow(photos: samples, output: folder.path("blur.mp4"))
         #expect(show.backdrop == .blur && show.contentMode == .aspectFit)
         _ = try await show.render()
+        // Deterministic: the same show again gives the same bytes.
+        var again = show
+        again.output = folder.path("again.mp4")
+        _ = try await again.render()
+        #expect(try Data(contentsOf: folder.url.appendingPathComponent("blur.mp4")) == Data(contentsOf: folder.url.appendingPathComponent("again.mp4")))
         let frames = try FrameDecoder.frames(of: folder.path("blur.mp4"), pixelFormat: "rgb24", width: 320, height: 180)
         #expect(frames.count == 6)
         // The portrait sample's frame: its side columns are not the green background, nor black.
