@@ -43,7 +43,7 @@ struct RenderOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The video's title tag.", valueName: "text"))
     var title: String?
 
-    @Option(help: ArgumentHelp("With --fit fill, keep detected faces in the picture (faces) or crop the centre (center). \(FaceFraming.status).", valueName: "mode"))
+    @Option(help: ArgumentHelp("With --fit fill, keep detected faces in the picture (faces) or crop the centre (center). Faces need OpenCV's cascade from opencv-data (\(FaceFraming.cascadePath)); without it, faces acts as center.", valueName: "mode"))
     var framing: Framing = .faces
 
     func validate() throws {

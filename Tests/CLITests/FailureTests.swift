@@ -155,7 +155,7 @@ struct InfoTests {
         #expect(help.stdoutText.contains("make") && help.stdoutText.contains("filters") && help.stdoutText.contains("64"))
         let makeHelp = try slideshow(["make", "--help"])
         for option in ["--duration", "--slide-duration", "--size", "--fps", "--filter", "--fit", "--background", "--crf", "--preset",
-                       "--overwrite", "--quiet", "--json", "--hold"] {
+                       "--overwrite", "--quiet", "--json", "--hold", "--date-stamp", "--date-format", "--title", "--framing"] {
             #expect(makeHelp.stdoutText.contains(option), "\(option)")
         }
     }

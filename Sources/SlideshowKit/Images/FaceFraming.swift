@@ -31,12 +31,6 @@ public enum FaceFraming {
     /// Whether faces can be detected here (the cascade file could be loaded).
     public static var isAvailable: Bool { detector != nil }
 
-    /// A line for `--version`: which detector framing uses, or why there is none.
-    public static var status: String {
-        isAvailable ? "face framing: OpenCV LBP cascade (\(cascadePath))"
-            : "face framing: unavailable (no cascade at \(cascadePath); install opencv-data), --framing faces acts as center"
-    }
-
     /// The faces in an upright RGB image, in its pixels; empty without a detector.
     static func faces(in image: RGBImage) -> [Rect] {
         guard let detector, image.channels == 3 else { return [] }
