@@ -36,7 +36,7 @@ public enum BlurredBackdrop {
         guard content != Rect(frame), content.width > 0, content.height > 0 else { return }
         let (width, height) = (buffer.width, buffer.height)
         // One borrow of the pixels for the whole job, so that they are never copied.
-        buffer.pixels.withUnsafeMutableBufferPointer { pixels in
+        buffer.withUnsafeMutableBufferPointer { pixels in
             var small = shrink(UnsafeBufferPointer(pixels), width: width, height: height, content: content)
             blur(&small)
             for index in small.values.indices {

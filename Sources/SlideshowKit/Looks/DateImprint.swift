@@ -89,7 +89,7 @@ public struct DateImprint: Sendable, Hashable {
         guard x0 < x1, y0 < y1 else { return }
         let color = (Float(Self.color.red), Float(Self.color.green), Float(Self.color.blue))
         let width = buffer.width
-        buffer.pixels.withUnsafeMutableBufferPointer { pixels in
+        buffer.withUnsafeMutableBufferPointer { pixels in
             for y in y0..<y1 {
                 let py = Float(y) + 0.5
                 for x in x0..<x1 {

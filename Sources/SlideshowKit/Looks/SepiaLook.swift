@@ -91,7 +91,7 @@ final class SepiaTables: Sendable {
         let y0 = max(content.y, 0), y1 = min(content.maxY, buffer.height)
         guard x0 < x1, y0 < y1 else { return }
         let intensity = self.intensity
-        buffer.pixels.withUnsafeMutableBufferPointer { pixels in
+        buffer.withUnsafeMutableBufferPointer { pixels in
             products.withUnsafeBufferPointer { products in
                 keep.withUnsafeBufferPointer { keep in
                     let p = products.baseAddress!, k = keep.baseAddress!

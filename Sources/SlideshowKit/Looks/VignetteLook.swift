@@ -74,7 +74,7 @@ public struct VignetteLook: Look {
             let dx = Double(x) + 0.5 - cx
             return Float(k * dx * dx)
         }
-        buffer.pixels.withUnsafeMutableBufferPointer { pixels in
+        buffer.withUnsafeMutableBufferPointer { pixels in
             columns.withUnsafeBufferPointer { columns in
                 for y in y0..<y1 {
                     let dy = Double(y) + 0.5 - cy
