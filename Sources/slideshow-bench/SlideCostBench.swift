@@ -63,6 +63,7 @@ func slideCostBenchmark(photos: [String], ffmpeg: String, scratch: URL, runs: In
                          "-pix_fmt", "rgb24", "-f", "null", "-"]).cpu / 30
     }
     print("  peer: ffmpeg scale+gblur+eq+overlay, one thread, portrait: \(ms(median(peer))) CPU a frame (ours on the same slide: \(ms(perSlideOne(portrait))))")
+    print("  blur fill by photo: " + zip(photos, slides).map { "\(URL(fileURLWithPath: $0).lastPathComponent) \(ms(perSlideOne($1)))" }.joined(separator: ", "))
 }
 
 /// The blur fill of one slide, median of 20.

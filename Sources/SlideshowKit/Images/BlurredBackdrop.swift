@@ -56,7 +56,9 @@ public enum BlurredBackdrop {
     /// The picture, centre-cropped to the frame's aspect, box-averaged onto the grid.
     ///
     /// Grid cell (gx, gy) averages crop columns `gx·cw/gw ..< (gx+1)·cw/gw` and the rows
-    /// likewise (at least one of each, so a picture smaller than the grid repeats its pixels).
+    /// likewise (at least one of each, so a picture smaller than the grid repeats its pixels),
+    /// every other row and column when a cell spans four or more (the blur that follows makes
+    /// the difference invisible, and a large picture costs a quarter as much).
     static func shrink(_ pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int, content: Rect) -> Grid {
         let gw = (width + cell - 1) / cell, gh = (height + cell - 1) / cell
         let crop = FitGeometry.centreCrop(of: FitGeometry.size(of: content), aspect: Size(width: width, height: height))
@@ -66,6 +68,8 @@ public enum BlurredBackdrop {
             return start..<max(start + 1, (index + 1) * count / cells)
         }
         let columns = (0..<gw).map { span($0, crop.width, gw) }
+        let columnStep = crop.width / gw >= 4 ? 2 : 1, rowStep = crop.height / gh >= 4 ? 2 : 1
+        let columnCounts = columns.map { ($0.count + columnStep - 1) / columnStep }
         var values = [Int](repeating: 0, count: gw * gh * 3)
         var sums = [Int](repeating: 0, count: gw * 3)
         do {
@@ -73,14 +77,14 @@ public enum BlurredBackdrop {
                 let rows = span(gy, crop.height, gh)
                 for index in sums.indices { sums[index] = 0 }
                 sums.withUnsafeMutableBufferPointer { sums in
-                    for y in rows {
+                    for y in stride(from: rows.lowerBound, to: rows.upperBound, by: rowStep) {
                         let line = pixels.baseAddress! + ((top + y) * width + left) * 3
                         for (gx, range) in columns.enumerated() {
                             var r = 0, g = 0, b = 0
                             var pixel = line + range.lowerBound * 3
-                            for _ in range {
+                            for _ in 0..<columnCounts[gx] {
                                 r &+= Int(pixel[0]); g &+= Int(pixel[1]); b &+= Int(pixel[2])
-                                pixel += 3
+                                pixel += 3 * columnStep
                             }
                             sums[gx &* 3] &+= r
                             sums[gx &* 3 &+ 1] &+= g
@@ -88,8 +92,8 @@ public enum BlurredBackdrop {
                         }
                     }
                 }
-                for (gx, range) in columns.enumerated() {
-                    let count = rows.count * range.count
+                for gx in 0..<gw {
+                    let count = ((rows.count + rowStep - 1) / rowStep) * columnCounts[gx]
                     for c in 0..<3 {
                         values[(gy * gw + gx) * 3 + c] = (sums[gx * 3 + c] * 2 + count) / (2 * count)
                     }
