@@ -16,7 +16,7 @@ let package = Package(
         .systemLibrary(
             name: "CFFmpeg",
             pkgConfig: "libavformat",
-            providers: [.apt(["libavcodec-dev", "libavformat-dev", "libswscale-dev", "libavutil-dev"])]
+            providers: [.apt(["libavcodec-dev", "libavformat-dev", "libswscale-dev", "libavutil-dev", "libswresample-dev"])]
         ),
         .systemLibrary(
             name: "CTurboJPEG",
@@ -31,11 +31,16 @@ let package = Package(
             cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
             linkerSettings: [.linkedLibrary("opencv_objdetect"), .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core")]
         ),
+        .systemLibrary(
+            name: "CEBUR128",
+            pkgConfig: "libebur128",
+            providers: [.apt(["libebur128-dev"])]
+        ),
 
         // The library: FFmpeg glue → Images → Looks → Writer → Slideshow.
         .target(
             name: "SlideshowKit",
-            dependencies: ["CFFmpeg", "CTurboJPEG", "CProcessTuning", "CFaceDetection"]
+            dependencies: ["CFFmpeg", "CTurboJPEG", "CProcessTuning", "CEBUR128", "CFaceDetection"]
         ),
 
         // The command-line tool: parses, calls the library, reports.
@@ -61,5 +66,6 @@ let package = Package(
         .testTarget(name: "SlideshowTests", dependencies: ["SlideshowKit", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["slideshow", "TestSupport"]),
         .testTarget(name: "BatchTests", dependencies: ["SlideshowKit", "TestSupport"]),
+        .testTarget(name: "AudioTests", dependencies: ["SlideshowKit", "TestSupport", "slideshow"]),
     ]
 )

@@ -40,6 +40,22 @@ public struct SlideshowOptions: Sendable, Hashable {
     public var title: String?
     /// Which part of a photo `fill` keeps: `faces` (the default) or `center`.
     public var framing: Framing = .faces
+    /// The music's file (``Soundtrack``); none by default.
+    public var audio: String? = nil
+    /// The AAC bit rate, e.g. `192k` or `128000`; `192k` by default.
+    public var audioBitrate: String = "192k"
+    /// Seconds into the music where the show's sound starts; 0 by default.
+    public var audioStart: Double = 0
+    /// Seconds of fade-in; 0 by default.
+    public var audioFadeIn: Double = 0
+    /// Seconds of fade-out, capped at half the show; 2 by default.
+    public var audioFadeOut: Double = 2
+    /// Whether music shorter than the show loops (with a 100 ms crossfade); true by default.
+    public var audioLoop: Bool = true
+    /// The integrated loudness to bring the music to, in LUFS; none by default.
+    public var loudness: Double? = nil
+    /// Whether the show lasts as long as the music (`--duration audio`); false by default.
+    public var durationFollowsAudio: Bool = false
 
     /// Creates options; the defaults are the product's.
     public init(duration: Double? = nil, slideDuration: Double? = nil, size: String = "1920x1080", fps: Int = 30,
@@ -89,6 +105,20 @@ public struct SlideshowOptions: Sendable, Hashable {
         case title
         /// `framing` / `--framing`.
         case framing
+        /// `audio` / `--audio`.
+        case audio
+        /// `audioBitrate` / `--audio-bitrate`.
+        case audioBitrate
+        /// `audioStart` / `--audio-start`.
+        case audioStart
+        /// `audioFadeIn` / `--audio-fade-in`.
+        case audioFadeIn
+        /// `audioFadeOut` / `--audio-fade-out`.
+        case audioFadeOut
+        /// `audioLoop` / `--no-audio-loop`.
+        case audioLoop
+        /// `loudness` / `--loudness`.
+        case loudness
 
         /// The command-line option, e.g. `--slide-duration`.
         public var option: String {
@@ -96,6 +126,11 @@ public struct SlideshowOptions: Sendable, Hashable {
             case .slideDuration: "--slide-duration"
             case .dateStamp: "--date-stamp"
             case .dateFormat: "--date-format"
+            case .audioBitrate: "--audio-bitrate"
+            case .audioStart: "--audio-start"
+            case .audioFadeIn: "--audio-fade-in"
+            case .audioFadeOut: "--audio-fade-out"
+            case .audioLoop: "--no-audio-loop"
             default: "--" + rawValue
             }
         }
@@ -129,6 +164,7 @@ public struct SlideshowOptions: Sendable, Hashable {
         show.dateImprint = dateStamp ? settings.imprint : nil
         show.title = title
         show.framing = framing
+        show.soundtrack = try soundtrack()
         return show
     }
 
@@ -158,9 +194,26 @@ public struct SlideshowOptions: Sendable, Hashable {
         guard let color = RGBColor(hex: background) else {
             throw OptionError(.background, "'\(background)' is not a colour of the form #RRGGBB", namesOption: false)
         }
+        guard let format = DateImprint.Format(rawValue: dateFormat) else {
+            throw OptionError(.dateFormat, "'\(dateFormat)' is not one of \(DateImprint.Format.allCases.map { "\($0.rawValue) (\($0.example))" }.joined(separator: ", "))",
+                              namesOption: false)
+        }
+        let imprint = DateImprint(format: format)
         if duration != nil && slideDuration != nil {
             throw OptionError(field: .slideDuration, reason: "give duration or slideDuration, not both",
                               description: "give --duration or --slide-duration, not both")
+        }
+        _ = try soundtrack()
+        if durationFollowsAudio {
+            if audio == nil {
+                throw OptionError(field: .duration, reason: "a duration of 'audio' needs an audio file",
+                                  description: "--duration audio needs --audio FILE")
+            }
+            if duration != nil || slideDuration != nil {
+                throw OptionError(field: .duration, reason: "give duration 'audio' or a number of seconds, not both",
+                                  description: "give --duration audio or --slide-duration, not both")
+            }
+            return (video, .soundtrack, look, color, imprint)
         }
         let length: SlideshowLength = slideDuration.map { .perSlide(seconds: $0) } ?? .total(seconds: duration ?? 3)
         if let photoCount {
@@ -170,11 +223,48 @@ public struct SlideshowOptions: Sendable, Hashable {
                 throw OptionError(slideDuration == nil ? .duration : .slideDuration, error.description)
             }
         }
-        guard let format = DateImprint.Format(rawValue: dateFormat) else {
-            throw OptionError(.dateFormat, "'\(dateFormat)' is not one of \(DateImprint.Format.allCases.map { "\($0.rawValue) (\($0.example))" }.joined(separator: ", "))",
-                              namesOption: false)
+        return (video, length, look, color, imprint)
+    }
+}
+
+extension SlideshowOptions {
+    /// The soundtrack the audio settings describe, or nil without an audio file.
+    /// - Throws: ``OptionError`` naming the audio setting at fault.
+    func soundtrack() throws(OptionError) -> Soundtrack? {
+        guard let audio else {
+            for (field, given) in [(Field.audioStart, audioStart != 0), (.audioFadeIn, audioFadeIn != 0), (.audioFadeOut, audioFadeOut != 2),
+                                   (.audioLoop, !audioLoop), (.loudness, loudness != nil), (.audioBitrate, audioBitrate != "192k")] where given {
+                throw OptionError(field, "\(field.option) needs an audio file (--audio FILE)")
+            }
+            return nil
         }
-        return (video, length, look, color, DateImprint(format: format))
+        guard let bitrate = Self.bitrate(parsing: audioBitrate) else {
+            throw OptionError(.audioBitrate, "'\(audioBitrate)' is not a bit rate such as 192k or 128000", namesOption: false)
+        }
+        let soundtrack = Soundtrack(path: audio, start: audioStart, fadeIn: audioFadeIn, fadeOut: audioFadeOut, loops: audioLoop,
+                                    loudness: loudness, bitrate: bitrate)
+        if let problem = soundtrack.problem {
+            let field: Field
+            switch problem {
+            case _ where !soundtrack.start.isFinite || soundtrack.start < 0: field = .audioStart
+            case _ where !soundtrack.fadeIn.isFinite || soundtrack.fadeIn < 0: field = .audioFadeIn
+            case _ where !soundtrack.fadeOut.isFinite || soundtrack.fadeOut < 0: field = .audioFadeOut
+            case _ where !Soundtrack.bitrates.contains(bitrate): field = .audioBitrate
+            default: field = .loudness
+            }
+            throw OptionError(field, "\(field.option): \(problem)")
+        }
+        return soundtrack
+    }
+
+    /// `192k`, `0.5M` or `128000` in bits per second.
+    static func bitrate(parsing text: String) -> Int? {
+        let lower = text.lowercased()
+        let (digits, scale): (Substring, Double) = lower.hasSuffix("k") ? (lower.dropLast(), 1000)
+            : lower.hasSuffix("m") ? (lower.dropLast(), 1_000_000) : (Substring(lower), 1)
+        guard let value = Double(digits), value.isFinite, value > 0 else { return nil }
+        let bits = (value * scale).rounded()
+        return bits <= Double(Int32.max) ? Int(bits) : nil
     }
 }
 
