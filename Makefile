@@ -3,10 +3,10 @@
 # Both first install the Debian packages the build needs, if any are missing.
 
 SWIFT ?= swift
-PACKAGES := pkg-config libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libswresample-dev libebur128-dev libturbojpeg0-dev ffmpeg time
+PACKAGES := pkg-config libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libswresample-dev libebur128-dev libturbojpeg0-dev ffmpeg time libopencv-objdetect-dev opencv-data
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps demo test bench bench-batch bench-audio release fuzz sanitize contact-sheet
+.PHONY: deps demo test bench bench-batch bench-audio release fuzz sanitize bench-slides sheets contact-sheet
 
 ## deps: install the Debian packages that are missing (FFmpeg's and TurboJPEG's headers; ffmpeg and GNU time for the tests)
 deps:
@@ -56,6 +56,15 @@ bench-audio: deps
 	$(SWIFT) build -c release --product slideshow-bench
 	$(SWIFT) build -c release --product slideshow
 	.build/release/slideshow-bench --audio
+
+## bench-slides: the per-slide cost of each look, the blur fill and the date imprint (release build)
+bench-slides: deps
+	$(SWIFT) build -c release --product slideshow-bench
+	.build/release/slideshow-bench --slides
+
+## sheets: the README's contact sheets (every look, and blur fill) rendered from the sample photos
+sheets: release
+	Samples/make-sheets.sh .build/release/slideshow
 
 ## contact-sheet: docs/contact-sheet.png, every 9th frame of a fade (top) and of a Ken Burns zoom-in (bottom), tiled by ffmpeg
 CONTACT := Samples/photos/landscape.jpg Samples/photos/portrait-orient6.jpg Samples/photos/square.jpg --duration 4.5 --size 320x180 --overwrite --quiet

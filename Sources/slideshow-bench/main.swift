@@ -18,6 +18,7 @@ var runs = 5
 var photoFolder = "../shared/photos"
 var batchOnly = false
 var motionOnly = false
+var slidesOnly = false
 var audioOnly = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
@@ -26,9 +27,10 @@ while let argument = arguments.popFirst() {
     case "--photos": photoFolder = arguments.popFirst() ?? photoFolder
     case "--batch": batchOnly = true
     case "--motion": motionOnly = true
+    case "--slides": slidesOnly = true
     case "--audio": audioOnly = true
     default:
-        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --motion | --audio]")
+        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --motion | --audio | --slides]")
         exit(64)
     }
 }
@@ -54,6 +56,12 @@ func scratchFile(_ name: String) -> String { scratch.appendingPathComponent(name
 
 if motionOnly {
     motionBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, runs: runs, scratch: scratchFile)
+    try? FileManager.default.removeItem(at: scratch)
+    exit(0)
+}
+
+if slidesOnly {
+    slideCostBenchmark(photos: photos, ffmpeg: ffmpeg, scratch: scratch, runs: runs)
     try? FileManager.default.removeItem(at: scratch)
     exit(0)
 }
@@ -193,3 +201,4 @@ print("Peak RSS at 3 photos: \(megabytes(ourPeak))   (target ≤ 150 MB)")
 print("")
 scaling.forEach { print($0) }
 soundtrackLines.forEach { print($0) }
+slideCostBenchmark(photos: photos, ffmpeg: ffmpeg, scratch: scratch, runs: runs)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("slideshow make: transitions, fades and motion")
+@Suite("slideshow make: transitions, fades and motion", needsBuiltTool)
 struct TransitionTests {
     @Test("every bad value is a usage error (64) that names its option",
           arguments: [

@@ -29,6 +29,7 @@ final class FrameComposer: FrameFeed {
     private let available = DispatchSemaphore(value: 0)
     private let space = DispatchSemaphore(value: FrameComposer.depth)
     private let photoReady: [DispatchSemaphore]
+    private let captureDates: [CaptureDate?]
 
     private struct State {
         var queue: [Result<PixelBuffer, RenderError>] = []
@@ -37,8 +38,9 @@ final class FrameComposer: FrameFeed {
         var cancelled = false
     }
 
-    init(slideshow: Slideshow, plan: FramePlan) {
+    init(slideshow: Slideshow, plan: FramePlan, captureDates: [CaptureDate?] = []) {
         self.slideshow = slideshow
+        self.captureDates = captureDates
         self.plan = plan
         compositor = Compositor(size: slideshow.video.size, background: slideshow.background)
         photoReady = slideshow.photos.map { _ in DispatchSemaphore(value: 0) }
@@ -141,11 +143,7 @@ final class FrameComposer: FrameFeed {
                 slideshow.look.apply(to: &source, slideIndex: index)
                 return .success(.moving(MovingPhoto(source: source, content: content, path: path)))
             }
-            var buffer = try ImageManager().requestImage(
-                for: photo, targetSize: slideshow.video.size,
-                contentMode: slideshow.contentMode, background: slideshow.background)
-            slideshow.look.apply(to: &buffer, slideIndex: index)
-            return .success(.still(buffer))
+            return SlidePreparer.slide(index, of: slideshow, captureDates: captureDates).map { .still($0) }
         } catch {
             return .failure(.photo(error))
         }

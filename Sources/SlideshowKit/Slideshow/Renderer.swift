@@ -33,6 +33,9 @@ struct Renderer {
         } catch {
             throw .output(error)
         }
+        // The capture dates: the earliest is the file's creation time, and each is its slide's imprint.
+        let captureDates = slideshow.photos.map(CaptureDate.read)
+        writer.metadata = MovieMetadata(creationTime: captureDates.compactMap { $0 }.min(), title: slideshow.title)
         let input = AssetWriterInput(settings: settings)
         let adaptor = PixelBufferAdaptor(assetWriterInput: input)
         writer.add(input)
@@ -45,10 +48,10 @@ struct Renderer {
         let slides: any FrameFeed
         let steps: [(frame: Int, photosDone: Int)]
         if plan.isHoldsOnly {
-            slides = SlidePreparer(slideshow: slideshow, workers: Self.workers, budget: Self.budget)
+            slides = SlidePreparer(slideshow: slideshow, workers: Self.workers, budget: Self.budget, captureDates: captureDates)
             steps = (0..<timeline.photoCount).map { (timeline.frames(ofPhoto: $0).lowerBound, $0 + 1) }
         } else {
-            let composer = FrameComposer(slideshow: slideshow, plan: plan)
+            let composer = FrameComposer(slideshow: slideshow, plan: plan, captureDates: captureDates)
             slides = composer
             var done = 0
             steps = composer.steps.map { step in
@@ -181,6 +184,8 @@ final class SlidePreparer: FrameFeed {
     private let budget: Int
     private let state: Mutex<State>
     private let ready: [DispatchSemaphore]
+    /// Each photo's capture date, for the date imprint.
+    private let captureDates: [CaptureDate?]
 
     private struct State {
         var results: [Int: Result<PixelBuffer, RenderError>] = [:]
@@ -190,8 +195,9 @@ final class SlidePreparer: FrameFeed {
         var cancelled = false
     }
 
-    init(slideshow: Slideshow, workers: Int, budget: Int) {
+    init(slideshow: Slideshow, workers: Int, budget: Int, captureDates: [CaptureDate?] = []) {
         precondition(workers > 0 && budget >= workers)
+        self.captureDates = captureDates
         self.slideshow = slideshow
         self.workers = workers
         self.budget = budget
@@ -250,11 +256,20 @@ final class SlidePreparer: FrameFeed {
     }
 
     private func prepare(_ index: Int) -> Result<PixelBuffer, RenderError> {
+        Self.slide(index, of: slideshow, captureDates: captureDates)
+    }
+
+    /// Slide `index` of a show: decoded, fitted, the look, the backdrop and the date imprint.
+    static func slide(_ index: Int, of slideshow: Slideshow, captureDates: [CaptureDate?]) -> Result<PixelBuffer, RenderError> {
         do {
             var buffer = try ImageManager().requestImage(
                 for: slideshow.photos[index], targetSize: slideshow.video.size,
-                contentMode: slideshow.contentMode, background: slideshow.background)
+                contentMode: slideshow.contentMode, background: slideshow.background, framing: slideshow.framing)
             slideshow.look.apply(to: &buffer, slideIndex: index)
+            if slideshow.backdrop == .blur { BlurredBackdrop.fill(&buffer) }
+            if let imprint = slideshow.dateImprint, index < captureDates.count, let date = captureDates[index] {
+                imprint.draw(date, on: &buffer)
+            }
             return .success(buffer)
         } catch {
             return .failure(.photo(error))

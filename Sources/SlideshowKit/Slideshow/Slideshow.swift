@@ -40,6 +40,17 @@ public struct Slideshow: Sendable {
     public var zoom: Double = 0.1
     /// Per-photo settings that override the show's: empty, or one per photo.
     public var photoSettings: [PhotoSettings] = []
+    /// What surrounds a letterboxed photo: bars of ``background`` (the default) or a blurred,
+    /// darkened copy of the photo filling the frame.
+    public var backdrop: Backdrop = .color
+    /// The orange date printed in the picture's lower right corner from each photo's EXIF
+    /// capture date, as film cameras did; nil (the default) prints none.
+    public var dateImprint: DateImprint?
+    /// The MP4's title tag; nil (the default) writes none.
+    public var title: String?
+    /// Which part of a photo `aspectFill` keeps: where the faces are (the default; the centre
+    /// when no detector is available) or the centre.
+    public var framing: Framing = .faces
     /// The music, if any: an AAC track as long as the show, beside the video.
     public var soundtrack: Soundtrack? = nil
 
@@ -158,6 +169,14 @@ public struct Slideshow: Sendable {
             continuation.onTermination = { _ in task.cancel() }
         }
     }
+}
+
+/// What fills the frame around a letterboxed photo.
+public enum Backdrop: Sendable, Hashable {
+    /// Bars of the slideshow's background colour.
+    case color
+    /// The photo itself, scaled to fill the frame, blurred and darkened (see ``BlurredBackdrop``).
+    case blur
 }
 
 /// How far a render is.
