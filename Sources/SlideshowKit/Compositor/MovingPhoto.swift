@@ -31,10 +31,11 @@ extension ImageManager {
     ///   - contentMode: letterbox or fill.
     ///   - background: under transparent PNG pixels.
     ///   - magnification: the path's ``MotionPath/magnification``, 1 or more.
+    ///   - framing: with fill, whether the picture area is chosen around the faces.
     /// - Returns: the source and where it goes in the frame.
     /// - Throws: ``PhotoError``, as ``requestImage(for:targetSize:contentMode:background:)``.
     func requestMovingSource(for photo: Photo, frameSize: Size, contentMode: ContentMode, background: RGBColor,
-                             magnification: Double) throws(PhotoError) -> (source: PixelBuffer, content: Rect) {
+                             magnification: Double, framing: Framing = .center) throws(PhotoError) -> (source: PixelBuffer, content: Rect) {
         let bytes = try PhotoFile.read(photo.path).bytes
         do throws(ImageProblem) {
             // Lay the photo out in a frame `magnification` times larger: its fitted size there
@@ -43,7 +44,8 @@ extension ImageManager {
                              height: Int((Double(frameSize.height) * magnification).rounded(.up)))
             let (image, _) = try decodeOriented(bytes, target: large, mode: contentMode, background: background)
             let content = FitGeometry(source: image.size, target: frameSize, mode: contentMode).content
-            let region = PictureArea.region(of: image.size, frame: frameSize, mode: contentMode)
+            let faces = contentMode == .aspectFill && framing == .faces ? FaceFraming.faces(in: image) : []
+            let region = PictureArea.region(of: image.size, frame: frameSize, mode: contentMode, faces: faces)
             let size = PictureArea.sourceSize(content: content, magnification: magnification)
             let rowBytes = size.width * 3
             var problem: ImageProblem?

@@ -6,15 +6,18 @@ enum PictureArea {
     /// The part of an upright image (in its pixels) that the moving picture shows at its
     /// widest view.
     ///
-    /// Letterbox: the whole image. Fill: the largest rectangle of the frame's aspect; centred
+    /// Letterbox: the whole image. Fill: the largest rectangle of the frame's aspect; around
+    /// the faces when there are any (``FaceFraming/crop(of:aspect:faces:)``), otherwise centred
     /// across, and down: centred for landscape images, centred on the upper third for
     /// portrait ones (taller than wide), so that heads stay in view.
     /// - Parameters:
     ///   - image: the image's size.
     ///   - frame: the frame's size (its aspect is what fill keeps).
     ///   - mode: letterbox or fill.
-    static func region(of image: Size, frame: Size, mode: ContentMode) -> Rect {
+    ///   - faces: faces found in the image (in its pixels), if any were looked for.
+    static func region(of image: Size, frame: Size, mode: ContentMode, faces: [Rect] = []) -> Rect {
         guard mode == .aspectFill else { return Rect(image) }
+        if !faces.isEmpty { return FaceFraming.crop(of: image, aspect: frame, faces: faces) }
         let centred = FitGeometry.centreCrop(of: image, aspect: frame)
         guard image.height > image.width, centred.height < image.height else { return centred }
         let y = min(max(image.height / 3 - centred.height / 2, 0), image.height - centred.height)

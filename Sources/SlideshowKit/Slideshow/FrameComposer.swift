@@ -139,7 +139,7 @@ final class FrameComposer: FrameFeed {
             if let path = plan.motions[index] {
                 var (source, content) = try ImageManager().requestMovingSource(
                     for: photo, frameSize: slideshow.video.size, contentMode: slideshow.contentMode,
-                    background: slideshow.background, magnification: path.magnification)
+                    background: slideshow.background, magnification: path.magnification, framing: slideshow.framing)
                 slideshow.look.apply(to: &source, slideIndex: index)
                 return .success(.moving(MovingPhoto(source: source, content: content, path: path)))
             }
