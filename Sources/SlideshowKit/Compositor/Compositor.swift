@@ -52,7 +52,9 @@ struct Compositor: Sendable {
                                          frameWidth: size.width, content: moving.content)
                 count = buffer.count
             }
-            return PixelBuffer(size: size, pixels: pixels, contentRect: moving.content)
+            var picture = PixelBuffer(size: size, pixels: pixels, contentRect: moving.content)
+            if let (imprint, date) = moving.imprint { imprint.draw(date, on: &picture) }
+            return picture
         }
     }
 

@@ -11,6 +11,8 @@ struct MovingPhoto: Sendable {
     var content: Rect
     /// How the view moves.
     var path: MotionPath
+    /// The date printed in the frame's corner (still, as a camera prints it), if any.
+    var imprint: (imprint: DateImprint, date: CaptureDate)? = nil
 
     /// The view at `time` in source pixels: left, top, width, height.
     func viewRect(at time: Double) -> (x: Double, y: Double, width: Double, height: Double) {

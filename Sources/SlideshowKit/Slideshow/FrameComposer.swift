@@ -141,7 +141,11 @@ final class FrameComposer: FrameFeed {
                     for: photo, frameSize: slideshow.video.size, contentMode: slideshow.contentMode,
                     background: slideshow.background, magnification: path.magnification, framing: slideshow.framing)
                 slideshow.look.apply(to: &source, slideIndex: index)
-                return .success(.moving(MovingPhoto(source: source, content: content, path: path)))
+                var moving = MovingPhoto(source: source, content: content, path: path)
+                if let imprint = slideshow.dateImprint, index < captureDates.count, let date = captureDates[index] {
+                    moving.imprint = (imprint, date)
+                }
+                return .success(.moving(moving))
             }
             return SlidePreparer.slide(index, of: slideshow, captureDates: captureDates).map { .still($0) }
         } catch {
