@@ -51,7 +51,8 @@ public struct ImageManager: Sendable {
         var bytes = prefix.bytes
         let fileSize = prefix.fileSize
         do throws(ImageProblem) {
-            switch FormatSniffer.sniff(bytes) {
+            let sniffed = FormatSniffer.sniff(bytes)
+            switch sniffed {
             case .other(let description):
                 throw FormatSniffer.problem(for: description)
             case .supported(.jpeg):
@@ -74,6 +75,20 @@ public struct ImageManager: Sendable {
                 }
                 try header.checkLimits()
                 return PhotoInfo(format: .png, storedSize: header.size, orientation: header.orientation ?? .up)
+            case .supported(.heif), .supported(.avif):
+                let format: ImageFormat = sniffed == .supported(.avif) ? .avif : .heif
+                // libheif reads the boxes from the whole file (the image data may come first).
+                if bytes.count < fileSize { bytes = try Self.readWhole(path) }
+                let decoder = try HEIFDecoder(bytes, formatName: format == .avif ? "AVIF" : "HEIF")
+                try decoder.checkLimits()
+                return PhotoInfo(format: format, storedSize: decoder.storedSize, orientation: .up,
+                                 displayedSize: decoder.displayedSize)
+            case .supported(.webp):
+                // The EXIF chunk may follow the image data.
+                if bytes.count < fileSize { bytes = try Self.readWhole(path) }
+                let header = try WebPHeader(parsing: bytes)
+                try header.checkLimits()
+                return PhotoInfo(format: .webp, storedSize: header.size, orientation: header.orientation)
             }
         } catch {
             throw error.error(for: path)
@@ -107,7 +122,9 @@ public struct ImageManager: Sendable {
         precondition(targetSize.width >= 2 && targetSize.height >= 2, "a slide needs at least 2x2 pixels")
         let bytes = try PhotoFile.read(photo.path).bytes
         do throws(ImageProblem) {
-            return try image(from: bytes, targetSize: targetSize, contentMode: contentMode, background: background)
+            return try image(from: bytes, targetSize: targetSize, contentMode: contentMode, background: background) { reason in
+                PhotoWarnings.report(PhotoWarning(path: photo.path, reason: reason))
+            }
         } catch {
             throw error.error(for: photo.path)
         }
@@ -120,21 +137,25 @@ public struct ImageManager: Sendable {
     ///   - targetSize: the slide's size; at least 2x2 (a precondition).
     ///   - contentMode: letterbox or crop-to-fill.
     ///   - background: the colour of the bars and under transparency.
+    ///   - warn: called with the reason when the photo renders but the user should know
+    ///     something (a colour profile that could not be used).
     /// - Throws: ``ImageProblem`` of the kinds ``requestImage(for:targetSize:contentMode:background:)`` lists.
     func image(from bytes: consuming [UInt8], targetSize: Size, contentMode: ContentMode,
-               background: RGBColor) throws(ImageProblem) -> PixelBuffer {
+               background: RGBColor, warn: (String) -> Void = { _ in }) throws(ImageProblem) -> PixelBuffer {
         precondition(targetSize.width >= 2 && targetSize.height >= 2, "a slide needs at least 2x2 pixels")
-        let (image, geometry) = try decodeOriented(consume bytes, target: targetSize, mode: contentMode, background: background)
+        let (image, geometry) = try decodeOriented(consume bytes, target: targetSize, mode: contentMode,
+                                                   background: background, warn: warn)
         return try Self.compose(image, geometry: geometry, target: targetSize, mode: contentMode, background: background)
     }
 
     // MARK: - Stages
 
-    /// Decodes (scaled, for JPEG) and orients; returns the upright image and the layout
-    /// computed from the header's displayed size.
-    func decodeOriented(_ bytes: [UInt8], target: Size, mode: ContentMode,
-                        background: RGBColor) throws(ImageProblem) -> (RGBImage, FitGeometry) {
-        switch FormatSniffer.sniff(bytes) {
+    /// Decodes (scaled, for JPEG), converts to sRGB and orients; returns the upright image and
+    /// the layout computed from the header's displayed size.
+    func decodeOriented(_ bytes: [UInt8], target: Size, mode: ContentMode, background: RGBColor,
+                        warn: (String) -> Void = { _ in }) throws(ImageProblem) -> (RGBImage, FitGeometry) {
+        let sniffed = FormatSniffer.sniff(bytes)
+        switch sniffed {
         case .other(let description):
             throw FormatSniffer.problem(for: description)
         case .supported(.jpeg):
@@ -149,18 +170,49 @@ public struct ImageManager: Sendable {
                 try Self.agree(checked, header)
                 return try decoder.decompress(raw, header: checked, scale: scale)
             }
-            if image.channels == 4 {
-                image = image.rgbFromCMYK(inverted: header.adobeTransform != nil)
+            let color: Result<EmbeddedColor, ColorProblem> = switch ICCProfileReader.jpeg(bytes) {
+            case nil: .success(.sRGB)
+            case .success(let profile): .success(.icc(profile))
+            case .failure(let problem): .failure(problem)
             }
+            let input: ColorTransform.Input = image.channels == 4
+                ? (header.adobeTransform != nil ? .invertedCMYK : .cmyk)
+                : (header.components.count == 1 ? .greyInRGB : .rgb)
+            image = ColorManagement.convert(image, from: color, input: input, warn: warn)
             return (image.oriented(orientation), geometry)
         case .supported(.png):
             let header = try PNGHeader(parsing: bytes, complete: true)
             try header.checkLimits()
             let orientation = header.orientation ?? .up
             let geometry = FitGeometry(source: orientation.displayedSize(of: header.size), target: target, mode: mode)
-            let image = try PNGDecoder().decode(bytes, header: header, background: background)
+            let image = try PNGDecoder().decode(bytes, header: header, background: background) { image, icc in
+                let color: Result<EmbeddedColor, ColorProblem> = if let icc { .success(.icc(icc)) }
+                    else if header.hasICCProfile { .failure(ColorProblem("its iCCP colour profile cannot be read")) }
+                    else { .success(header.colorChunks) }
+                return ColorManagement.convert(image, from: color, input: image.channels == 4 ? .rgba : .rgb, warn: warn)
+            }
             return (image.oriented(orientation), geometry)
+        case .supported(.heif), .supported(.avif):
+            let decoder = try HEIFDecoder(bytes, formatName: sniffed == .supported(.avif) ? "AVIF" : "HEIF")
+            try decoder.checkLimits()
+            // Upright once libheif has applied irot/imir/clap; EXIF orientation is not applied (see HEIFPicture).
+            let geometry = FitGeometry(source: decoder.displayedSize, target: target, mode: mode)
+            let picture = try decoder.decode()
+            return (Self.sRGB(picture.image, picture.color, background: background, warn: warn), geometry)
+        case .supported(.webp):
+            let header = try WebPHeader(parsing: bytes)
+            try header.checkLimits()
+            let geometry = FitGeometry(source: header.orientation.displayedSize(of: header.size), target: target, mode: mode)
+            let picture = try WebPDecoder.decode(bytes, header: header)
+            return (Self.sRGB(picture.image, picture.color, background: background, warn: warn).oriented(picture.orientation), geometry)
         }
+    }
+
+    /// Converts decoded RGB or RGBA pixels to sRGB, then composites any alpha over the background.
+    private static func sRGB(_ image: RGBImage, _ color: Result<EmbeddedColor, ColorProblem>, background: RGBColor,
+                             warn: (String) -> Void) -> RGBImage {
+        let converted = ColorManagement.convert(image, from: color, input: image.channels == 4 ? .rgba : .rgb, warn: warn)
+        return converted.channels == 4 ? converted.compositedOver(background) : converted
     }
 
     /// Fills the bars, then resamples the (cropped) image into the content rectangle.
