@@ -29,6 +29,8 @@ final class HEIFDecoder {
     private let handle: OpaquePointer
     /// "HEIF" or "AVIF", for messages.
     let formatName: String
+    /// The primary item's `irot` in quarter turns, from ``HEIFBoxes``.
+    private let rotation: Int?
 
     /// The longest side libheif may allocate an image of: 32768 pixels, libheif's own default
     /// limit, set explicitly. The pixel count is checked against ``ImageManager/maximumPixels`` too.
@@ -64,6 +66,7 @@ final class HEIFDecoder {
         }
         self.context = context
         self.handle = primary
+        rotation = HEIFBoxes.primaryRotation(bytes)
     }
 
     deinit {
@@ -77,8 +80,14 @@ final class HEIFDecoder {
     }
 
     /// The size once transformed: what the photo displays at.
+    ///
+    /// libheif's handle gives it for grid images, but the coded size for the others; the
+    /// ``HEIFBoxes`` rotation turns the latter. (A `clap` crop is not reflected until decoding;
+    /// the decoded size is what lays out the slide.)
     var displayedSize: Size {
-        Size(width: Int(heif_image_handle_get_width(handle)), height: Int(heif_image_handle_get_height(handle)))
+        let size = Size(width: Int(heif_image_handle_get_width(handle)), height: Int(heif_image_handle_get_height(handle)))
+        guard let rotation, rotation % 2 == 1, size == storedSize else { return size }
+        return Size(width: size.height, height: size.width)
     }
 
     var hasAlpha: Bool { heif_image_handle_has_alpha_channel(handle) != 0 }
@@ -167,8 +176,8 @@ final class HEIFDecoder {
 
         let width = Int(heif_image_get_width(decoded, heif_channel_interleaved))
         let height = Int(heif_image_get_height(decoded, heif_channel_interleaved))
-        guard width > 0, height > 0, Size(width: width, height: height) == displayedSize else {
-            throw ImageProblem(.corrupt, "corrupt \(formatName) data (decoded \(width)x\(height), the file says \(displayedSize))")
+        guard width > 0, height > 0 else {
+            throw ImageProblem(.corrupt, "corrupt \(formatName) data (decoded no pixels)")
         }
         var stride: Int32 = 0
         guard let plane = heif_image_get_plane_readonly(decoded, heif_channel_interleaved, &stride) else {

@@ -105,8 +105,10 @@ public struct ImageManager: Sendable {
     /// It is at least 2x2. The buffer's ``PixelBuffer/contentRect`` says where the photo is
     /// (for aspectFill, the whole buffer).
     ///
-    /// Transparent PNG pixels are composited over `background`. Every warning from the JPEG
-    /// decoder counts as an error.
+    /// Transparent pixels (PNG, HEIF, AVIF, WebP) are composited over `background`, after the
+    /// photo's colours are converted to sRGB. A warning from the JPEG decoder counts as an error,
+    /// except stray bytes between markers, which hide nothing (libjpeg's "extraneous bytes
+    /// before marker" when they sit between header segments or before the end of the image).
     /// - Parameters:
     ///   - photo: the photo to render.
     ///   - targetSize: the slide's size; at least 2x2 (a precondition).
@@ -165,7 +167,9 @@ public struct ImageManager: Sendable {
             let geometry = FitGeometry(source: orientation.displayedSize(of: header.size), target: target, mode: mode)
             let scale = DCTScale.choose(stored: header.size, orientation: orientation, fitted: geometry.fittedSize)
             let decoder = try TurboJPEGDecompressor()
-            var image = try ImageProblem.withBytes(bytes) { (raw) throws(ImageProblem) -> RGBImage in
+            // Stray bytes between header segments hide nothing; TurboJPEG reads the file without them.
+            let cleaned = JPEGMarkers.withoutExtraneousBytes(bytes)
+            var image = try ImageProblem.withBytes(cleaned ?? bytes) { (raw) throws(ImageProblem) -> RGBImage in
                 let checked = try decoder.readHeader(raw)
                 try Self.agree(checked, header)
                 return try decoder.decompress(raw, header: checked, scale: scale)
@@ -196,8 +200,8 @@ public struct ImageManager: Sendable {
             let decoder = try HEIFDecoder(bytes, formatName: sniffed == .supported(.avif) ? "AVIF" : "HEIF")
             try decoder.checkLimits()
             // Upright once libheif has applied irot/imir/clap; EXIF orientation is not applied (see HEIFPicture).
-            let geometry = FitGeometry(source: decoder.displayedSize, target: target, mode: mode)
             let picture = try decoder.decode()
+            let geometry = FitGeometry(source: picture.image.size, target: target, mode: mode)
             return (Self.sRGB(picture.image, picture.color, background: background, warn: warn), geometry)
         case .supported(.webp):
             let header = try WebPHeader(parsing: bytes)
@@ -304,8 +308,11 @@ public struct ImageManager: Sendable {
     static func info(checking header: JPEGHeader, in bytes: [UInt8]) throws(ImageProblem) -> PhotoInfo {
         try header.checkLimits()
         let decoder = try TurboJPEGDecompressor()
-        let checked = try ImageProblem.withBytes(bytes) { (raw) throws(ImageProblem) in
-            try decoder.readHeader(UnsafeRawBufferPointer(rebasing: raw[..<header.headerLength]))
+        // Without the stray bytes between segments, the header is shorter by their count.
+        let cleaned = JPEGMarkers.withoutExtraneousBytes(bytes)
+        let length = cleaned.map { header.headerLength - (bytes.count - $0.count) } ?? header.headerLength
+        let checked = try ImageProblem.withBytes(cleaned ?? bytes) { (raw) throws(ImageProblem) in
+            try decoder.readHeader(UnsafeRawBufferPointer(rebasing: raw[..<length]))
         }
         try agree(checked, header)
         return PhotoInfo(format: .jpeg, storedSize: header.size, orientation: header.orientation ?? .up)
