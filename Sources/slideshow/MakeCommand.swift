@@ -38,6 +38,7 @@ struct MakeCommand: AsyncParsableCommand {
     func run() async throws {
         ProcessTuning.configureForRendering()
         Terminal.installSignalHandlers()
+        Terminal.reportPhotoWarnings()
         let show = try options.slideshow(photos: photos, output: output, overwrite: overwrite)
         let bar = (quiet || !Terminal.isTerminal(.standardError)) ? nil : ProgressBar(total: photos.count)
         let result: RenderResult

@@ -13,7 +13,7 @@ struct SlideshowCommand: AsyncParsableCommand {
             manifest; 130 interrupted (SIGINT); 143 terminated (SIGTERM).
             """,
         version: SlideshowVersion.current,
-        subcommands: [MakeCommand.self, BatchCommand.self, FiltersCommand.self],
+        subcommands: [MakeCommand.self, BatchCommand.self, FiltersCommand.self, FormatsCommand.self],
         defaultSubcommand: nil
     )
 }
@@ -36,5 +36,22 @@ struct FiltersCommand: ParsableCommand {
             let padding = String(repeating: " ", count: width - look.name.count)
             print("\(look.name)\(padding)  \(Looks.summary(of: look.name) ?? "")")
         }
+    }
+}
+
+/// `slideshow formats`: the image formats and the colour management built in, one line each.
+struct FormatsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "formats",
+        abstract: "List the photo formats and the colour management built in, one line each."
+    )
+
+    func run() {
+        let width = ImageCapabilities.decoders.map(\.format.count).max() ?? 0
+        for decoder in ImageCapabilities.decoders {
+            let padding = String(repeating: " ", count: width - decoder.format.count)
+            print("\(decoder.format)\(padding)  \(decoder.library)")
+        }
+        print("colour management: \(ImageCapabilities.colorManagement)")
     }
 }
