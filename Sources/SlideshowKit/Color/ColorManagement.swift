@@ -83,6 +83,13 @@ enum ColorManagement {
         }
     }
 
+    /// The transform the cache holds for a description and layout (building it on first
+    /// use), or nil when the photo skips conversion or its description is unusable.
+    static func cachedTransform(for color: EmbeddedColor, input: ColorTransform.Input) -> ColorTransform? {
+        if case .transform(let transform) = entry(for: Key(color: color, input: input)) { return transform }
+        return nil
+    }
+
     /// The image shown as if it were sRGB: RGB as it is, CMYK through the naive formula.
     private static func fallback(_ image: RGBImage, input: ColorTransform.Input) -> RGBImage {
         switch input {
