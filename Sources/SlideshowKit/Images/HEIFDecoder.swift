@@ -223,7 +223,9 @@ final class HEIFDecoder {
 
     /// The problem a libheif error stands for, with libheif's message.
     static func problem(_ error: heif_error, formatName: String) -> ImageProblem {
-        let message = error.message.map { String(cString: $0) } ?? "libheif error \(error.code.rawValue)"
+        // libheif's messages may end in a newline; a reason is one line.
+        let text = error.message.map { String(cString: $0) } ?? "libheif error \(error.code.rawValue)"
+        let message = text.split(whereSeparator: \.isNewline).joined(separator: " ")
         switch error.code {
         case heif_error_Memory_allocation_error where error.subcode == heif_suberror_Security_limit_exceeded:
             return ImageProblem(.tooLarge, "the \(formatName) image is over libheif's size limit (\(message))")
@@ -236,3 +238,4 @@ final class HEIFDecoder {
         }
     }
 }
+
