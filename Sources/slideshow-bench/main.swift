@@ -11,18 +11,23 @@ import Synchronization
 // three photos at the chosen DCT scale on one core + encoding only the three distinct
 // frames); peak memory at 3 and 60 photos; and how time grows with the number of photos.
 // With --batch, only the throughput of `slideshow batch` with one and two jobs at once (BatchBench.swift).
+// With --formats, only the phone-format figures of issue 11 (PhoneFormatBench.swift; HEICs from --media DIR, default ../shared/media).
 
 var runs = 5
 var photoFolder = "../shared/photos"
 var batchOnly = false
+var formatsOnly = false
+var mediaFolder = "../shared/media"
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--runs": runs = Int(arguments.popFirst() ?? "") ?? runs
     case "--photos": photoFolder = arguments.popFirst() ?? photoFolder
     case "--batch": batchOnly = true
+    case "--formats": formatsOnly = true
+    case "--media": mediaFolder = arguments.popFirst() ?? mediaFolder
     default:
-        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch]")
+        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch] [--formats] [--media DIR]")
         exit(64)
     }
 }
@@ -45,6 +50,12 @@ let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("sli
 try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: scratch) }
 func scratchFile(_ name: String) -> String { scratch.appendingPathComponent(name).path }
+
+if formatsOnly {
+    phoneFormatBenchmark(tool: tool, media: mediaFolder, scratch: scratch, runs: runs)
+    try? FileManager.default.removeItem(at: scratch)
+    exit(0)
+}
 
 if batchOnly {
     batchBenchmark(tool: tool, photos: photos, scratch: scratch, runs: runs)
@@ -172,3 +183,5 @@ print("Peak RSS at 3 photos: \(megabytes(ourPeak))   (target ≤ 150 MB)")
 print("")
 scaling.forEach { print($0) }
 
+// 4. Phone formats and colour management (issue 11).
+phoneFormatBenchmark(tool: tool, media: mediaFolder, scratch: scratch, runs: runs)

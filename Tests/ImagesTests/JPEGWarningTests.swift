@@ -52,6 +52,12 @@ struct JPEGWarningTests {
         }
     }
 
+    @Test("the EXIF reader skips stray bytes between markers as libjpeg does")
+    func exifAfterStrayBytes() {
+        let tiff = SyntheticJPEG.tiff(orientation: 6, littleEndian: true)
+        #expect(EXIFOrientation.parse(jpeg: [0xFF, 0xD8, 0x12, 0x34] + SyntheticJPEG.exifSegment(tiff)) == .right)
+    }
+
     @Test("only stray bytes before the end-of-image marker count as harmless at the end of the data")
     func classification() {
         #expect(TurboJPEGDecompressor.isHarmlessAtEnd("Corrupt JPEG data: 3 extraneous bytes before marker 0xd9"))
