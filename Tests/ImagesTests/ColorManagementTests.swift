@@ -29,6 +29,7 @@ struct ColorManagementTests {
         #expect(ours.size == size)
         let agreement = Agreement(Array(ours.pixels[0..<reference.count]), reference)
         #expect(agreement.meetsTarget, "\(name): \(agreement)")
+        print("colour agreement with Pillow, \(name): \(agreement)")
 
         // The same pixels without their profile are clearly off, so the comparison can fail.
         if wideGamut {
@@ -68,6 +69,7 @@ struct ColorManagementTests {
         #expect(warnings.isEmpty, "\(warnings)")
         let agreement = Agreement(Array(ours.pixels[0..<reference.count]), reference)
         #expect(agreement.meetsTarget, "\(name): \(agreement)")
+        print("colour agreement with Pillow, \(name): \(agreement)")
         if saturated {
             let ignored = Agreement(Array(picture.image.pixels[0..<reference.count]), reference)
             #expect(!ignored.meetsTarget, "\(name) without its profile: \(ignored)")
@@ -187,6 +189,14 @@ struct ColorManagementTests {
             return
         }
         let first = try #require(ColorManagement.cachedTransform(for: .icc(profile), input: .rgb))
+        // Display P3 is a matrix/TRC profile: the fast path; the CMYK SWOP profile goes through Little CMS.
+        #expect(first.isMatrixShaper)
+        let swop = try PhotoFile.read(media("jpeg_cmyk_swop_multi_app2.jpg")).bytes
+        guard case .success(let cmyk) = ICCProfileReader.jpeg(swop) else {
+            Issue.record("no CMYK profile")
+            return
+        }
+        #expect(try #require(ColorManagement.cachedTransform(for: .icc(cmyk), input: .invertedCMYK)).isMatrixShaper == false)
         let second = try #require(ColorManagement.cachedTransform(for: .icc(profile), input: .rgb))
         #expect(first === second)
         // The flower's "sRGB IEC61966-2.1" profile is recognised as sRGB: no transform.

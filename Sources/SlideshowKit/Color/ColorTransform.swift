@@ -77,7 +77,9 @@ final class ColorProfileHandle {
 }
 
 /// Owns one Little CMS transform (`cmsCreateTransform` … `cmsDeleteTransform`) from a photo's
-/// profile to sRGB, relative colorimetric with black-point compensation.
+/// profile to sRGB, relative colorimetric with black-point compensation; or, for matrix/TRC
+/// RGB profiles (Display P3, Adobe RGB, ProPhoto, HEIF nclx, PNG gAMA/cHRM), the same
+/// conversion done by ``MatrixShaper``, several times faster.
 ///
 /// `@unchecked Sendable`: the transform is made with `cmsFLAGS_NOCACHE`, so Little CMS keeps
 /// no per-call state in it and `cmsDoTransform` may run on several threads at once (lcms2's
@@ -113,12 +115,20 @@ final class ColorTransform: @unchecked Sendable {
         }
     }
 
-    private let handle: cmsHTRANSFORM
+    private let handle: cmsHTRANSFORM?
+    private let matrixShaper: MatrixShaper?
     let input: Input
 
     /// Builds the transform from a profile to sRGB.
     /// - Throws: ``ColorProblem`` when Little CMS cannot link the two profiles.
     init(from source: ColorProfileHandle, input: Input, to sRGB: ColorProfileHandle) throws(ColorProblem) {
+        self.input = input
+        if input == .rgb || input == .rgba, let fast = MatrixShaper(source: source, sRGB: sRGB) {
+            matrixShaper = fast
+            handle = nil
+            return
+        }
+        matrixShaper = nil
         var flags = cmsUInt32Number(cmsFLAGS_BLACKPOINTCOMPENSATION | cmsFLAGS_NOCACHE)
         if input == .rgba { flags |= cmsUInt32Number(cmsFLAGS_COPY_ALPHA) }
         let output = input == .rgba ? shim_type_rgba_8() : shim_type_rgb_8()
@@ -127,10 +137,14 @@ final class ColorTransform: @unchecked Sendable {
             throw ColorProblem("its colour profile cannot be converted to sRGB")
         }
         handle = transform
-        self.input = input
     }
 
-    deinit { cmsDeleteTransform(handle) }
+    deinit {
+        if let handle { cmsDeleteTransform(handle) }
+    }
+
+    /// Whether the transform runs through ``MatrixShaper`` rather than Little CMS.
+    var isMatrixShaper: Bool { matrixShaper != nil }
 
     /// The sRGB image of an image in the transform's input layout.
     ///
@@ -143,6 +157,7 @@ final class ColorTransform: @unchecked Sendable {
         let perBand = (image.height + bands - 1) / bands
         let width = image.width, height = image.height
         let transform = UncheckedTransform(handle: handle)
+        let fast = matrixShaper
         if input.inPlace {
             let pixelBytes = input.channels
             var result = image
@@ -152,7 +167,11 @@ final class ColorTransform: @unchecked Sendable {
                     let first = band * perBand, last = min(height, first + perBand)
                     guard first < last else { return }
                     let start = base.base + first * width * pixelBytes
-                    cmsDoTransform(transform.handle, start, start, cmsUInt32Number((last - first) * width))
+                    if let fast {
+                        fast.apply(start.assumingMemoryBound(to: UInt8.self), count: (last - first) * width, stride: pixelBytes)
+                    } else {
+                        cmsDoTransform(transform.handle, start, start, cmsUInt32Number((last - first) * width))
+                    }
                 }
             }
             return result
@@ -182,5 +201,5 @@ private struct UncheckedPointer: @unchecked Sendable {
 
 /// The transform handle handed to `concurrentPerform`: safe, as ``ColorTransform`` explains.
 private struct UncheckedTransform: @unchecked Sendable {
-    let handle: cmsHTRANSFORM
+    let handle: cmsHTRANSFORM?
 }

@@ -193,7 +193,9 @@ public struct ImageManager: Sendable {
                 let color: Result<EmbeddedColor, ColorProblem> = if let icc { .success(.icc(icc)) }
                     else if header.hasICCProfile { .failure(ColorProblem("its iCCP colour profile cannot be read")) }
                     else { .success(header.colorChunks) }
-                return ColorManagement.convert(image, from: color, input: image.channels == 4 ? .rgba : .rgb, warn: warn)
+                // Grey PNGs decode to equal R, G and B; a grey profile reads one of them.
+                let input: ColorTransform.Input = image.channels == 4 ? .rgba : (header.colorType == 0 ? .greyInRGB : .rgb)
+                return ColorManagement.convert(image, from: color, input: input, warn: warn)
             }
             return (image.oriented(orientation), geometry)
         case .supported(.heif), .supported(.avif):
