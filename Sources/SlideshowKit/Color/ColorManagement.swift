@@ -50,7 +50,7 @@ enum ColorManagement {
     ///   - input: the layout of the pixels.
     ///   - warn: called once with the reason (ending "; shown as sRGB") when the description
     ///     cannot be used; the photo then shows as if it were sRGB.
-    static func convert(_ image: RGBImage, from color: Result<EmbeddedColor, ColorProblem>,
+    static func convert(_ image: consuming RGBImage, from color: Result<EmbeddedColor, ColorProblem>,
                         input: ColorTransform.Input, warn: (String) -> Void) -> RGBImage {
         let (converted, problem): (RGBImage, ColorProblem?)
         switch color {
@@ -71,7 +71,7 @@ enum ColorManagement {
     /// - Returns: the converted image (3 channels), and the problem when the description
     ///   could not be used: then the image is returned as it was (RGB), or with the plain
     ///   CMYK formula (CMYK), and the caller warns once.
-    static func convert(_ image: RGBImage, from color: EmbeddedColor,
+    static func convert(_ image: consuming RGBImage, from color: EmbeddedColor,
                         input: ColorTransform.Input) -> (RGBImage, ColorProblem?) {
         switch entry(for: Key(color: color, input: input)) {
         case .identity:
@@ -91,7 +91,7 @@ enum ColorManagement {
     }
 
     /// The image shown as if it were sRGB: RGB as it is, CMYK through the naive formula.
-    private static func fallback(_ image: RGBImage, input: ColorTransform.Input) -> RGBImage {
+    private static func fallback(_ image: consuming RGBImage, input: ColorTransform.Input) -> RGBImage {
         switch input {
         case .rgb, .rgba, .greyInRGB: image
         case .cmyk: image.rgbFromCMYK(inverted: false)

@@ -148,9 +148,10 @@ final class ColorTransform: @unchecked Sendable {
 
     /// The sRGB image of an image in the transform's input layout.
     ///
-    /// RGB and RGBA convert in place; CMYK into a new 3-channel image. Large images convert in bands
+    /// RGB and RGBA convert in place (the image is consumed, so a caller that passes its last
+    /// use does not pay for a copy of the pixels); CMYK into a new 3-channel image. Large images convert in bands
     /// on every core (the transform is shared read-only).
-    func apply(to image: RGBImage) -> RGBImage {
+    func apply(to image: consuming RGBImage) -> RGBImage {
         precondition(image.channels == input.channels, "the image's layout must match the transform's")
         let pixelCount = image.width * image.height
         let bands = pixelCount >= 1 << 20 ? 8 : 1

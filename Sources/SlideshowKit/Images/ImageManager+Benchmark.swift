@@ -47,12 +47,13 @@ extension ImageManager {
             default:
                 throw ImageProblem(.unsupported, "the benchmark times JPEG and HEIF photos")
             }
+            let size = image.size
             guard case .success(let described) = color,
-                  let transform = ColorManagement.cachedTransform(for: described, input: .rgb) else { return (image.size, 0) }
+                  let transform = ColorManagement.cachedTransform(for: described, input: .rgb) else { return (size, 0) }
             let start = ContinuousClock.now
-            _ = transform.apply(to: image)
+            _ = transform.apply(to: consume image)
             let elapsed = ContinuousClock.now - start
-            return (image.size, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            return (size, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
         } catch {
             throw error.error(for: photo.path)
         }

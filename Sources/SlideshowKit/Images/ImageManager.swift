@@ -182,7 +182,7 @@ public struct ImageManager: Sendable {
             let input: ColorTransform.Input = image.channels == 4
                 ? (header.adobeTransform != nil ? .invertedCMYK : .cmyk)
                 : (header.components.count == 1 ? .greyInRGB : .rgb)
-            image = ColorManagement.convert(image, from: color, input: input, warn: warn)
+            image = ColorManagement.convert(consume image, from: color, input: input, warn: warn)
             return (image.oriented(orientation), geometry)
         case .supported(.png):
             let header = try PNGHeader(parsing: bytes, complete: true)
@@ -195,7 +195,7 @@ public struct ImageManager: Sendable {
                     else { .success(header.colorChunks) }
                 // Grey PNGs decode to equal R, G and B; a grey profile reads one of them.
                 let input: ColorTransform.Input = image.channels == 4 ? .rgba : (header.colorType == 0 ? .greyInRGB : .rgb)
-                return ColorManagement.convert(image, from: color, input: input, warn: warn)
+                return ColorManagement.convert(consume image, from: color, input: input, warn: warn)
             }
             return (image.oriented(orientation), geometry)
         case .supported(.heif), .supported(.avif):
@@ -204,20 +204,23 @@ public struct ImageManager: Sendable {
             // Upright once libheif has applied irot/imir/clap; EXIF orientation is not applied (see HEIFPicture).
             let picture = try decoder.decode()
             let geometry = FitGeometry(source: picture.image.size, target: target, mode: mode)
-            return (Self.sRGB(picture.image, picture.color, background: background, warn: warn), geometry)
+            let color = picture.color
+            return (Self.sRGB((consume picture).image, color, background: background, warn: warn), geometry)
         case .supported(.webp):
             let header = try WebPHeader(parsing: bytes)
             try header.checkLimits()
             let geometry = FitGeometry(source: header.orientation.displayedSize(of: header.size), target: target, mode: mode)
             let picture = try WebPDecoder.decode(bytes, header: header)
-            return (Self.sRGB(picture.image, picture.color, background: background, warn: warn).oriented(picture.orientation), geometry)
+            let (color, orientation) = (picture.color, picture.orientation)
+            return (Self.sRGB((consume picture).image, color, background: background, warn: warn).oriented(orientation), geometry)
         }
     }
 
     /// Converts decoded RGB or RGBA pixels to sRGB, then composites any alpha over the background.
-    private static func sRGB(_ image: RGBImage, _ color: Result<EmbeddedColor, ColorProblem>, background: RGBColor,
+    private static func sRGB(_ image: consuming RGBImage, _ color: Result<EmbeddedColor, ColorProblem>, background: RGBColor,
                              warn: (String) -> Void) -> RGBImage {
-        let converted = ColorManagement.convert(image, from: color, input: image.channels == 4 ? .rgba : .rgb, warn: warn)
+        let input: ColorTransform.Input = image.channels == 4 ? .rgba : .rgb
+        let converted = ColorManagement.convert(image, from: color, input: input, warn: warn)
         return converted.channels == 4 ? converted.compositedOver(background) : converted
     }
 

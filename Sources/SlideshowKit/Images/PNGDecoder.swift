@@ -58,7 +58,7 @@ final class PNGDecoder {
     /// - Throws: `.corrupt` with libavcodec's message when decoding fails; `.unsupported`
     ///   when the frame cannot be converted.
     func decode(_ png: [UInt8], header: PNGHeader, background: RGBColor,
-                manage: (RGBImage, _ icc: [UInt8]?) -> RGBImage = { image, _ in image }) throws(ImageProblem) -> RGBImage {
+                manage: (consuming RGBImage, _ icc: [UInt8]?) -> RGBImage = { image, _ in image }) throws(ImageProblem) -> RGBImage {
         guard av_new_packet(packet, Int32(png.count)) >= 0, let data = packet.pointee.data else {
             throw ImageProblem(.unsupported, "cannot allocate \(png.count) bytes for the PNG decoder")
         }
