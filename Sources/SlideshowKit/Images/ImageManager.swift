@@ -73,7 +73,7 @@ public struct ImageManager: Sendable {
                     bytes = try Self.readWhole(path)
                     header = try PNGHeader(parsing: bytes, complete: false)
                 }
-                try header.checkLimits()
+                try header.checkLimits(fileBytes: fileSize)
                 return PhotoInfo(format: .png, storedSize: header.size, orientation: header.orientation ?? .up)
             case .supported(.heif), .supported(.avif):
                 let format: ImageFormat = sniffed == .supported(.avif) ? .avif : .heif
@@ -86,7 +86,7 @@ public struct ImageManager: Sendable {
             case .supported(.webp):
                 // The EXIF chunk may follow the image data.
                 if bytes.count < fileSize { bytes = try Self.readWhole(path) }
-                let header = try WebPHeader(parsing: bytes)
+                let header = try WebPHeader(parsing: copy bytes)
                 try header.checkLimits()
                 return PhotoInfo(format: .webp, storedSize: header.size, orientation: header.orientation)
             }
@@ -154,22 +154,25 @@ public struct ImageManager: Sendable {
 
     /// Decodes (scaled, for JPEG), converts to sRGB and orients; returns the upright image and
     /// the layout computed from the header's displayed size.
-    func decodeOriented(_ bytes: [UInt8], target: Size, mode: ContentMode, background: RGBColor,
+    /// The file's bytes are consumed: a PNG's go to the decoder, which frees them before the
+    /// decoded frame is converted (see ``PNGHeader/decodeMemory(fileBytes:)``).
+    func decodeOriented(_ bytes: consuming [UInt8], target: Size, mode: ContentMode, background: RGBColor,
                         warn: (String) -> Void = { _ in }) throws(ImageProblem) -> (RGBImage, FitGeometry) {
         let sniffed = FormatSniffer.sniff(bytes)
         switch sniffed {
         case .other(let description):
             throw FormatSniffer.problem(for: description)
         case .supported(.jpeg):
-            let header = try JPEGHeader(parsing: bytes)
+            let header = try JPEGHeader(parsing: copy bytes)
             try header.checkLimits()
             let orientation = header.orientation ?? .up
             let geometry = FitGeometry(source: orientation.displayedSize(of: header.size), target: target, mode: mode)
             let scale = DCTScale.choose(stored: header.size, orientation: orientation, fitted: geometry.fittedSize)
             let decoder = try TurboJPEGDecompressor()
             // Stray bytes between header segments hide nothing; TurboJPEG reads the file without them.
-            let cleaned = JPEGMarkers.withoutExtraneousBytes(bytes)
-            var image = try ImageProblem.withBytes(cleaned ?? bytes) { (raw) throws(ImageProblem) -> RGBImage in
+            let source: [UInt8]
+            if let cleaned = JPEGMarkers.withoutExtraneousBytes(bytes) { source = cleaned } else { source = copy bytes }
+            var image = try ImageProblem.withBytes(source) { (raw) throws(ImageProblem) -> RGBImage in
                 let checked = try decoder.readHeader(raw)
                 try Self.agree(checked, header)
                 return try decoder.decompress(raw, header: checked, scale: scale)
@@ -185,18 +188,20 @@ public struct ImageManager: Sendable {
             image = ColorManagement.convert(consume image, from: color, input: input, warn: warn)
             return (image.oriented(orientation), geometry)
         case .supported(.png):
-            let header = try PNGHeader(parsing: bytes, complete: true)
-            try header.checkLimits()
+            let header = try PNGHeader(parsing: copy bytes, complete: true)
+            try header.checkLimits(fileBytes: bytes.count)
             let orientation = header.orientation ?? .up
             let geometry = FitGeometry(source: orientation.displayedSize(of: header.size), target: target, mode: mode)
-            let image = try PNGDecoder().decode(bytes, header: header, background: background) { image, icc in
+            func manage(_ image: consuming RGBImage, _ icc: [UInt8]?) -> RGBImage {
                 let color: Result<EmbeddedColor, ColorProblem> = if let icc { .success(.icc(icc)) }
                     else if header.hasICCProfile { .failure(ColorProblem("its iCCP colour profile cannot be read")) }
                     else { .success(header.colorChunks) }
                 // Grey PNGs decode to equal R, G and B; a grey profile reads one of them.
                 let input: ColorTransform.Input = image.channels == 4 ? .rgba : (header.colorType == 0 ? .greyInRGB : .rgb)
-                return ColorManagement.convert(consume image, from: color, input: input, warn: warn)
+                return ColorManagement.convert(image, from: color, input: input, warn: warn)
             }
+            let file = consume bytes
+            let image = try PNGDecoder().decode(consume file, header: header, background: background, manage: manage)
             return (image.oriented(orientation), geometry)
         case .supported(.heif), .supported(.avif):
             let decoder = try HEIFDecoder(bytes, formatName: sniffed == .supported(.avif) ? "AVIF" : "HEIF")
@@ -207,7 +212,7 @@ public struct ImageManager: Sendable {
             let color = picture.color
             return (Self.sRGB((consume picture).image, color, background: background, warn: warn), geometry)
         case .supported(.webp):
-            let header = try WebPHeader(parsing: bytes)
+            let header = try WebPHeader(parsing: copy bytes)
             try header.checkLimits()
             let geometry = FitGeometry(source: header.orientation.displayedSize(of: header.size), target: target, mode: mode)
             let picture = try WebPDecoder.decode(bytes, header: header)
@@ -247,8 +252,8 @@ public struct ImageManager: Sendable {
                     }
                 } else {
                     do throws(ImageProblem) {
-                        let resampler = try PhotoResampler(from: FitGeometry.size(of: crop), to: FitGeometry.size(of: content))
-                        try resampler.scale(from, stride: image.rowBytes, into: to, stride: rowBytes)
+                        try PhotoResampler.resample(from, size: FitGeometry.size(of: crop), stride: image.rowBytes,
+                                                    into: to, size: FitGeometry.size(of: content), stride: rowBytes)
                     } catch {
                         problem = error
                     }
