@@ -3,12 +3,13 @@
 # Both first install the Debian packages the build needs, if any are missing.
 
 SWIFT ?= swift
-PACKAGES := pkg-config libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libturbojpeg0-dev libheif-dev liblcms2-dev libwebp-dev ffmpeg time python3-pil
+PACKAGES := pkg-config libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libturbojpeg0-dev libheif-dev liblcms2-dev libwebp-dev ffmpeg time python3-pil libheif-examples webp
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps demo test bench bench-batch release fuzz sanitize
+.PHONY: deps demo test bench bench-batch bench-formats release fuzz sanitize
 
-## deps: install the Debian packages that are missing (FFmpeg's and TurboJPEG's headers; ffmpeg and GNU time for the tests)
+## deps: install the Debian packages that are missing (FFmpeg's, TurboJPEG's, libheif's, Little CMS's and libwebp's headers;
+## ffmpeg, GNU time, Pillow (python3-pil, the colour tests' reference), heif-convert and the webp tools for the tests)
 deps:
 	@missing=""; for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
@@ -50,3 +51,9 @@ bench-batch: deps
 	$(SWIFT) build -c release --product slideshow-bench
 	$(SWIFT) build -c release --product slideshow
 	.build/release/slideshow-bench --batch
+
+## bench-formats: issue 11's figures only: HEIC decode against heif-convert, the colour transform, HEIC against JPEG renders (release build)
+bench-formats: deps
+	$(SWIFT) build -c release --product slideshow-bench
+	$(SWIFT) build -c release --product slideshow
+	.build/release/slideshow-bench --formats

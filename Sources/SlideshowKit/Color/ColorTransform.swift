@@ -77,9 +77,7 @@ final class ColorProfileHandle {
 }
 
 /// Owns one Little CMS transform (`cmsCreateTransform` … `cmsDeleteTransform`) from a photo's
-/// profile to sRGB, relative colorimetric with black-point compensation; or, for matrix/TRC
-/// RGB profiles (Display P3, Adobe RGB, ProPhoto, HEIF nclx, PNG gAMA/cHRM), the same
-/// conversion done by ``MatrixShaper``, several times faster.
+/// profile to sRGB, relative colorimetric with black-point compensation.
 ///
 /// `@unchecked Sendable`: the transform is made with `cmsFLAGS_NOCACHE`, so Little CMS keeps
 /// no per-call state in it and `cmsDoTransform` may run on several threads at once (lcms2's
@@ -115,20 +113,13 @@ final class ColorTransform: @unchecked Sendable {
         }
     }
 
-    private let handle: cmsHTRANSFORM?
-    private let matrixShaper: MatrixShaper?
+    private let handle: cmsHTRANSFORM
     let input: Input
 
     /// Builds the transform from a profile to sRGB.
     /// - Throws: ``ColorProblem`` when Little CMS cannot link the two profiles.
     init(from source: ColorProfileHandle, input: Input, to sRGB: ColorProfileHandle) throws(ColorProblem) {
         self.input = input
-        if input == .rgb || input == .rgba, let fast = MatrixShaper(source: source, sRGB: sRGB) {
-            matrixShaper = fast
-            handle = nil
-            return
-        }
-        matrixShaper = nil
         var flags = cmsUInt32Number(cmsFLAGS_BLACKPOINTCOMPENSATION | cmsFLAGS_NOCACHE)
         if input == .rgba { flags |= cmsUInt32Number(cmsFLAGS_COPY_ALPHA) }
         let output = input == .rgba ? shim_type_rgba_8() : shim_type_rgb_8()
@@ -139,12 +130,7 @@ final class ColorTransform: @unchecked Sendable {
         handle = transform
     }
 
-    deinit {
-        if let handle { cmsDeleteTransform(handle) }
-    }
-
-    /// Whether the transform runs through ``MatrixShaper`` rather than Little CMS.
-    var isMatrixShaper: Bool { matrixShaper != nil }
+    deinit { cmsDeleteTransform(handle) }
 
     /// The sRGB image of an image in the transform's input layout.
     ///
@@ -158,7 +144,6 @@ final class ColorTransform: @unchecked Sendable {
         let perBand = (image.height + bands - 1) / bands
         let width = image.width, height = image.height
         let transform = UncheckedTransform(handle: handle)
-        let fast = matrixShaper
         if input.inPlace {
             let pixelBytes = input.channels
             var result = image
@@ -168,11 +153,7 @@ final class ColorTransform: @unchecked Sendable {
                     let first = band * perBand, last = min(height, first + perBand)
                     guard first < last else { return }
                     let start = base.base + first * width * pixelBytes
-                    if let fast {
-                        fast.apply(start.assumingMemoryBound(to: UInt8.self), count: (last - first) * width, stride: pixelBytes)
-                    } else {
-                        cmsDoTransform(transform.handle, start, start, cmsUInt32Number((last - first) * width))
-                    }
+                    cmsDoTransform(transform.handle, start, start, cmsUInt32Number((last - first) * width))
                 }
             }
             return result
@@ -202,5 +183,5 @@ private struct UncheckedPointer: @unchecked Sendable {
 
 /// The transform handle handed to `concurrentPerform`: safe, as ``ColorTransform`` explains.
 private struct UncheckedTransform: @unchecked Sendable {
-    let handle: cmsHTRANSFORM?
+    let handle: cmsHTRANSFORM
 }

@@ -48,12 +48,14 @@ extension ImageManager {
                 throw ImageProblem(.unsupported, "the benchmark times JPEG and HEIF photos")
             }
             let size = image.size
-            guard case .success(let described) = color,
-                  let transform = ColorManagement.cachedTransform(for: described, input: .rgb) else { return (size, 0) }
+            guard case .success(.icc(let profile)) = color,
+                  let transform = ColorManagement.cachedTransform(for: .icc(profile), input: .rgb) else { return (size, 0) }
+            func seconds(_ duration: Duration) -> Double {
+                Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+            }
             let start = ContinuousClock.now
             _ = transform.apply(to: consume image)
-            let elapsed = ContinuousClock.now - start
-            return (size, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            return (size, seconds(ContinuousClock.now - start))
         } catch {
             throw error.error(for: photo.path)
         }
