@@ -3,10 +3,10 @@
 # Both first install the Debian packages the build needs, if any are missing.
 
 SWIFT ?= swift
-PACKAGES := pkg-config libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libturbojpeg0-dev libheif-dev liblcms2-dev libwebp-dev ffmpeg time python3-pil libheif-examples webp
+PACKAGES := pkg-config libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libswresample-dev libebur128-dev libturbojpeg0-dev libheif-dev liblcms2-dev libwebp-dev ffmpeg time python3-pil libheif-examples webp
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps demo test bench bench-batch bench-formats release fuzz sanitize
+.PHONY: deps demo test bench bench-batch bench-audio bench-formats release fuzz sanitize
 
 ## deps: install the Debian packages that are missing (FFmpeg's, TurboJPEG's, libheif's, Little CMS's and libwebp's headers;
 ## ffmpeg, GNU time, Pillow (python3-pil, the colour tests' reference), heif-convert and the webp tools for the tests)
@@ -51,6 +51,12 @@ bench-batch: deps
 	$(SWIFT) build -c release --product slideshow-bench
 	$(SWIFT) build -c release --product slideshow
 	.build/release/slideshow-bench --batch
+
+## bench-audio: only the soundtrack's figures (R1 with a 3-minute MP3, a 60-minute show with a 60-minute FLAC, against ffmpeg's CLI and moviepy)
+bench-audio: deps
+	$(SWIFT) build -c release --product slideshow-bench
+	$(SWIFT) build -c release --product slideshow
+	.build/release/slideshow-bench --audio
 
 ## bench-formats: issue 11's figures only: HEIC decode against heif-convert, the colour transform, HEIC against JPEG renders (release build)
 bench-formats: deps

@@ -16,7 +16,7 @@ let package = Package(
         .systemLibrary(
             name: "CFFmpeg",
             pkgConfig: "libavformat",
-            providers: [.apt(["libavcodec-dev", "libavformat-dev", "libswscale-dev", "libavutil-dev"])]
+            providers: [.apt(["libavcodec-dev", "libavformat-dev", "libswscale-dev", "libavutil-dev", "libswresample-dev"])]
         ),
         .systemLibrary(
             name: "CTurboJPEG",
@@ -24,6 +24,11 @@ let package = Package(
             providers: [.apt(["libturbojpeg0-dev"])]
         ),
         .systemLibrary(name: "CProcessTuning"),
+        .systemLibrary(
+            name: "CEBUR128",
+            pkgConfig: "libebur128",
+            providers: [.apt(["libebur128-dev"])]
+        ),
         .systemLibrary(
             name: "CHeif",
             pkgConfig: "libheif",
@@ -43,7 +48,7 @@ let package = Package(
         // The library: FFmpeg glue → Images → Looks → Writer → Slideshow.
         .target(
             name: "SlideshowKit",
-            dependencies: ["CFFmpeg", "CTurboJPEG", "CProcessTuning", "CHeif", "CWebP", "CLCMS"]
+            dependencies: ["CFFmpeg", "CTurboJPEG", "CProcessTuning", "CEBUR128", "CHeif", "CWebP", "CLCMS"]
         ),
 
         // The command-line tool: parses, calls the library, reports.
@@ -69,5 +74,6 @@ let package = Package(
         .testTarget(name: "SlideshowTests", dependencies: ["SlideshowKit", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["slideshow", "TestSupport"]),
         .testTarget(name: "BatchTests", dependencies: ["SlideshowKit", "TestSupport"]),
+        .testTarget(name: "AudioTests", dependencies: ["SlideshowKit", "TestSupport", "slideshow"]),
     ]
 )

@@ -11,11 +11,13 @@ import Synchronization
 // three photos at the chosen DCT scale on one core + encoding only the three distinct
 // frames); peak memory at 3 and 60 photos; and how time grows with the number of photos.
 // With --batch, only the throughput of `slideshow batch` with one and two jobs at once (BatchBench.swift).
+// With --audio, only the soundtrack's figures (AudioBench.swift); a full run prints them last.
 // With --formats, only the phone-format figures of issue 11 (PhoneFormatBench.swift; HEICs from --media DIR, default ../shared/media).
 
 var runs = 5
 var photoFolder = "../shared/photos"
 var batchOnly = false
+var audioOnly = false
 var formatsOnly = false
 var mediaFolder = "../shared/media"
 var arguments = CommandLine.arguments.dropFirst()
@@ -24,10 +26,11 @@ while let argument = arguments.popFirst() {
     case "--runs": runs = Int(arguments.popFirst() ?? "") ?? runs
     case "--photos": photoFolder = arguments.popFirst() ?? photoFolder
     case "--batch": batchOnly = true
+    case "--audio": audioOnly = true
     case "--formats": formatsOnly = true
     case "--media": mediaFolder = arguments.popFirst() ?? mediaFolder
     default:
-        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch] [--formats] [--media DIR]")
+        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --audio | --formats] [--media DIR]")
         exit(64)
     }
 }
@@ -53,6 +56,12 @@ func scratchFile(_ name: String) -> String { scratch.appendingPathComponent(name
 
 if formatsOnly {
     phoneFormatBenchmark(tool: tool, media: mediaFolder, scratch: scratch, runs: runs)
+    try? FileManager.default.removeItem(at: scratch)
+    exit(0)
+}
+
+if audioOnly {
+    audioBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, scratch: scratch, runs: runs).forEach { print($0) }
     try? FileManager.default.removeItem(at: scratch)
     exit(0)
 }
@@ -137,6 +146,9 @@ for count in [3, 12, 30, 60] {
 scaling.append(String(format: "Peak RSS 60 photos / 3 photos: %.2f   (target ≤ 1.20)", Double(peaks[60]!) / Double(peaks[3]!)))
 scaling.append(String(format: "Time per photo: %.3f s at 3, %.3f s at 60 (linear when these agree)", walls[3]! / 3, walls[60]! / 60))
 
+// 4. The soundtrack's figures (before the floor, which grows this process), printed last.
+let soundtrackLines = audioBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, scratch: scratch, runs: runs)
+
 // 2. The floor, last: it runs in this process, and a child started after this process has
 // grown reports this process's size as its own peak RSS (posix_spawn shares the memory map
 // until exec). Decode at the chosen DCT scale on one core, plus encode only the distinct frames.
@@ -180,6 +192,7 @@ print(String(format: "P1 / R1:    %.1fx original, %.1fx minimal-life   (target �
 print("Peak RSS at 3 photos: \(megabytes(ourPeak))   (target ≤ 150 MB)")
 print("")
 scaling.forEach { print($0) }
+soundtrackLines.forEach { print($0) }
 
 // 4. Phone formats and colour management (issue 11).
 phoneFormatBenchmark(tool: tool, media: mediaFolder, scratch: scratch, runs: runs)

@@ -6,7 +6,7 @@ import SlideshowKit
 struct MakeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "make",
-        abstract: "Render photos into an MP4 slideshow.",
+        abstract: "Render photos into an MP4 slideshow, with music if given.",
         discussion: """
             The output appears only when it is complete: a failed or interrupted render \
             leaves nothing behind and never touches an existing file.
@@ -49,6 +49,7 @@ struct MakeCommand: AsyncParsableCommand {
             Terminal.fail(error.description)
         }
         bar?.clear()
+        for warning in result.warnings { Terminal.say("slideshow: warning: \(warning)") }
         if json {
             print(try Report(result).json())
         } else if !quiet {
@@ -67,6 +68,9 @@ struct Report: Codable {
     var look: String
     var bytes: Int
     var seconds: Double
+    /// With `--loudness`: the music's integrated loudness before and after its gain (LUFS).
+    var measuredLoudness: Double?
+    var finalLoudness: Double?
 
     init(_ result: RenderResult) {
         output = result.output
@@ -77,6 +81,8 @@ struct Report: Codable {
         look = result.look
         bytes = result.bytes
         seconds = (result.seconds * 1000).rounded() / 1000
+        measuredLoudness = result.loudness.map { ($0.measured * 100).rounded() / 100 }
+        finalLoudness = result.loudness.map { ($0.final * 100).rounded() / 100 }
     }
 
     func json() throws -> String {

@@ -4,8 +4,8 @@ import SlideshowKit
 /// The options that describe how a slideshow looks and is encoded. The library's
 /// ``SlideshowOptions`` checks them, by the same rules as a batch manifest's jobs.
 struct RenderOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Total length in seconds (default 3).", valueName: "seconds"))
-    var duration: Double?
+    @Option(help: ArgumentHelp("Total length in seconds (default 3), or 'audio': as long as the music after --audio-start.", valueName: "seconds|audio"))
+    var duration: DurationArgument?
 
     @Option(help: ArgumentHelp("Seconds per photo, instead of --duration.", valueName: "seconds"))
     var slideDuration: Double?
@@ -34,6 +34,27 @@ struct RenderOptions: ParsableArguments {
     @Option(help: ArgumentHelp("skip: repeat held frames without encoding them (fast, exact); encode: encode every frame.", valueName: "mode"))
     var hold: HoldStrategy = .skip
 
+    @Option(help: ArgumentHelp("Music for the show (MP3, M4A, FLAC, WAV, Ogg, Opus, …), encoded as AAC-LC, exactly as long as the show.", valueName: "file"))
+    var audio: String?
+
+    @Option(help: ArgumentHelp("AAC bit rate.", valueName: "rate"))
+    var audioBitrate: String = "192k"
+
+    @Option(help: ArgumentHelp("Start the music this many seconds in.", valueName: "seconds"))
+    var audioStart: Double = 0
+
+    @Option(help: ArgumentHelp("Fade the music in over this many seconds.", valueName: "seconds"))
+    var audioFadeIn: Double = 0
+
+    @Option(help: ArgumentHelp("Fade the music out over this many seconds (at most half the show).", valueName: "seconds"))
+    var audioFadeOut: Double = 2
+
+    @Flag(help: "Play music shorter than the show once, then silence (default: loop with a 100 ms crossfade).")
+    var noAudioLoop = false
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Bring the music to this integrated loudness (e.g. -16 for phones, -23 for broadcast), true peak at most -1 dBTP.", valueName: "LUFS"))
+    var loudness: Double?
+
     func validate() throws {
         do {
             try options.validate()
@@ -44,8 +65,17 @@ struct RenderOptions: ParsableArguments {
 
     /// The library's options.
     var options: SlideshowOptions {
-        SlideshowOptions(duration: duration, slideDuration: slideDuration, size: size, fps: fps, filter: filter,
-                         fit: fit, background: background, crf: crf, preset: preset, hold: hold)
+        var options = SlideshowOptions(duration: duration?.seconds, slideDuration: slideDuration, size: size, fps: fps, filter: filter,
+                                       fit: fit, background: background, crf: crf, preset: preset, hold: hold)
+        options.audio = audio
+        options.audioBitrate = audioBitrate
+        options.audioStart = audioStart
+        options.audioFadeIn = audioFadeIn
+        options.audioFadeOut = audioFadeOut
+        options.audioLoop = !noAudioLoop
+        options.loudness = loudness
+        options.durationFollowsAudio = duration == .audio
+        return options
     }
 
     /// The slideshow these options describe.
@@ -61,3 +91,24 @@ struct RenderOptions: ParsableArguments {
 
 extension HoldStrategy: ExpressibleByArgument {}
 extension FitMode: ExpressibleByArgument {}
+
+/// `--duration`: seconds, or `audio` for the music's length.
+enum DurationArgument: ExpressibleByArgument, Equatable {
+    case seconds(Double)
+    case audio
+
+    init?(argument: String) {
+        if argument == "audio" {
+            self = .audio
+        } else if let seconds = Double(argument) {
+            self = .seconds(seconds)
+        } else {
+            return nil
+        }
+    }
+
+    var seconds: Double? {
+        if case .seconds(let seconds) = self { return seconds }
+        return nil
+    }
+}

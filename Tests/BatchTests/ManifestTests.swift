@@ -193,6 +193,7 @@ struct ManifestTests {
     @Test("the fields a job may have")
     func fields() {
         #expect(Set(BatchManifest.fields) == ["photos", "output", "duration", "slideDuration", "size", "fps", "filter", "fit",
-                                              "background", "crf", "preset", "hold"])
+                                              "background", "crf", "preset", "hold",
+                                              "audio", "audioBitrate", "audioStart", "audioFadeIn", "audioFadeOut", "audioLoop", "loudness"])
     }
 }

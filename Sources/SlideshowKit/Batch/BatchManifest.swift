@@ -26,8 +26,10 @@ public struct BatchJob: Sendable {
 /// `photos` (a non-empty array of paths) and `output` are required; `duration` or
 /// `slideDuration` (seconds), `size` (`"WxH"`), `fps`, `filter`, `fit` (`letterbox` or `fill`),
 /// `background` (`#RRGGBB`), `crf`, `preset` and `hold` (`skip` or `encode`) are optional, with
-/// the same defaults and rules as ``SlideshowOptions``. Relative paths are relative to the
-/// manifest's folder.
+/// the same defaults and rules as ``SlideshowOptions``; so are the music's `audio` (a path),
+/// `audioBitrate` (`"192k"` or a number), `audioStart`, `audioFadeIn`, `audioFadeOut` (seconds),
+/// `audioLoop` (true or false) and `loudness` (LUFS), and `duration` may be `"audio"`.
+/// Relative paths are relative to the manifest's folder.
 ///
 /// Photos are not read here: a missing or broken photo fails its job when it renders, not the manifest.
 public struct BatchManifest: Sendable {
@@ -92,7 +94,8 @@ public struct BatchManifest: Sendable {
                     outputs[key] = index
                 }
             }
-            guard let options = entry.options else { continue }
+            guard var options = entry.options else { continue }
+            options.audio = options.audio.map { Self.resolve($0, in: folder) }
             do {
                 if let photos = entry.photos, let output = entry.output, entry.problems.isEmpty {
                     let photos = photos.map { Photo(path: Self.resolve($0, in: folder)) }
@@ -241,7 +244,11 @@ private struct JobEntry: Decodable {
         output = required("output", in: container, as: String.self, "a path")
         if output == "" { invalid("output", "is an empty path") }
 
-        settings.duration = read("duration", in: container, as: Double.self, "a number of seconds")
+        if (try? container.decodeIfPresent(String.self, forKey: Key(stringValue: "duration"))) == "audio" {
+            settings.durationFollowsAudio = true
+        } else {
+            settings.duration = read("duration", in: container, as: Double.self, "a number of seconds")
+        }
         settings.slideDuration = read("slideDuration", in: container, as: Double.self, "a number of seconds")
         if let size = read("size", in: container, as: String.self, "a string \"WxH\"") { settings.size = size }
         if let fps = read("fps", in: container, as: Int.self, "a whole number") { settings.fps = fps }
@@ -255,6 +262,18 @@ private struct JobEntry: Decodable {
         if let hold = read("hold", in: container, as: String.self, "skip or encode") {
             if let strategy = HoldStrategy(rawValue: hold) { settings.hold = strategy } else { invalid("hold", "'\(hold)' is not skip or encode") }
         }
+        settings.audio = read("audio", in: container, as: String.self, "a path")
+        if settings.audio == "" { invalid("audio", "is an empty path") }
+        if let rate = try? container.decodeIfPresent(Int.self, forKey: Key(stringValue: "audioBitrate")) {
+            settings.audioBitrate = String(rate)
+        } else if let rate = read("audioBitrate", in: container, as: String.self, "a bit rate such as \"192k\"") {
+            settings.audioBitrate = rate
+        }
+        if let start = read("audioStart", in: container, as: Double.self, "a number of seconds") { settings.audioStart = start }
+        if let fade = read("audioFadeIn", in: container, as: Double.self, "a number of seconds") { settings.audioFadeIn = fade }
+        if let fade = read("audioFadeOut", in: container, as: Double.self, "a number of seconds") { settings.audioFadeOut = fade }
+        if let loop = read("audioLoop", in: container, as: Bool.self, "true or false") { settings.audioLoop = loop }
+        settings.loudness = read("loudness", in: container, as: Double.self, "a number of LUFS, e.g. -16")
     }
 
     /// The value at a key, nil when absent or null; a value of the wrong type is a problem.

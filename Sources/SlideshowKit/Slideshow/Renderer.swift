@@ -35,6 +35,9 @@ struct Renderer {
         let input = AssetWriterInput(settings: settings)
         let adaptor = PixelBufferAdaptor(assetWriterInput: input)
         writer.add(input)
+        // The soundtrack (measured first when a loudness is asked for), on its own input.
+        let (soundtrack, loudness) = try prepareSoundtrack(timeline: timeline)
+        if let soundtrack { writer.add(soundtrack.input) }
         // The first photos decode while the encoder opens and the header is written.
         let slides = SlidePreparer(slideshow: slideshow, workers: Self.workers, budget: Self.budget)
         input.bufferConsumed = { slides.release() }
@@ -53,6 +56,12 @@ struct Renderer {
         let total = timeline.photoCount
 
         let finished: Result<Void, WriterError> = await withTaskCancellationHandler {
+            // The sound's own ready-for-more-data loop runs beside the pictures'; a sound that
+            // fails stops the pictures too.
+            async let soundEnded: Bool = soundtrack?.run(onFailure: {
+                slides.cancel()
+                writer.cancelWriting()
+            }) ?? true
             let step = await input.feed(on: feed) { index in
                 guard index < total else { return .finished }
                 switch slides.take(index) {
@@ -70,9 +79,13 @@ struct Renderer {
                 }
             }
             guard step == .finished else {
+                _ = await soundEnded
                 return .failure(writer.error ?? WriterError(path: slideshow.output, kind: .cancelled, reason: "cancelled"))
             }
             writer.endSession(atSourceTime: timeline.endTime)
+            guard await soundEnded else {
+                return .failure(writer.error ?? WriterError(path: slideshow.output, kind: .cancelled, reason: "cancelled"))
+            }
             return await withCheckedContinuation { continuation in
                 writer.finishWriting { continuation.resume(returning: $0) }
             }
@@ -82,6 +95,7 @@ struct Renderer {
         }
 
         if let error = outcome.withLock({ $0 }) { throw error }
+        if let error = soundtrack?.error { throw .audio(error) }
         switch finished {
         case .success:
             break
@@ -97,7 +111,27 @@ struct Renderer {
         return RenderResult(
             output: slideshow.output, duration: timeline.endTime, frames: timeline.frameCount, size: settings.size,
             framesPerSecond: settings.framesPerSecond, look: slideshow.look.name, bytes: bytes,
-            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+            loudness: loudness, warnings: soundtrack?.warnings ?? [])
+    }
+
+    /// The soundtrack's stream, exactly the show's length, and its feed; the loudness
+    /// measured (a first pass over the music) when one is asked for. Runs before the writer
+    /// starts, so a soundtrack that cannot be used stops the render before any video is encoded.
+    private func prepareSoundtrack(timeline: Timeline) throws(RenderError) -> (SoundtrackFeed?, LoudnessReport?) {
+        guard var soundtrack = slideshow.soundtrack else { return (nil, nil) }
+        // With the show as long as the music, the music does not loop: a rounding to whole
+        // frames may leave a few milliseconds of silence at the end, under the fade-out.
+        if case .soundtrack = slideshow.length { soundtrack.loops = false }
+        let totalFrames = Int(MediaTime.rescale(Int64(timeline.frameCount), from: Int32(timeline.framesPerSecond),
+                                                to: Int32(AudioFormat.sampleRate)))
+        do {
+            let loudness = try soundtrack.measureLoudness(totalFrames: totalFrames)
+            let stream = try SoundtrackStream(soundtrack: soundtrack, totalFrames: totalFrames, gainDecibels: loudness?.gain ?? 0)
+            return (SoundtrackFeed(stream: stream, input: AssetWriterAudioInput(bitrate: soundtrack.bitrate)), loudness)
+        } catch {
+            throw .audio(error)
+        }
     }
 }
 

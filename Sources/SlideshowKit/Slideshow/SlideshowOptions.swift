@@ -31,6 +31,22 @@ public struct SlideshowOptions: Sendable, Hashable {
     public var preset: String
     /// How held frames are written; ``HoldStrategy/skip`` by default.
     public var hold: HoldStrategy
+    /// The music's file (``Soundtrack``); none by default.
+    public var audio: String? = nil
+    /// The AAC bit rate, e.g. `192k` or `128000`; `192k` by default.
+    public var audioBitrate: String = "192k"
+    /// Seconds into the music where the show's sound starts; 0 by default.
+    public var audioStart: Double = 0
+    /// Seconds of fade-in; 0 by default.
+    public var audioFadeIn: Double = 0
+    /// Seconds of fade-out, capped at half the show; 2 by default.
+    public var audioFadeOut: Double = 2
+    /// Whether music shorter than the show loops (with a 100 ms crossfade); true by default.
+    public var audioLoop: Bool = true
+    /// The integrated loudness to bring the music to, in LUFS; none by default.
+    public var loudness: Double? = nil
+    /// Whether the show lasts as long as the music (`--duration audio`); false by default.
+    public var durationFollowsAudio: Bool = false
 
     /// Creates options; the defaults are the product's.
     public init(duration: Double? = nil, slideDuration: Double? = nil, size: String = "1920x1080", fps: Int = 30,
@@ -72,11 +88,30 @@ public struct SlideshowOptions: Sendable, Hashable {
         case preset
         /// `hold` / `--hold`.
         case hold
+        /// `audio` / `--audio`.
+        case audio
+        /// `audioBitrate` / `--audio-bitrate`.
+        case audioBitrate
+        /// `audioStart` / `--audio-start`.
+        case audioStart
+        /// `audioFadeIn` / `--audio-fade-in`.
+        case audioFadeIn
+        /// `audioFadeOut` / `--audio-fade-out`.
+        case audioFadeOut
+        /// `audioLoop` / `--no-audio-loop`.
+        case audioLoop
+        /// `loudness` / `--loudness`.
+        case loudness
 
         /// The command-line option, e.g. `--slide-duration`.
         public var option: String {
             switch self {
             case .slideDuration: "--slide-duration"
+            case .audioBitrate: "--audio-bitrate"
+            case .audioStart: "--audio-start"
+            case .audioFadeIn: "--audio-fade-in"
+            case .audioFadeOut: "--audio-fade-out"
+            case .audioLoop: "--no-audio-loop"
             default: "--" + rawValue
             }
         }
@@ -103,9 +138,11 @@ public struct SlideshowOptions: Sendable, Hashable {
     ///   colour that is not `#RRGGBB`, both durations given, or a length that gives a photo no frame.
     public func slideshow(photos: [Photo], output: String, overwrite: Bool = false) throws(OptionError) -> Slideshow {
         let settings = try settings(photoCount: photos.count)
-        return Slideshow(photos: photos, output: output, length: settings.length, video: settings.video,
-                         look: settings.look, contentMode: fit.contentMode, background: settings.background,
-                         overwrite: overwrite)
+        var show = Slideshow(photos: photos, output: output, length: settings.length, video: settings.video,
+                             look: settings.look, contentMode: fit.contentMode, background: settings.background,
+                             overwrite: overwrite)
+        show.soundtrack = try soundtrack()
+        return show
     }
 
     private func settings(photoCount: Int?) throws(OptionError) -> (video: VideoSettings, length: SlideshowLength, look: any Look, background: RGBColor) {
@@ -135,6 +172,18 @@ public struct SlideshowOptions: Sendable, Hashable {
             throw OptionError(field: .slideDuration, reason: "give duration or slideDuration, not both",
                               description: "give --duration or --slide-duration, not both")
         }
+        _ = try soundtrack()
+        if durationFollowsAudio {
+            if audio == nil {
+                throw OptionError(field: .duration, reason: "a duration of 'audio' needs an audio file",
+                                  description: "--duration audio needs --audio FILE")
+            }
+            if duration != nil || slideDuration != nil {
+                throw OptionError(field: .duration, reason: "give duration 'audio' or a number of seconds, not both",
+                                  description: "give --duration audio or --slide-duration, not both")
+            }
+            return (video, .soundtrack, look, color)
+        }
         let length: SlideshowLength = slideDuration.map { .perSlide(seconds: $0) } ?? .total(seconds: duration ?? 3)
         if let photoCount {
             do {
@@ -144,6 +193,47 @@ public struct SlideshowOptions: Sendable, Hashable {
             }
         }
         return (video, length, look, color)
+    }
+}
+
+extension SlideshowOptions {
+    /// The soundtrack the audio settings describe, or nil without an audio file.
+    /// - Throws: ``OptionError`` naming the audio setting at fault.
+    func soundtrack() throws(OptionError) -> Soundtrack? {
+        guard let audio else {
+            for (field, given) in [(Field.audioStart, audioStart != 0), (.audioFadeIn, audioFadeIn != 0), (.audioFadeOut, audioFadeOut != 2),
+                                   (.audioLoop, !audioLoop), (.loudness, loudness != nil), (.audioBitrate, audioBitrate != "192k")] where given {
+                throw OptionError(field, "\(field.option) needs an audio file (--audio FILE)")
+            }
+            return nil
+        }
+        guard let bitrate = Self.bitrate(parsing: audioBitrate) else {
+            throw OptionError(.audioBitrate, "'\(audioBitrate)' is not a bit rate such as 192k or 128000", namesOption: false)
+        }
+        let soundtrack = Soundtrack(path: audio, start: audioStart, fadeIn: audioFadeIn, fadeOut: audioFadeOut, loops: audioLoop,
+                                    loudness: loudness, bitrate: bitrate)
+        if let problem = soundtrack.problem {
+            let field: Field
+            switch problem {
+            case _ where !soundtrack.start.isFinite || soundtrack.start < 0: field = .audioStart
+            case _ where !soundtrack.fadeIn.isFinite || soundtrack.fadeIn < 0: field = .audioFadeIn
+            case _ where !soundtrack.fadeOut.isFinite || soundtrack.fadeOut < 0: field = .audioFadeOut
+            case _ where !Soundtrack.bitrates.contains(bitrate): field = .audioBitrate
+            default: field = .loudness
+            }
+            throw OptionError(field, "\(field.option): \(problem)")
+        }
+        return soundtrack
+    }
+
+    /// `192k`, `0.5M` or `128000` in bits per second.
+    static func bitrate(parsing text: String) -> Int? {
+        let lower = text.lowercased()
+        let (digits, scale): (Substring, Double) = lower.hasSuffix("k") ? (lower.dropLast(), 1000)
+            : lower.hasSuffix("m") ? (lower.dropLast(), 1_000_000) : (Substring(lower), 1)
+        guard let value = Double(digits), value.isFinite, value > 0 else { return nil }
+        let bits = (value * scale).rounded()
+        return bits <= Double(Int32.max) ? Int(bits) : nil
     }
 }
 
