@@ -18,6 +18,32 @@ func phoneFormatBenchmark(tool: String, media folder: String, scratch: URL, runs
         print("Phone formats: skipped (heif-convert is not installed: apt-get install libheif-examples)")
         return
     }
+    // 3 first, while this process is small: a child started after it has grown reports this
+    // process's size as its own peak RSS (see main.swift). Printed last.
+    let renderLines: [String] = {
+        // 3. A render of the three HEICs against the same photos as JPEGs (heif-convert, quality 92), 1080p.
+        let jpegs = heics.enumerated().map { index, heic in
+            let jpeg = scratch.appendingPathComponent("same-\(index).jpg").path
+            _ = measure(heifConvert, ["-q", "92", heic, jpeg])
+            return jpeg
+        }
+        func render(_ photos: [String], _ name: String) -> [Cost] {
+            let arguments = ["make"] + photos + ["--duration", "3", "--overwrite", "--quiet", "-o", scratch.appendingPathComponent("\(name).mp4").path]
+            _ = measure(tool, arguments)
+            return (0..<runs).map { _ in measure(tool, arguments) }
+        }
+        let heicRuns = render(heics, "heic"), jpegRuns = render(jpegs, "jpeg")
+        guard heicRuns.allSatisfy({ $0.status == 0 }), jpegRuns.allSatisfy({ $0.status == 0 }) else {
+            return ["  render: failed"]
+        }
+        let heicWall = median(heicRuns.map(\.wall)), jpegWall = median(jpegRuns.map(\.wall))
+        let heicPeak = heicRuns.map(\.peakRSS).max()!, jpegPeak = jpegRuns.map(\.peakRSS).max()!
+        return ["  render 3 HEICs (12, 12, 7 MP) at 1080p: \(format(heicWall)), peak RSS \(megabytes(heicPeak))   "
+                + "same photos as JPEGs: \(format(jpegWall)), peak RSS \(megabytes(jpegPeak))",
+                String(format: "  HEIC / JPEG render: %.2fx (target ≤ 1.5x)   HEIC peak RSS: %@ (target ≤ 150 MB)",
+                       heicWall / jpegWall, megabytes(heicPeak))]
+    }()
+
     print("")
     print("Phone formats (issue 11): 12 MP iPhone HEIC (\(URL(fileURLWithPath: heics[1]).lastPathComponent)), Display P3")
 
@@ -43,26 +69,5 @@ func phoneFormatBenchmark(tool: String, media folder: String, scratch: URL, runs
         print("  profile transform, \(name) at \(size): \(String(format: "%.1f ms", median(samples.map(\.seconds)) * 1000))   (target ≤ 25 ms)")
     }
 
-    // 3. A render of the three HEICs against the same photos as JPEGs (heif-convert, quality 92), 1080p.
-    let jpegs = heics.enumerated().map { index, heic in
-        let jpeg = scratch.appendingPathComponent("same-\(index).jpg").path
-        _ = measure(heifConvert, ["-q", "92", heic, jpeg])
-        return jpeg
-    }
-    func render(_ photos: [String], _ name: String) -> [Cost] {
-        let arguments = ["make"] + photos + ["--duration", "3", "--overwrite", "--quiet", "-o", scratch.appendingPathComponent("\(name).mp4").path]
-        _ = measure(tool, arguments)
-        return (0..<runs).map { _ in measure(tool, arguments) }
-    }
-    let heicRuns = render(heics, "heic"), jpegRuns = render(jpegs, "jpeg")
-    guard heicRuns.allSatisfy({ $0.status == 0 }), jpegRuns.allSatisfy({ $0.status == 0 }) else {
-        print("  render: failed")
-        return
-    }
-    let heicWall = median(heicRuns.map(\.wall)), jpegWall = median(jpegRuns.map(\.wall))
-    let heicPeak = heicRuns.map(\.peakRSS).max()!, jpegPeak = jpegRuns.map(\.peakRSS).max()!
-    print("  render 3 HEICs (12, 12, 7 MP) at 1080p: \(format(heicWall)), peak RSS \(megabytes(heicPeak))   "
-          + "same photos as JPEGs: \(format(jpegWall)), peak RSS \(megabytes(jpegPeak))")
-    print(String(format: "  HEIC / JPEG render: %.2fx (target ≤ 1.5x)   HEIC peak RSS: %@ (target ≤ 150 MB)",
-                 heicWall / jpegWall, megabytes(heicPeak)))
+    renderLines.forEach { print($0) }
 }
