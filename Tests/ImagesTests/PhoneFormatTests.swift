@@ -52,14 +52,26 @@ struct PhoneFormatTests {
         let buffer = try render(path: media("heic_iphone8plus_grid_irot270_exif6_arrow.heic"), Size(width: 243, height: 324))
         let content = buffer.contentRect
         #expect(content == Rect(x: 0, y: 0, width: 242, height: 322))
-        // Dark ink: the widest row of ink (the base of the arrowhead) lies in the upper half,
-        // and the topmost ink (the tip) is in the middle third across.
+        let upright = RGBImage(width: content.width, height: content.height, channels: 3,
+                               pixels: pixels(of: buffer, in: content) + [UInt8](repeating: 0, count: 64))
+        #expect(Self.arrowPointsUp(upright))
+        // The check can fail: the same picture turned a quarter either way, or upside down, does not pass.
+        for wrong in [Orientation.right, .left, .down] {
+            let passes = Self.arrowPointsUp(upright.oriented(wrong))
+            #expect(!passes, "turned \(wrong), the arrow still looks up")
+        }
+    }
+
+    /// Whether a portrait photo of an arrow on paper points up: the frame is taller than wide, the
+    /// widest row of dark ink (the base of the arrowhead) lies in the upper half, and the topmost
+    /// ink (the tip) is in the middle third across.
+    static func arrowPointsUp(_ image: RGBImage) -> Bool {
         var widest = (row: -1, width: 0), tip: (x: Int, y: Int)?
-        for y in content.y..<content.maxY {
+        for y in 0..<image.height {
             var first: Int?, last = 0
-            for x in content.x..<content.maxX {
-                let p = buffer[x, y]
-                if Int(p.red) + Int(p.green) + Int(p.blue) < 3 * 70 {
+            for x in 0..<image.width {
+                let offset = (y * image.width + x) * 3
+                if Int(image.pixels[offset]) + Int(image.pixels[offset + 1]) + Int(image.pixels[offset + 2]) < 3 * 70 {
                     if first == nil { first = x }
                     last = x
                     if tip == nil { tip = (x, y) }
@@ -67,9 +79,8 @@ struct PhoneFormatTests {
             }
             if let first, last - first > widest.width { widest = (y, last - first) }
         }
-        #expect(widest.row > 0 && widest.row < content.height / 2, "widest ink row \(widest)")
-        let tipX = try #require(tip).x
-        #expect(tipX > content.width / 3 && tipX < content.width * 2 / 3, "tip at \(String(describing: tip))")
+        guard let tip, image.height > image.width else { return false }
+        return widest.row > 0 && widest.row < image.height / 2 && tip.x > image.width / 3 && tip.x < image.width * 2 / 3
     }
 
     @Test("EXIF orientation is not applied to HEIF: the Samsung photo (EXIF 6, no irot) stays landscape")
