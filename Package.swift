@@ -24,6 +24,13 @@ let package = Package(
             providers: [.apt(["libturbojpeg0-dev"])]
         ),
         .systemLibrary(name: "CProcessTuning"),
+        // OpenCV's cascade face detector (libopencv-objdetect-dev) behind a C shim; the cascade
+        // itself is read at run time from opencv-data.
+        .target(
+            name: "CFaceDetection",
+            cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
+            linkerSettings: [.linkedLibrary("opencv_objdetect"), .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core")]
+        ),
         .systemLibrary(
             name: "CEBUR128",
             pkgConfig: "libebur128",
@@ -48,7 +55,7 @@ let package = Package(
         // The library: FFmpeg glue → Images → Looks → Writer → Slideshow.
         .target(
             name: "SlideshowKit",
-            dependencies: ["CFFmpeg", "CTurboJPEG", "CProcessTuning", "CEBUR128", "CHeif", "CWebP", "CLCMS"]
+            dependencies: ["CFFmpeg", "CTurboJPEG", "CProcessTuning", "CEBUR128", "CFaceDetection", "CHeif", "CWebP", "CLCMS"]
         ),
 
         // The command-line tool: parses, calls the library, reports.

@@ -12,11 +12,13 @@ import Synchronization
 // frames); peak memory at 3 and 60 photos; and how time grows with the number of photos.
 // With --batch, only the throughput of `slideshow batch` with one and two jobs at once (BatchBench.swift).
 // With --audio, only the soundtrack's figures (AudioBench.swift); a full run prints them last.
+// With --slides, only the per-slide cost of each look, the blur fill and the date imprint (SlideCostBench.swift).
 // With --formats, only the phone-format figures of issue 11 (PhoneFormatBench.swift; HEICs from --media DIR, default ../shared/media).
 
 var runs = 5
 var photoFolder = "../shared/photos"
 var batchOnly = false
+var slidesOnly = false
 var audioOnly = false
 var formatsOnly = false
 var mediaFolder = "../shared/media"
@@ -26,11 +28,12 @@ while let argument = arguments.popFirst() {
     case "--runs": runs = Int(arguments.popFirst() ?? "") ?? runs
     case "--photos": photoFolder = arguments.popFirst() ?? photoFolder
     case "--batch": batchOnly = true
+    case "--slides": slidesOnly = true
     case "--audio": audioOnly = true
     case "--formats": formatsOnly = true
     case "--media": mediaFolder = arguments.popFirst() ?? mediaFolder
     default:
-        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --audio | --formats] [--media DIR]")
+        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --audio | --slides | --formats] [--media DIR]")
         exit(64)
     }
 }
@@ -56,6 +59,12 @@ func scratchFile(_ name: String) -> String { scratch.appendingPathComponent(name
 
 if formatsOnly {
     phoneFormatBenchmark(tool: tool, media: mediaFolder, scratch: scratch, runs: runs)
+    try? FileManager.default.removeItem(at: scratch)
+    exit(0)
+}
+
+if slidesOnly {
+    slideCostBenchmark(photos: photos, ffmpeg: ffmpeg, scratch: scratch, runs: runs)
     try? FileManager.default.removeItem(at: scratch)
     exit(0)
 }
@@ -193,6 +202,7 @@ print("Peak RSS at 3 photos: \(megabytes(ourPeak))   (target ≤ 150 MB)")
 print("")
 scaling.forEach { print($0) }
 soundtrackLines.forEach { print($0) }
+slideCostBenchmark(photos: photos, ffmpeg: ffmpeg, scratch: scratch, runs: runs)
 
 // 4. Phone formats and colour management (issue 11).
 phoneFormatBenchmark(tool: tool, media: mediaFolder, scratch: scratch, runs: runs)

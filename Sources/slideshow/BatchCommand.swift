@@ -10,7 +10,8 @@ struct BatchCommand: AsyncParsableCommand {
         discussion: """
             The manifest is a JSON array of jobs, or JSON Lines (one job object per line). A job \
             has the settings of `make`: photos (an array) and output, both required; duration or \
-            slideDuration, size ("WxH"), fps, filter, fit, background, crf, preset, hold; audio, audioBitrate, audioStart, audioFadeIn, audioFadeOut, audioLoop, loudness (duration may be "audio"). Relative \
+            slideDuration, size ("WxH"), fps, filter, fit, background, crf, preset, hold, dateStamp, \
+            dateFormat, title, framing; audio, audioBitrate, audioStart, audioFadeIn, audioFadeOut, audioLoop, loudness (duration may be "audio"). Relative \
             paths are relative to the manifest's folder (the working folder for stdin). Jobs are \
             numbered from 0. The whole manifest is checked before anything renders.
 

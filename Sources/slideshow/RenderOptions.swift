@@ -16,10 +16,10 @@ struct RenderOptions: ParsableArguments {
     @Option(help: "Frames per second.")
     var fps: Int = 30
 
-    @Option(help: ArgumentHelp("Film look: \(Looks.all.map(\.name).joined(separator: ", ")).", valueName: "look"))
+    @Option(help: ArgumentHelp("Film look, or looks separated by commas, applied left to right, each with optional :key=value parameters: \(Looks.catalogue.map(\.name).joined(separator: ", ")) (see `slideshow filters`).", valueName: "look[,look…]"))
     var filter: String = "original"
 
-    @Option(help: ArgumentHelp("letterbox (bars, the whole photo) or fill (crop to fill the frame).", valueName: "mode"))
+    @Option(help: ArgumentHelp("letterbox (bars, the whole photo), fill (crop to fill the frame) or blur (the whole photo over a blurred copy of itself; --background then shows only under transparency).", valueName: "mode"))
     var fit: FitMode = .letterbox
 
     @Option(help: ArgumentHelp("Colour of the letterbox bars.", valueName: "#RRGGBB"))
@@ -33,6 +33,18 @@ struct RenderOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp("skip: repeat held frames without encoding them (fast, exact); encode: encode every frame.", valueName: "mode"))
     var hold: HoldStrategy = .skip
+
+    @Flag(help: "Print each photo's capture date (EXIF DateTimeOriginal) in its lower right corner, as film cameras did.")
+    var dateStamp = false
+
+    @Option(help: ArgumentHelp("How --date-stamp writes the date: \(DateImprint.Format.allCases.map { "\($0.rawValue) (\($0.example))" }.joined(separator: ", ")).", valueName: "format"))
+    var dateFormat: String = DateImprint.Format.ymd.rawValue
+
+    @Option(help: ArgumentHelp("The video's title tag.", valueName: "text"))
+    var title: String?
+
+    @Option(help: ArgumentHelp("With --fit fill, keep detected faces in the picture (faces) or crop the centre (center). Faces need OpenCV's cascade from opencv-data (\(FaceFraming.cascadePath)); without it, faces acts as center.", valueName: "mode"))
+    var framing: Framing = .faces
 
     @Option(help: ArgumentHelp("Music for the show (MP3, M4A, FLAC, WAV, Ogg, Opus, …), encoded as AAC-LC, exactly as long as the show.", valueName: "file"))
     var audio: String?
@@ -75,6 +87,10 @@ struct RenderOptions: ParsableArguments {
         options.audioLoop = !noAudioLoop
         options.loudness = loudness
         options.durationFollowsAudio = duration == .audio
+        options.dateStamp = dateStamp
+        options.dateFormat = dateFormat
+        options.title = title
+        options.framing = framing
         return options
     }
 
@@ -91,6 +107,7 @@ struct RenderOptions: ParsableArguments {
 
 extension HoldStrategy: ExpressibleByArgument {}
 extension FitMode: ExpressibleByArgument {}
+extension Framing: ExpressibleByArgument {}
 
 /// `--duration`: seconds, or `audio` for the music's length.
 enum DurationArgument: ExpressibleByArgument, Equatable {

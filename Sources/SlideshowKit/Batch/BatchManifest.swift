@@ -253,14 +253,20 @@ private struct JobEntry: Decodable {
         if let size = read("size", in: container, as: String.self, "a string \"WxH\"") { settings.size = size }
         if let fps = read("fps", in: container, as: Int.self, "a whole number") { settings.fps = fps }
         if let filter = read("filter", in: container, as: String.self, "a look's name") { settings.filter = filter }
-        if let fit = read("fit", in: container, as: String.self, "letterbox or fill") {
-            if let mode = FitMode(rawValue: fit) { settings.fit = mode } else { invalid("fit", "'\(fit)' is not letterbox or fill") }
+        if let fit = read("fit", in: container, as: String.self, "letterbox, fill or blur") {
+            if let mode = FitMode(rawValue: fit) { settings.fit = mode } else { invalid("fit", "'\(fit)' is not letterbox, fill or blur") }
         }
         if let background = read("background", in: container, as: String.self, "a string \"#RRGGBB\"") { settings.background = background }
         if let crf = read("crf", in: container, as: Int.self, "a whole number") { settings.crf = crf }
         if let preset = read("preset", in: container, as: String.self, "a preset's name") { settings.preset = preset }
         if let hold = read("hold", in: container, as: String.self, "skip or encode") {
             if let strategy = HoldStrategy(rawValue: hold) { settings.hold = strategy } else { invalid("hold", "'\(hold)' is not skip or encode") }
+        }
+        if let stamp = read("dateStamp", in: container, as: Bool.self, "true or false") { settings.dateStamp = stamp }
+        if let format = read("dateFormat", in: container, as: String.self, "a date format's name") { settings.dateFormat = format }
+        if let title = read("title", in: container, as: String.self, "a string") { settings.title = title }
+        if let framing = read("framing", in: container, as: String.self, "center or faces") {
+            if let value = Framing(rawValue: framing) { settings.framing = value } else { invalid("framing", "'\(framing)' is not center or faces") }
         }
         settings.audio = read("audio", in: container, as: String.self, "a path")
         if settings.audio == "" { invalid("audio", "is an empty path") }

@@ -32,6 +32,9 @@ struct Renderer {
         } catch {
             throw .output(error)
         }
+        // The capture dates: the earliest is the file's creation time, and each is its slide's imprint.
+        let captureDates = slideshow.photos.map(CaptureDate.read)
+        writer.metadata = MovieMetadata(creationTime: captureDates.compactMap { $0 }.min(), title: slideshow.title)
         let input = AssetWriterInput(settings: settings)
         let adaptor = PixelBufferAdaptor(assetWriterInput: input)
         writer.add(input)
@@ -39,7 +42,7 @@ struct Renderer {
         let (soundtrack, loudness) = try prepareSoundtrack(timeline: timeline)
         if let soundtrack { writer.add(soundtrack.input) }
         // The first photos decode while the encoder opens and the header is written.
-        let slides = SlidePreparer(slideshow: slideshow, workers: Self.workers, budget: Self.budget)
+        let slides = SlidePreparer(slideshow: slideshow, workers: Self.workers, budget: Self.budget, captureDates: captureDates)
         input.bufferConsumed = { slides.release() }
         slides.start()
         do {
@@ -149,6 +152,8 @@ final class SlidePreparer: Sendable {
     private let budget: Int
     private let state: Mutex<State>
     private let ready: [DispatchSemaphore]
+    /// Each photo's capture date, for the date imprint.
+    private let captureDates: [CaptureDate?]
 
     private struct State {
         var results: [Int: Result<PixelBuffer, RenderError>] = [:]
@@ -158,8 +163,9 @@ final class SlidePreparer: Sendable {
         var cancelled = false
     }
 
-    init(slideshow: Slideshow, workers: Int, budget: Int) {
+    init(slideshow: Slideshow, workers: Int, budget: Int, captureDates: [CaptureDate?] = []) {
         precondition(workers > 0 && budget >= workers)
+        self.captureDates = captureDates
         self.slideshow = slideshow
         self.workers = workers
         self.budget = budget
@@ -221,8 +227,12 @@ final class SlidePreparer: Sendable {
         do {
             var buffer = try ImageManager().requestImage(
                 for: slideshow.photos[index], targetSize: slideshow.video.size,
-                contentMode: slideshow.contentMode, background: slideshow.background)
+                contentMode: slideshow.contentMode, background: slideshow.background, framing: slideshow.framing)
             slideshow.look.apply(to: &buffer, slideIndex: index)
+            if slideshow.backdrop == .blur { BlurredBackdrop.fill(&buffer) }
+            if let imprint = slideshow.dateImprint, index < captureDates.count, let date = captureDates[index] {
+                imprint.draw(date, on: &buffer)
+            }
             return .success(buffer)
         } catch {
             return .failure(.photo(error))

@@ -25,6 +25,17 @@ public struct Slideshow: Sendable {
     public var background: RGBColor
     /// Whether a file already at ``output`` may be replaced.
     public var overwrite: Bool
+    /// What surrounds a letterboxed photo: bars of ``background`` (the default) or a blurred,
+    /// darkened copy of the photo filling the frame.
+    public var backdrop: Backdrop = .color
+    /// The orange date printed in the picture's lower right corner from each photo's EXIF
+    /// capture date, as film cameras did; nil (the default) prints none.
+    public var dateImprint: DateImprint?
+    /// The MP4's title tag; nil (the default) writes none.
+    public var title: String?
+    /// Which part of a photo `aspectFill` keeps: where the faces are (the default; the centre
+    /// when no detector is available) or the centre.
+    public var framing: Framing = .faces
     /// The music, if any: an AAC track as long as the show, beside the video.
     public var soundtrack: Soundtrack? = nil
 
@@ -142,6 +153,14 @@ public struct Slideshow: Sendable {
             continuation.onTermination = { _ in task.cancel() }
         }
     }
+}
+
+/// What fills the frame around a letterboxed photo.
+public enum Backdrop: Sendable, Hashable {
+    /// Bars of the slideshow's background colour.
+    case color
+    /// The photo itself, scaled to fill the frame, blurred and darkened (see ``BlurredBackdrop``).
+    case blur
 }
 
 /// How far a render is.

@@ -19,7 +19,8 @@ public struct SlideshowOptions: Sendable, Hashable {
     public var size: String
     /// Frames per second, 1 to 240; 30 by default.
     public var fps: Int
-    /// The look's name (see ``Looks/all``); `original` by default.
+    /// The look, or a chain of looks with parameters, e.g. `minimal-life,vignette:radius=1.8`
+    /// (see ``Looks/parse(_:)`` and ``Looks/catalogue``); `original` by default.
     public var filter: String
     /// Letterbox or fill; letterbox by default.
     public var fit: FitMode
@@ -31,6 +32,14 @@ public struct SlideshowOptions: Sendable, Hashable {
     public var preset: String
     /// How held frames are written; ``HoldStrategy/skip`` by default.
     public var hold: HoldStrategy
+    /// Whether each photo's capture date is printed in its lower right corner; off by default.
+    public var dateStamp: Bool = false
+    /// How the date is written: `ymd`, `mdy`, `dmy` or `iso` (``DateImprint/Format``); `ymd` by default.
+    public var dateFormat: String = DateImprint.Format.ymd.rawValue
+    /// The MP4's title tag; none by default.
+    public var title: String?
+    /// Which part of a photo `fill` keeps: `faces` (the default) or `center`.
+    public var framing: Framing = .faces
     /// The music's file (``Soundtrack``); none by default.
     public var audio: String? = nil
     /// The AAC bit rate, e.g. `192k` or `128000`; `192k` by default.
@@ -88,6 +97,14 @@ public struct SlideshowOptions: Sendable, Hashable {
         case preset
         /// `hold` / `--hold`.
         case hold
+        /// `dateStamp` / `--date-stamp`.
+        case dateStamp
+        /// `dateFormat` / `--date-format`.
+        case dateFormat
+        /// `title` / `--title`.
+        case title
+        /// `framing` / `--framing`.
+        case framing
         /// `audio` / `--audio`.
         case audio
         /// `audioBitrate` / `--audio-bitrate`.
@@ -107,6 +124,8 @@ public struct SlideshowOptions: Sendable, Hashable {
         public var option: String {
             switch self {
             case .slideDuration: "--slide-duration"
+            case .dateStamp: "--date-stamp"
+            case .dateFormat: "--date-format"
             case .audioBitrate: "--audio-bitrate"
             case .audioStart: "--audio-start"
             case .audioFadeIn: "--audio-fade-in"
@@ -141,11 +160,15 @@ public struct SlideshowOptions: Sendable, Hashable {
         var show = Slideshow(photos: photos, output: output, length: settings.length, video: settings.video,
                              look: settings.look, contentMode: fit.contentMode, background: settings.background,
                              overwrite: overwrite)
+        show.backdrop = fit == .blur ? .blur : .color
+        show.dateImprint = dateStamp ? settings.imprint : nil
+        show.title = title
+        show.framing = framing
         show.soundtrack = try soundtrack()
         return show
     }
 
-    private func settings(photoCount: Int?) throws(OptionError) -> (video: VideoSettings, length: SlideshowLength, look: any Look, background: RGBColor) {
+    private func settings(photoCount: Int?) throws(OptionError) -> (video: VideoSettings, length: SlideshowLength, look: any Look, background: RGBColor, imprint: DateImprint) {
         if photoCount == 0 { throw OptionError(.photos, "no photos given") }
         guard let frameSize = Size(parsing: size), frameSize.width > 0, frameSize.height > 0 else {
             throw OptionError(.size, "'\(size)' is not WIDTHxHEIGHT with positive numbers, e.g. 1920x1080", namesOption: false)
@@ -162,12 +185,20 @@ public struct SlideshowOptions: Sendable, Hashable {
         let video = VideoSettings(size: frameSize, framesPerSecond: fps, crf: crf, preset: preset, hold: hold)
         // Size and rate together (the H.264 level's macroblock rate).
         if let problem = video.problem { throw OptionError(.size, problem) }
-        guard let look = Looks.named(filter) else {
-            throw OptionError(.filter, "'\(filter)' is not one of \(Looks.all.map(\.name).joined(separator: ", "))", namesOption: false)
+        let look: any Look
+        do {
+            look = try Looks.parse(filter)
+        } catch {
+            throw OptionError(.filter, error.description, namesOption: false)
         }
         guard let color = RGBColor(hex: background) else {
             throw OptionError(.background, "'\(background)' is not a colour of the form #RRGGBB", namesOption: false)
         }
+        guard let format = DateImprint.Format(rawValue: dateFormat) else {
+            throw OptionError(.dateFormat, "'\(dateFormat)' is not one of \(DateImprint.Format.allCases.map { "\($0.rawValue) (\($0.example))" }.joined(separator: ", "))",
+                              namesOption: false)
+        }
+        let imprint = DateImprint(format: format)
         if duration != nil && slideDuration != nil {
             throw OptionError(field: .slideDuration, reason: "give duration or slideDuration, not both",
                               description: "give --duration or --slide-duration, not both")
@@ -182,7 +213,7 @@ public struct SlideshowOptions: Sendable, Hashable {
                 throw OptionError(field: .duration, reason: "give duration 'audio' or a number of seconds, not both",
                                   description: "give --duration audio or --slide-duration, not both")
             }
-            return (video, .soundtrack, look, color)
+            return (video, .soundtrack, look, color, imprint)
         }
         let length: SlideshowLength = slideDuration.map { .perSlide(seconds: $0) } ?? .total(seconds: duration ?? 3)
         if let photoCount {
@@ -192,7 +223,7 @@ public struct SlideshowOptions: Sendable, Hashable {
                 throw OptionError(slideDuration == nil ? .duration : .slideDuration, error.description)
             }
         }
-        return (video, length, look, color)
+        return (video, length, look, color, imprint)
     }
 }
 
@@ -244,12 +275,16 @@ public enum FitMode: String, Sendable, Hashable, CaseIterable {
     case letterbox
     /// Cropped to fill the frame (``ContentMode/aspectFill``).
     case fill
+    /// The whole photo over a blurred, darkened copy of itself that fills the frame
+    /// (``ContentMode/aspectFit`` with ``Backdrop/blur``): no bars.
+    case blur
 
     /// The library's content mode.
     public var contentMode: ContentMode {
         switch self {
         case .letterbox: .aspectFit
         case .fill: .aspectFill
+        case .blur: .aspectFit
         }
     }
 }

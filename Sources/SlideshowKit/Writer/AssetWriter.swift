@@ -83,6 +83,8 @@ public final class AssetWriter: @unchecked Sendable {
         var videoFlushed = false
         /// The temporary file, from startWriting() until it is committed or discarded.
         var output: OutputFile?
+        /// The file's creation time and title.
+        var metadata = MovieMetadata()
     }
 
     /// Creates a writer.
@@ -121,6 +123,13 @@ public final class AssetWriter: @unchecked Sendable {
     /// Why the writer failed, once ``status`` is `.failed`.
     public var error: WriterError? { state.withLock { $0.error } }
 
+    /// The file's creation time and title, set before ``startWriting()`` (later changes are
+    /// ignored); none by default.
+    public var metadata: MovieMetadata {
+        get { state.withLock { $0.metadata } }
+        set { state.withLock { $0.metadata = newValue } }
+    }
+
     /// Adds the video input. A writer takes one input.
     public func add(_ input: AssetWriterInput) {
         state.withLock { state in
@@ -154,9 +163,10 @@ public final class AssetWriter: @unchecked Sendable {
                 let output = try OutputFile(target: outputPath, overwrite: overwrite)
                 do {
                     let bitrate = audioInput?.bitrate
+                    let metadata = self.metadata
                     try audioEncoder.withLock { encoder throws(FFmpegError) in
                         encoder = try bitrate.map { bitrate throws(FFmpegError) in try AACEncoder(bitrate: bitrate) }
-                        engine = try WriterEngine(path: output.temporary, settings: settings, audio: encoder)
+                        engine = try WriterEngine(path: output.temporary, settings: settings, audio: encoder, metadata: metadata)
                     }
                 } catch {
                     output.discard()

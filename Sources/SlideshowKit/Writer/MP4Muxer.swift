@@ -24,7 +24,9 @@ final class MP4Muxer {
     ///   - path: the file to write (created or truncated by ``writeHeader()``).
     ///   - encoder: the opened encoder; its parameters and global header become the stream's.
     ///   - extradata: the stream's configuration (SPS/PPS, Annex B); the encoder's own plus any the writer adds.
-    init(path: String, encoder: H264Encoder, extradata: [UInt8], framesPerSecond: Int) throws(FFmpegError) {
+    ///   - metadata: the creation time and title; nothing else is written.
+    init(path: String, encoder: H264Encoder, extradata: [UInt8], framesPerSecond: Int,
+         metadata: MovieMetadata = MovieMetadata()) throws(FFmpegError) {
         formatOwner = try OwnedOutputFormat(format: "mp4", path: path)
         packetOwner = try OwnedPacket()
         guard let stream = avformat_new_stream(formatOwner.pointer, nil) else {
@@ -32,6 +34,11 @@ final class MP4Muxer {
         }
         self.stream = stream
         self.framesPerSecond = framesPerSecond
+        // The movenc muxer reads `creation_time` into mvhd, tkhd and mdhd, and `title` into
+        // udta's ©nam; AVFMT_FLAG_BITEXACT keeps it from adding an encoder tag.
+        for entry in metadata.entries {
+            av_dict_set(&formatOwner.pointer.pointee.metadata, entry.key, entry.value, 0)
+        }
         encoderTimeBase = encoder.context.pointee.time_base
         stream.pointee.time_base = encoderTimeBase
         // A constant frame rate, stated: the muxer then knows each sample's duration.

@@ -51,7 +51,8 @@ final class WriterEngine {
 
     /// - Parameter audio: the opened AAC encoder when the file gets a sound track (the engine
     ///   takes its stream parameters; the writer keeps the encoder).
-    init(path: String, settings: VideoSettings, audio: AACEncoder? = nil) throws(FFmpegError) {
+    ///   and `metadata` the file's creation time and title.
+    init(path: String, settings: VideoSettings, audio: AACEncoder? = nil, metadata: MovieMetadata = MovieMetadata()) throws(FFmpegError) {
         self.settings = settings
         hasAudio = audio != nil
         encoder = try H264Encoder(settings: settings, globalHeader: true, skipHolds: settings.hold == .skip)
@@ -71,7 +72,8 @@ final class WriterEngine {
             }
         }
         self.skipWriter = skipWriter
-        muxer = try MP4Muxer(path: path, encoder: encoder, extradata: extradata, framesPerSecond: settings.framesPerSecond)
+        muxer = try MP4Muxer(path: path, encoder: encoder, extradata: extradata, framesPerSecond: settings.framesPerSecond,
+                             metadata: metadata)
         if let audio { try muxer.addAudioStream(from: audio) }
         try muxer.writeHeader()
     }
