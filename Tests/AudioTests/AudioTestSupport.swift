@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// The built `slideshow` tool.
-let slideshowTool = TestEnvironment.productsDirectory.appendingPathComponent("slideshow").path
+let slideshowTool = (try? TestEnvironment.builtTool("slideshow").get()) ?? TestEnvironment.productsDirectory.appendingPathComponent("slideshow").path
 
 /// Runs `slideshow` with arguments.
 @discardableResult

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("slideshow make --audio: bad audio is refused before any video is encoded")
+@Suite("slideshow make --audio: bad audio is refused before any video is encoded", needsBuiltTool)
 struct BadAudioTests {
     /// A bad audio file and the reason the tool must give.
     struct Case: Sendable, CustomStringConvertible {

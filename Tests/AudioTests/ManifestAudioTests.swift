@@ -3,7 +3,7 @@ import SlideshowKit
 import Testing
 import TestSupport
 
-@Suite("batch manifests: the music's fields, and the loudness in the job lines")
+@Suite("batch manifests: the music's fields, and the loudness in the job lines", needsBuiltTool)
 struct ManifestAudioTests {
     @Test("every audio field gives the soundtrack make would; the path is relative to the manifest's folder")
     func fields() throws {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("slideshow make --audio: the sound track, checked with ffprobe and ffmpeg")
+@Suite("slideshow make --audio: the sound track, checked with ffprobe and ffmpeg", needsBuiltTool)
 struct SoundtrackTests {
     /// Each playable format of ../shared/media, with a show of 2 s (short files loop).
     static let formats = [

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("slideshow make: looks that chain, --title, --date-stamp, --fit blur")
+@Suite("slideshow make: looks that chain, --title, --date-stamp, --fit blur", needsBuiltTool)
 struct FilmCameraTests {
     @Test("a chain with parameters, a title, a date stamp and blur fill render; ffprobe reads the title back; --json names the chain")
     func everything() throws {
