@@ -8,7 +8,7 @@ private let media: URL? = {
     return FileManager.default.fileExists(atPath: url.appendingPathComponent("MANIFEST.tsv").path) ? url : nil
 }()
 
-@Suite("slideshow: phone formats and colour profiles")
+@Suite("slideshow: phone formats and colour profiles", needsBuiltTool)
 struct PhoneFormatCLITests {
     @Test("slideshow formats lists every decoder and the colour management")
     func formats() throws {
