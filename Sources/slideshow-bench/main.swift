@@ -13,6 +13,8 @@ import Synchronization
 // With --batch, only the throughput of `slideshow batch` with one and two jobs at once (BatchBench.swift).
 // With --motion, only R2/P2 and R3/P3: transitions and Ken Burns against ffmpeg (MotionBench.swift), which the full run also prints.
 // With --audio, only the soundtrack's figures (AudioBench.swift); a full run prints them last.
+// With --slides, only the per-slide cost of each look, the blur fill and the date imprint (SlideCostBench.swift).
+// With --formats, only the phone-format figures of issue 11 (PhoneFormatBench.swift; HEICs from --media DIR, default ../shared/media).
 
 var runs = 5
 var photoFolder = "../shared/photos"
@@ -20,6 +22,8 @@ var batchOnly = false
 var motionOnly = false
 var slidesOnly = false
 var audioOnly = false
+var formatsOnly = false
+var mediaFolder = "../shared/media"
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -29,8 +33,10 @@ while let argument = arguments.popFirst() {
     case "--motion": motionOnly = true
     case "--slides": slidesOnly = true
     case "--audio": audioOnly = true
+    case "--formats": formatsOnly = true
+    case "--media": mediaFolder = arguments.popFirst() ?? mediaFolder
     default:
-        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --motion | --audio | --slides]")
+        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --motion | --audio | --slides | --formats] [--media DIR]")
         exit(64)
     }
 }
@@ -56,6 +62,12 @@ func scratchFile(_ name: String) -> String { scratch.appendingPathComponent(name
 
 if motionOnly {
     motionBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, runs: runs, scratch: scratchFile)
+    try? FileManager.default.removeItem(at: scratch)
+    exit(0)
+}
+
+if formatsOnly {
+    phoneFormatBenchmark(tool: tool, media: mediaFolder, scratch: scratch, runs: runs)
     try? FileManager.default.removeItem(at: scratch)
     exit(0)
 }
@@ -202,3 +214,6 @@ print("")
 scaling.forEach { print($0) }
 soundtrackLines.forEach { print($0) }
 slideCostBenchmark(photos: photos, ffmpeg: ffmpeg, scratch: scratch, runs: runs)
+
+// 4. Phone formats and colour management (issue 11).
+phoneFormatBenchmark(tool: tool, media: mediaFolder, scratch: scratch, runs: runs)

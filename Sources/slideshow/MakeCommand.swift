@@ -38,6 +38,7 @@ struct MakeCommand: AsyncParsableCommand {
     func run() async throws {
         ProcessTuning.configureForRendering()
         Terminal.installSignalHandlers()
+        Terminal.reportPhotoWarnings()
         let show = try options.slideshow(photos: photos, output: output, overwrite: overwrite)
         if !quiet, let plan = try? show.framePlan(), let warning = show.planWarning(plan) {
             Terminal.say("slideshow: warning: \(warning)")
