@@ -41,7 +41,9 @@ struct BatchCommand: AsyncParsableCommand {
     var overwrite = false
 
     func validate() throws {
-        if let jobs, jobs < 1 { throw ValidationError("--jobs \(jobs) must be at least 1") }
+        if let jobs, jobs < 1 || jobs > BatchRunner.maximumConcurrency {
+            throw ValidationError("--jobs \(jobs) is not between 1 and \(BatchRunner.maximumConcurrency)")
+        }
         _ = try shardSelection()
         if skipExisting && overwrite { throw ValidationError("give --skip-existing or --overwrite, not both") }
     }
@@ -61,7 +63,7 @@ struct BatchCommand: AsyncParsableCommand {
         let loaded: BatchManifest
         do throws(InvalidManifest) {
             if manifest == "-" {
-                loaded = try BatchManifest(data: FileHandle.standardInput.readDataToEndOfFile(), relativeTo: nil)
+                loaded = try BatchManifest(fileDescriptor: STDIN_FILENO, relativeTo: nil)
             } else {
                 loaded = try BatchManifest(contentsOfFile: manifest)
             }
@@ -80,7 +82,11 @@ struct BatchCommand: AsyncParsableCommand {
         for await event in runner.run() {
             switch event {
             case .progress(let index, let progress): report.progress(job: index, progress)
-            case .finished(let result): report.finished(result)
+            case .finished(let result):
+                // A report that cannot be written stops the batch as a signal does, status 1.
+                if let reason = report.finished(result) {
+                    Terminal.stop(status: ExitCode.failure.rawValue) { "stdout: cannot write the report (\(reason)); \(report.summary())" }
+                }
             }
         }
         if report.end() { throw ExitCode.failure }
@@ -89,10 +95,16 @@ struct BatchCommand: AsyncParsableCommand {
 
 /// What a batch tells its user: one JSON line per finished job on stdout, as it finishes; the
 /// progress across jobs on stderr; and, when a signal stops the batch, how many jobs finished.
+///
+/// Its methods are called one at a time by the batch's loop, and ``interrupted()`` by the
+/// signal handler at any moment: it must answer within a second even while a line is stuck
+/// on a full stdout (`slideshow batch jobs.json | sleep 1000`), so the counters have a lock
+/// of their own that is never held across a write.
 final class BatchReport: @unchecked Sendable {
-    // @unchecked: the vars are touched only under `lock`, which the signal handler's summary
-    // takes and keeps, so that no line is printed after it.
-    private let lock = NSLock()
+    // @unchecked: the counters are touched only under `counts`; `lines` is held while a line
+    // is written, and kept by the signal handler so that no line follows its summary.
+    private let counts = NSLock()
+    private let lines = NSLock()
     private let photoCounts: [Int: Int]
     private let bar: ProgressBar?
     private var finishedJobs = 0
@@ -108,47 +120,53 @@ final class BatchReport: @unchecked Sendable {
 
     /// A job added photos.
     func progress(job index: Int, _ progress: RenderProgress) {
-        lock.withLock {
-            photosOfRunningJobs[index] = progress.completedPhotos
-            drawBar()
-        }
+        counts.withLock { photosOfRunningJobs[index] = progress.completedPhotos }
+        drawBar()
     }
 
-    /// A job finished: its line, flushed at once.
-    func finished(_ result: BatchResult) {
+    /// A job finished: its line, written at once. The job counts as finished from before its
+    /// line is written: its output is complete (or it failed) whether or not stdout takes it.
+    /// - Returns: nil, or why stdout did not take the line.
+    func finished(_ result: BatchResult) -> String? {
         let line = JobLine(result: result).json() + "\n"
-        lock.withLock {
+        lines.lock()
+        defer { lines.unlock() }
+        counts.withLock {
             photosOfRunningJobs[result.index] = nil
             photosOfFinishedJobs += photoCounts[result.index] ?? 0
             finishedJobs += 1
             if result.status == .failed { failedJobs += 1 }
-            bar?.clear()
-            try? FileHandle.standardOutput.write(contentsOf: Data(line.utf8))
-            drawBar()
         }
+        bar?.clear()
+        let failure = Terminal.writeToStandardOutput(line)
+        drawBar()
+        return failure
     }
 
     /// The batch is over: removes the bar.
     /// - Returns: whether any job failed.
     func end() -> Bool {
-        lock.withLock {
-            bar?.clear()
-            return failedJobs > 0
-        }
-    }
-
-    /// For the signal handler: how many jobs finished. Takes the lock and keeps it, so no
-    /// line follows; the process exits next.
-    func interrupted() -> String {
-        lock.lock()
         bar?.clear()
-        let unfinished = photoCounts.count - finishedJobs
-        return "\(finishedJobs) of \(photoCounts.count) jobs finished, the other \(unfinished) wrote nothing"
+        return counts.withLock { failedJobs > 0 }
     }
 
-    /// Call under `lock`.
+    /// For the signal handler: how many jobs finished. Waits at most half a second for a line
+    /// being written, then keeps that lock so that no line follows; the process exits next.
+    func interrupted() -> String {
+        _ = lines.lock(before: Date().addingTimeInterval(0.5))
+        return summary()
+    }
+
+    /// `5 of 12 jobs finished, the other 7 wrote nothing`.
+    func summary() -> String {
+        let finished = counts.withLock { finishedJobs }
+        return "\(finished) of \(photoCounts.count) jobs finished, the other \(photoCounts.count - finished) wrote nothing"
+    }
+
     private func drawBar() {
-        bar?.update(photosOfFinishedJobs + photosOfRunningJobs.values.reduce(0, +), detail: ", \(finishedJobs)/\(photoCounts.count) jobs")
+        guard let bar else { return }
+        let (done, finished) = counts.withLock { (photosOfFinishedJobs + photosOfRunningJobs.values.reduce(0, +), finishedJobs) }
+        bar.update(done, detail: ", \(finished)/\(photoCounts.count) jobs")
     }
 }
 
@@ -171,7 +189,7 @@ struct JobLine: Encodable {
             try container.encodeNil(forKey: .error)
         case .failed(let error):
             try container.encodeNil(forKey: .frames)
-            try container.encode(error.description, forKey: .error)
+            try container.encode(Terminal.describe(error), forKey: .error)
         case .skipped:
             try container.encodeNil(forKey: .frames)
             try container.encodeNil(forKey: .error)

@@ -45,11 +45,11 @@ struct MakeCommand: AsyncParsableCommand {
             result = try await show.render { progress in bar?.update(progress.completedPhotos) }
         } catch {
             bar?.clear()
-            Terminal.fail(error.description)
+            Terminal.fail(Terminal.describe(error))
         }
         bar?.clear()
         if json {
-            print(try Report(result).json())
+            Terminal.report(try Report(result).json() + "\n")
         } else if !quiet {
             Terminal.say("\(result.output): \(result.frames) frames, \(String(format: "%.3f", result.duration.seconds)) s, \(result.size) at \(result.framesPerSecond) fps, \(result.look), \(result.bytes) bytes in \(String(format: "%.2f", result.seconds)) s")
         }

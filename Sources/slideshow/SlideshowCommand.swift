@@ -32,9 +32,9 @@ struct FiltersCommand: ParsableCommand {
 
     func run() {
         let width = Looks.all.map(\.name.count).max() ?? 0
-        for look in Looks.all {
+        Terminal.report(Looks.all.map { look in
             let padding = String(repeating: " ", count: width - look.name.count)
-            print("\(look.name)\(padding)  \(Looks.summary(of: look.name) ?? "")")
-        }
+            return "\(look.name)\(padding)  \(Looks.summary(of: look.name) ?? "")\n"
+        }.joined())
     }
 }

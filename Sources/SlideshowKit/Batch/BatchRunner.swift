@@ -21,8 +21,13 @@ import Foundation
 public struct BatchRunner: Sendable {
     /// The jobs to render, started in this order.
     public var jobs: [BatchJob]
-    /// How many jobs render at once; at least 1.
+    /// How many jobs render at once; at least 1. No more than the jobs, nor
+    /// ``maximumConcurrency``, are started at once, whatever it says.
     public var concurrency: Int
+
+    /// The most jobs rendered at once: 1024. Each render holds some 60–120 MB and one or two
+    /// cores' work, so no machine gains from more.
+    public static let maximumConcurrency = 1024
     /// Whether a job whose output already exists is skipped (reported as ``BatchResult/Status/skipped``)
     /// rather than rendered.
     public var skipExisting: Bool
@@ -55,7 +60,7 @@ public struct BatchRunner: Sendable {
                     guard !Task.isCancelled, let job = pending.popFirst() else { return }
                     group.addTask { continuation.yield(.finished(await run(job, events: continuation))) }
                 }
-                for _ in 0..<max(1, concurrency) { startNext() }
+                for _ in 0..<min(max(1, concurrency), jobs.count, Self.maximumConcurrency) { startNext() }
                 while await group.next() != nil { startNext() }
             }
             continuation.finish()

@@ -72,14 +72,8 @@ public struct SlideshowOptions: Sendable, Hashable {
         case preset
         /// `hold` / `--hold`.
         case hold
-
-        /// The command-line option, e.g. `--slide-duration`.
-        public var option: String {
-            switch self {
-            case .slideDuration: "--slide-duration"
-            default: "--" + rawValue
-            }
-        }
+        /// The MP4 file to write (a manifest's `output`; the command line's `-o`).
+        case output
     }
 
     /// Checks the settings without making a slideshow.
@@ -100,9 +94,14 @@ public struct SlideshowOptions: Sendable, Hashable {
     ///   - overwrite: whether a file already at `output` may be replaced.
     /// - Throws: ``OptionError`` naming the first setting at fault: no photos, a size that is
     ///   not `WxH` or not even, a frame rate, CRF or preset out of range, an unknown look, a
-    ///   colour that is not `#RRGGBB`, both durations given, or a length that gives a photo no frame.
+    ///   colour that is not `#RRGGBB`, both durations given, a length that gives a photo no
+    ///   frame or is over ``Timeline/maximumSeconds``, or a path (photo or output) with a NUL character.
     public func slideshow(photos: [Photo], output: String, overwrite: Bool = false) throws(OptionError) -> Slideshow {
         let settings = try settings(photoCount: photos.count)
+        if let index = photos.firstIndex(where: { Message.hasNUL($0.path) }) {
+            throw OptionError(.photos, "photo \(index) contains a NUL character, which no file name can")
+        }
+        if Message.hasNUL(output) { throw OptionError(.output, "contains a NUL character, which no file name can") }
         return Slideshow(photos: photos, output: output, length: settings.length, video: settings.video,
                          look: settings.look, contentMode: fit.contentMode, background: settings.background,
                          overwrite: overwrite)
@@ -111,10 +110,10 @@ public struct SlideshowOptions: Sendable, Hashable {
     private func settings(photoCount: Int?) throws(OptionError) -> (video: VideoSettings, length: SlideshowLength, look: any Look, background: RGBColor) {
         if photoCount == 0 { throw OptionError(.photos, "no photos given") }
         guard let frameSize = Size(parsing: size), frameSize.width > 0, frameSize.height > 0 else {
-            throw OptionError(.size, "'\(size)' is not WIDTHxHEIGHT with positive numbers, e.g. 1920x1080", namesOption: false)
+            throw OptionError(.size, "'\(size)' is not WIDTHxHEIGHT with positive numbers, e.g. 1920x1080")
         }
         guard frameSize.width % 2 == 0, frameSize.height % 2 == 0 else {
-            throw OptionError(.size, "\(frameSize) must have an even width and height (4:2:0 video)", namesOption: false)
+            throw OptionError(.size, "\(frameSize) must have an even width and height (4:2:0 video)")
         }
         // VideoSettings owns the rules for these; each is checked beside defaults (which pass)
         // so that its problem is known to be that setting's.
@@ -124,14 +123,13 @@ public struct SlideshowOptions: Sendable, Hashable {
         }
         let video = VideoSettings(size: frameSize, framesPerSecond: fps, crf: crf, preset: preset, hold: hold)
         guard let look = Looks.named(filter) else {
-            throw OptionError(.filter, "'\(filter)' is not one of \(Looks.all.map(\.name).joined(separator: ", "))", namesOption: false)
+            throw OptionError(.filter, "'\(filter)' is not one of \(Looks.all.map(\.name).joined(separator: ", "))")
         }
         guard let color = RGBColor(hex: background) else {
-            throw OptionError(.background, "'\(background)' is not a colour of the form #RRGGBB", namesOption: false)
+            throw OptionError(.background, "'\(background)' is not a colour of the form #RRGGBB")
         }
         if duration != nil && slideDuration != nil {
-            throw OptionError(field: .slideDuration, reason: "give duration or slideDuration, not both",
-                              description: "give --duration or --slide-duration, not both")
+            throw OptionError(field: .slideDuration, reason: "give duration or slideDuration, not both", conflicting: .duration)
         }
         let length: SlideshowLength = slideDuration.map { .perSlide(seconds: $0) } ?? .total(seconds: duration ?? 3)
         if let photoCount {
@@ -163,26 +161,30 @@ public enum FitMode: String, Sendable, Hashable, CaseIterable {
 }
 
 /// Why ``SlideshowOptions`` cannot make a slideshow: the setting at fault and the reason.
+///
+/// It speaks of settings as ``SlideshowOptions/Field`` names them; a program with its own
+/// words for them (the command line's options) builds its message from ``field``, ``reason``
+/// and ``conflicting``.
 public struct OptionError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The setting at fault.
     public var field: SlideshowOptions.Field
     /// Why, in words that do not depend on how the setting was given, e.g.
     /// `'big' is not WIDTHxHEIGHT with positive numbers, e.g. 1920x1080`.
     public var reason: String
-    /// The line for the command line, naming the option where the reason does not, e.g.
-    /// `--size 'big' is not WIDTHxHEIGHT with positive numbers, e.g. 1920x1080`.
-    public var description: String
+    /// The other setting, when the fault is that both were given (``field`` is the second).
+    public var conflicting: SlideshowOptions.Field?
 
     /// Creates an error.
-    public init(field: SlideshowOptions.Field, reason: String, description: String) {
+    public init(field: SlideshowOptions.Field, reason: String, conflicting: SlideshowOptions.Field? = nil) {
         self.field = field
         self.reason = reason
-        self.description = description
+        self.conflicting = conflicting
     }
 
-    /// An error whose reason already names the setting (`namesOption`), or whose command-line
-    /// line puts the option in front of it.
-    init(_ field: SlideshowOptions.Field, _ reason: String, namesOption: Bool = true) {
-        self.init(field: field, reason: reason, description: namesOption ? reason : "\(field.option) \(reason)")
+    init(_ field: SlideshowOptions.Field, _ reason: String) {
+        self.init(field: field, reason: reason)
     }
+
+    /// `<field>: <reason>`, one line, e.g. `size: 'big' is not WIDTHxHEIGHT …`.
+    public var description: String { Message.oneLine("\(field.rawValue): \(reason)") }
 }
