@@ -77,8 +77,9 @@ struct BatchCommand: AsyncParsableCommand {
         ProcessTuning.configureForRendering()
         let report = BatchReport(jobs: selected, progressBar: Terminal.isTerminal(.standardError))
         Terminal.installSignalHandlers(report: report.interrupted)
-        let runner = BatchRunner(jobs: selected, concurrency: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+        var runner = BatchRunner(jobs: selected, concurrency: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
                                  skipExisting: skipExisting)
+        runner.onFinish = { report.ended($0) }
         for await event in runner.run() {
             switch event {
             case .progress(let index, let progress): report.progress(job: index, progress)
@@ -111,6 +112,7 @@ final class BatchReport: @unchecked Sendable {
     private var failedJobs = 0
     private var photosOfFinishedJobs = 0
     private var photosOfRunningJobs: [Int: Int] = [:]
+    private var endedJobs: Set<Int> = []
 
     init(jobs: [BatchJob], progressBar: Bool) {
         photoCounts = Dictionary(uniqueKeysWithValues: jobs.map { ($0.index, $0.slideshow.photos.count) })
@@ -120,23 +122,29 @@ final class BatchReport: @unchecked Sendable {
 
     /// A job added photos.
     func progress(job index: Int, _ progress: RenderProgress) {
-        counts.withLock { photosOfRunningJobs[index] = progress.completedPhotos }
+        // A late progress event of a job that has ended already must not count its photos twice.
+        counts.withLock { if !endedJobs.contains(index) { photosOfRunningJobs[index] = progress.completedPhotos } }
         drawBar()
     }
 
-    /// A job finished: its line, written at once. The job counts as finished from before its
-    /// line is written: its output is complete (or it failed) whether or not stdout takes it.
+    /// A job ended (from the job's task, the moment it ends): it counts as finished from then
+    /// on, its output complete (or nothing written), whether or not its line is out yet.
+    func ended(_ result: BatchResult) {
+        counts.withLock {
+            photosOfRunningJobs[result.index] = nil
+            photosOfFinishedJobs += photoCounts[result.index] ?? 0
+            endedJobs.insert(result.index)
+            finishedJobs += 1
+            if result.status == .failed { failedJobs += 1 }
+        }
+    }
+
+    /// A job's line, written at once.
     /// - Returns: nil, or why stdout did not take the line.
     func finished(_ result: BatchResult) -> String? {
         let line = JobLine(result: result).json() + "\n"
         lines.lock()
         defer { lines.unlock() }
-        counts.withLock {
-            photosOfRunningJobs[result.index] = nil
-            photosOfFinishedJobs += photoCounts[result.index] ?? 0
-            finishedJobs += 1
-            if result.status == .failed { failedJobs += 1 }
-        }
         bar?.clear()
         let failure = Terminal.writeToStandardOutput(line)
         drawBar()

@@ -110,3 +110,19 @@ struct BatchRunnerTests {
         #expect(folder.contents().isEmpty)
     }
 }
+
+@Suite("BatchRunner: a huge concurrency starts no more than the jobs")
+struct BatchRunnerConcurrencyTests {
+    @Test("concurrency Int.max runs two jobs and ends", .timeLimit(.minutes(1)))
+    func hugeConcurrency() async throws {
+        let folder = try TemporaryFolder()
+        let jobs = [job(0, [samples[0]], folder.path("a.mp4")), job(1, [samples[1]], folder.path("b.mp4"))]
+        let started = ContinuousClock.now
+        let (found, _) = await results(of: BatchRunner(jobs: jobs, concurrency: .max))
+        #expect(found.map(\.status) == [.ok, .ok])
+        #expect(ContinuousClock.now - started < .seconds(30))
+        #expect(BatchRunner.maximumConcurrency == 1024)
+        // No jobs at all: nothing to start, whatever the concurrency.
+        #expect(await results(of: BatchRunner(jobs: [], concurrency: .max)).results.isEmpty)
+    }
+}

@@ -31,6 +31,10 @@ public struct BatchRunner: Sendable {
     /// Whether a job whose output already exists is skipped (reported as ``BatchResult/Status/skipped``)
     /// rather than rendered.
     public var skipExisting: Bool
+    /// Called with each job's result the moment the job ends, from the job's task, before the
+    /// stream delivers it: a reader that lags behind (blocked on a full pipe) can still tell
+    /// at any moment how many jobs have ended.
+    public var onFinish: (@Sendable (BatchResult) -> Void)?
 
     /// Creates a runner.
     /// - Parameters:
@@ -58,7 +62,11 @@ public struct BatchRunner: Sendable {
                 var pending = jobs[...]
                 func startNext() {
                     guard !Task.isCancelled, let job = pending.popFirst() else { return }
-                    group.addTask { continuation.yield(.finished(await run(job, events: continuation))) }
+                    group.addTask {
+                        let result = await run(job, events: continuation)
+                        onFinish?(result)
+                        continuation.yield(.finished(result))
+                    }
                 }
                 for _ in 0..<min(max(1, concurrency), jobs.count, Self.maximumConcurrency) { startNext() }
                 while await group.next() != nil { startNext() }
