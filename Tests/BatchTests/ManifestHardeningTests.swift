@@ -73,6 +73,10 @@ struct ManifestHardeningTests {
                 == [ManifestError(job: 0, field: "photos", reason: "photo 1 contains a NUL character, which no file name can")])
         // Two outputs that would be the same file once cut at the NUL: the NUL is the problem named.
         #expect(problems("[\(good), {\"photos\": [\"a.jpg\"], \"output\": \"a.mp4\\u0000.txt\"}]").map(\.field) == ["output"])
+        // A raw NUL byte: not UTF-8 JSON (Foundation would read such text as UTF-16, repeated keys unseen).
+        let notUTF8 = [ManifestError(job: nil, field: nil, reason: "not UTF-8 text (it holds a NUL byte)")]
+        #expect(problems(Data("[\(good)]".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })) == notUTF8)
+        #expect(problems(Data("[{\"photos\": [\"a.jpg\"], \"output\": \"a\u{0}b.mp4\"}]".utf8)) == notUTF8)
         // The library refuses it too, for a slideshow made without SlideshowOptions.
         #expect(throws: RenderError.invalid("x\u{0}.mp4: the path contains a NUL character, which no file name can")) {
             try Slideshow(photos: [Photo(path: TestEnvironment.sample("square.jpg"))], output: "x\u{0}.mp4").validate()

@@ -176,6 +176,11 @@ public struct BatchManifest: Sendable {
         let decoder = JSONDecoder()
         let whitespace: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
         guard let first = data.first(where: { !whitespace.contains($0) }) else { return [] }
+        // UTF-8 JSON never holds a NUL byte; the decoder would take such text for UTF-16 or
+        // UTF-32, which the rest of this reading (lines, repeated keys) does not.
+        guard !data.contains(0) else {
+            throw InvalidManifest(errors: [ManifestError(job: nil, field: nil, reason: "not UTF-8 text (it holds a NUL byte)")])
+        }
         if first == UInt8(ascii: "[") {
             var entries: [JobEntry]
             do {
@@ -183,9 +188,11 @@ public struct BatchManifest: Sendable {
             } catch {
                 throw InvalidManifest(errors: [ManifestError(job: nil, field: nil, reason: "not a JSON array of jobs (\(syntaxError(in: data) ?? "\(error)"))")])
             }
-            if let repeated = JSONKeyScanner.repeatedKeysOfElements(Array(data)), repeated.count == entries.count {
-                for index in entries.indices { entries[index].repeated(repeated[index]) }
+            // The decoder accepted the text, so the scanner reads it too (the fuzz target checks this).
+            guard let repeated = JSONKeyScanner.repeatedKeysOfElements(Array(data)), repeated.count == entries.count else {
+                throw InvalidManifest(errors: [ManifestError(job: nil, field: nil, reason: "not a JSON array of jobs (its keys cannot be checked)")])
             }
+            for index in entries.indices { entries[index].repeated(repeated[index]) }
             return entries
         }
         return data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated()
@@ -194,7 +201,11 @@ public struct BatchManifest: Sendable {
                 let line = Data(line)
                 do {
                     var entry = try decoder.decode(JobEntry.self, from: line)
-                    entry.repeated(JSONKeyScanner.repeatedKeysOfObject(Array(line)) ?? [])
+                    if let repeated = JSONKeyScanner.repeatedKeysOfObject(Array(line)) {
+                        entry.repeated(repeated)
+                    } else if entry.problems.isEmpty {
+                        return JobEntry(problem: "line \(number + 1) is not a JSON object whose keys can be checked")
+                    }
                     return entry
                 } catch {
                     return JobEntry(problem: "line \(number + 1) is not JSON (\(syntaxError(in: line) ?? "\(error)"))")
