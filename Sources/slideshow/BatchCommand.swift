@@ -28,7 +28,7 @@ struct BatchCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The manifest: a JSON array of jobs or JSON Lines; - reads stdin.", valueName: "manifest.json | -"))
     var manifest: String
 
-    @Option(help: ArgumentHelp("Jobs rendered at once (default: the number of cores).", valueName: "N"))
+    @Option(help: ArgumentHelp("Jobs rendered at once, 1 to 1024 (default: the number of cores).", valueName: "N"))
     var jobs: Int?
 
     @Option(help: ArgumentHelp("Render only the jobs whose index modulo n is i (0 ≤ i < n).", valueName: "i/n"))
