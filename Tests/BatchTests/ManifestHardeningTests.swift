@@ -39,6 +39,15 @@ struct ManifestHardeningTests {
         #expect(lines == repeated)
     }
 
+    @Test("trailing commas, which Foundation's parser allows, do not hide a repeated key (fuzz finding)")
+    func trailingCommas() throws {
+        #expect(problems(#"[{"photos": ["a.jpg"], "output": "x.mp4", "fps": 24, "fps": 25,},]"#)
+                == [ManifestError(job: 0, field: "fps", reason: "given more than once")])
+        #expect(try BatchManifest(data: Data(#"[{"photos": ["a.jpg",], "output": "x.mp4",},]"#.utf8), relativeTo: nil).jobs.count == 1)
+        #expect(problems("{\"photos\": [\"a.jpg\"], \"output\": \"x.mp4\", \"fps\": 24, \"fps\": 25,}\n")
+                == [ManifestError(job: 0, field: "fps", reason: "given more than once")])
+    }
+
     @Test("keys repeated only inside strings or nested values, or in different jobs, are not duplicates")
     func notDuplicates() throws {
         let jobs = try BatchManifest(data: Data(#"""

@@ -9,7 +9,8 @@
 ///
 /// It walks any bytes without trapping and without recursion (a nested value is skipped with a
 /// depth count), and gives up (nil) on text that is not JSON; it is meant for text the decoder
-/// has already accepted.
+/// has already accepted, and reads all of that (a comma before a closing bracket included),
+/// which the `manifest` fuzz target checks against Foundation's parser.
 struct JSONKeyScanner {
     private let bytes: [UInt8]
     private var position = 0
@@ -29,6 +30,8 @@ struct JSONKeyScanner {
         if scanner.take(UInt8(ascii: "]")) { return result }
         while true {
             scanner.skipSpace()
+            // Foundation's parser allows a comma before the closing bracket; so does this.
+            if !result.isEmpty && scanner.take(UInt8(ascii: "]")) { return result }
             if scanner.peek == UInt8(ascii: "{") {
                 guard let keys = scanner.repeatedKeysOfObject() else { return nil }
                 result.append(keys)
@@ -72,6 +75,7 @@ struct JSONKeyScanner {
         if take(UInt8(ascii: "}")) { return repeated }
         while true {
             skipSpace()
+            if !seen.isEmpty && take(UInt8(ascii: "}")) { return repeated }
             guard let key = string() else { return nil }
             if !seen.insert(key).inserted && !repeated.contains(key) { repeated.append(key) }
             skipSpace()
