@@ -23,7 +23,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     }
     let raw = Array(bytes)
     // Foundation reads NUL-holding text as UTF-16 or UTF-32; the manifest refuses it first.
-    guard !raw.contains(0), String(validatingUTF8: raw.map { CChar(bitPattern: $0) } + [0]) != nil else {
+    guard !raw.contains(0), String(validating: raw, as: UTF8.self) != nil else {
         _ = JSONKeyScanner.repeatedKeysOfElements(raw)
         _ = JSONKeyScanner.repeatedKeysOfObject(raw)
         return 0
