@@ -53,7 +53,7 @@ struct BatchCommand: AsyncParsableCommand {
         guard let shard else { return nil }
         let parts = shard.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count > 0, index >= 0, index < count else {
-            throw ValidationError("--shard '\(shard)' is not i/n with 0 ≤ i < n, e.g. 0/4")
+            throw ValidationError(Message.oneLine("--shard '\(shard)' is not i/n with 0 ≤ i < n, e.g. 0/4"))
         }
         return (index, count)
     }

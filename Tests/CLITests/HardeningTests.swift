@@ -74,6 +74,13 @@ struct HardeningTests {
         let usage = try slideshow(["make", samplePhotos[0], "--size", "9\n9", "-o", folder.path("out.mp4")])
         #expect(usage.status == 64)
         #expect(usage.stderr.contains("--size: '9\\n9' is not WIDTHxHEIGHT"), "\(usage.stderr)")
+        // ArgumentParser's own usage errors quote values too.
+        let parse = try slideshow(["make", samplePhotos[0], "--fps", "3\u{1B}[2J", "-o", folder.path("out.mp4")])
+        #expect(parse.status == 64)
+        #expect(parse.stderr.hasPrefix("Error: The value '3\\u{1B}[2J' is invalid for '--fps <fps>'\n"), "\(parse.stderr)")
+        let shard = try slideshow(["batch", "jobs.json", "--shard", "1\n/2"])
+        #expect(shard.status == 64)
+        #expect(shard.stderr.hasPrefix("Error: --shard '1\\n/2' is not i/n"), "\(shard.stderr)")
         // A failed job's error in the report names the photo on one line as well.
         let report = try writeManifest([job([folder.path("a") + "\\nb.jpg"], "out.mp4")], in: folder, name: "report.json")
         let failed = try slideshow(["batch", report])
