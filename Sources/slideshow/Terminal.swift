@@ -54,7 +54,8 @@ enum Terminal {
     }
 
     /// One line for a failed render: the library's, with the command line's words where the
-    /// library speaks of settings (an existing output is refused unless `--overwrite` is given).
+    /// library speaks of settings (an existing output it was not asked to replace: use
+    /// `--overwrite`). A race lost to another render keeps the library's words.
     static func describe(_ error: RenderError) -> String {
         if case .output(let writer) = error, writer.kind == .outputExists, !writer.reason.contains("another render") {
             return Message.oneLine("\(writer.path): already exists (use --overwrite to replace it)")

@@ -153,6 +153,36 @@ struct ManifestHardeningTests {
         #expect(problems(#"[{"photos": ["a.jpg"], "output": "x.mp4", "duration": 10800, "fps": 240}]"#).isEmpty)
     }
 
+    @Test("the library's errors speak of settings, never of the command line's options")
+    func settingsWords() async throws {
+        let cases: [SlideshowOptions] = [SlideshowOptions(size: "big"), SlideshowOptions(fps: 0), SlideshowOptions(crf: 99),
+                                         SlideshowOptions(filter: "x"), SlideshowOptions(background: "x"), SlideshowOptions(preset: "x"),
+                                         SlideshowOptions(duration: 1, slideDuration: 1), SlideshowOptions(duration: -1), SlideshowOptions(slideDuration: 1e9)]
+        for options in cases {
+            do {
+                _ = try options.slideshow(photos: [Photo(path: "a.jpg")], output: "x.mp4")
+                Issue.record("accepted \(options)")
+            } catch {
+                #expect(!error.description.contains("--") && !error.reason.contains("--"), "\(error)")
+                #expect(error.description == "\(error.field.rawValue): \(error.reason)")
+            }
+        }
+        let conflict = OptionError(field: .slideDuration, reason: "give duration or slideDuration, not both", conflicting: .duration)
+        #expect(throws: conflict) { try SlideshowOptions(duration: 1, slideDuration: 1).validate() }
+        // An output that exists and was not to be replaced.
+        let folder = try TemporaryFolder()
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: folder.path("x.mp4")))
+        let show = Slideshow(photos: [Photo(path: TestEnvironment.sample("square.jpg"))], output: folder.path("x.mp4"),
+                             video: VideoSettings(size: Size(width: 64, height: 48)))
+        do {
+            _ = try await show.render()
+            Issue.record("replaced")
+        } catch {
+            guard case .output(let writer) = error else { Issue.record("\(error)"); return }
+            #expect(writer.kind == .outputExists && writer.reason == "already exists (replacing it was not asked for)")
+        }
+    }
+
     @Test("every message is one line: control characters in fields, values and paths are escaped")
     func oneLine() throws {
         #expect(Message.oneLine("a\nb\r\tc\u{1B}[31m\u{7F}\u{85}\u{2028}é\\n") == "a\\nb\\r\\tc\\u{1B}[31m\\u{7F}\\u{85}\\u{2028}é\\n")

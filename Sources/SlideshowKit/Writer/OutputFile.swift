@@ -34,7 +34,7 @@ final class OutputFile: Sendable {
                 throw WriterError(path: target, kind: .outputIsFolder, reason: "is a folder, not a file")
             }
             if !overwrite {
-                throw WriterError(path: target, kind: .outputExists, reason: "already exists (use --overwrite to replace it)")
+                throw WriterError(path: target, kind: .outputExists, reason: "already exists (replacing it was not asked for)")
             }
         }
         temporary = folder + "/." + url.lastPathComponent + ".slideshow-\(getpid())-\(Self.counter.next()).partial"
