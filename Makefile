@@ -19,10 +19,11 @@ deps:
 release: deps
 	$(SWIFT) build -c release --product slideshow
 
-## demo: render the bundled sample photos into demo.mp4
+## demo: render the bundled sample photos into demo.mp4, DEMO_SECONDS long (.ci/run checks it)
+DEMO_SECONDS := 6
 demo: release
 	.build/release/slideshow make Samples/photos/landscape.jpg Samples/photos/portrait-orient6.jpg Samples/photos/square.jpg \
-	  --duration 6 --filter minimal-life --overwrite -o demo.mp4
+	  --duration $(DEMO_SECONDS) --filter minimal-life --overwrite -o demo.mp4
 
 ## test: run the whole test suite
 test: deps

@@ -49,7 +49,7 @@ private func partials(_ folder: TemporaryFolder) -> [String] {
     folder.contents().filter { $0.hasSuffix(".partial") }
 }
 
-@Suite("slideshow batch: manifests, parallel jobs, isolated failures")
+@Suite("slideshow batch: manifests, parallel jobs, isolated failures", needsBuiltTool)
 struct BatchCommandTests {
     @Test("good jobs land and are valid; a broken and a missing photo fail their jobs, named; status 1")
     func mixed() throws {

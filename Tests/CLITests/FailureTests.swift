@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("slideshow make: failures are one line, a documented status, and leave nothing behind")
+@Suite("slideshow make: failures are one line, a documented status, and leave nothing behind", needsBuiltTool)
 struct FailureTests {
     @Test("each malformed photo fails with status 1 and one line naming it, leaving no output",
           .enabled(if: TestEnvironment.sharedPhotos != nil, TestEnvironment.noSharedPhotos),
@@ -143,7 +143,7 @@ struct FailureTests {
     }
 }
 
-@Suite("slideshow: help, version, filters")
+@Suite("slideshow: help, version, filters", needsBuiltTool)
 struct InfoTests {
     @Test("--version prints the version; --help names the commands and exit statuses")
     func versionAndHelp() throws {

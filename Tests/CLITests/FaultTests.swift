@@ -6,7 +6,7 @@ import TestSupport
 /// Bad input and failing machines, end to end: what `slideshow make` does with photos that are
 /// huge, endless or absurd, with a full disk, and with another render racing it to its output.
 /// (FailureTests covers malformed files, signals and bad output paths.)
-@Suite("slideshow make: limits and faults")
+@Suite("slideshow make: limits and faults", needsBuiltTool)
 struct FaultTests {
     /// Writes bytes into a folder and returns the path.
     func write(_ bytes: [UInt8], _ name: String, in folder: TemporaryFolder) throws -> String {

@@ -67,7 +67,7 @@ enum GeneratedPhoto: String, CaseIterable, CustomTestStringConvertible {
     }
 }
 
-@Suite("slideshow make: unusual and malformed photos made in the test (no ../shared needed)")
+@Suite("slideshow make: unusual and malformed photos made in the test (no ../shared needed)", needsBuiltTool)
 struct GeneratedPhotoTests {
     @Test("each unusual photo renders; each malformed one fails with status 1 and one line naming it and the reason, leaving nothing",
           arguments: GeneratedPhoto.allCases)

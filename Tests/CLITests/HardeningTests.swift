@@ -49,7 +49,7 @@ private func wait(seconds: Double, until condition: () -> Bool) -> Bool {
     return true
 }
 
-@Suite("slideshow: hostile input and unlucky environments (issue 10)")
+@Suite("slideshow: hostile input and unlucky environments (issue 10)", needsBuiltTool)
 struct HardeningTests {
     @Test("a newline or escape in a photo's name is escaped: the error is one line")
     func controlCharactersInPaths() throws {

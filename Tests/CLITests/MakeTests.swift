@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("slideshow make: end to end, checked with ffprobe and ffmpeg")
+@Suite("slideshow make: end to end, checked with ffprobe and ffmpeg", needsBuiltTool)
 struct MakeTests {
     @Test("the samples at 320x240: 3.000 s, 90 frames, H.264 High yuv420p, BT.709 tags, moov first, JSON report")
     func samples() throws {

@@ -35,28 +35,52 @@ public enum TestEnvironment {
         packageRoot.appendingPathComponent("Samples/photos").appendingPathComponent(name).path
     }
 
-    /// The folder holding the built products (the `slideshow` tool) of this test run.
+    /// The products folder of the build that is running the tests: the folder that holds the
+    /// test bundle (`.build/<triple>/<config>/slideshowPackageTests.xctest`), where SwiftPM also
+    /// puts the executables it built with it.
+    ///
+    /// Read from `/proc/self/exe`, the running test binary itself, never from names found by
+    /// walking up the tree: a clone named `slideshow` is a directory with the x bit.
     public static let productsDirectory: URL = {
-        // The test bundle runs from .build/<config>/, beside the products.
-        let arguments = ProcessInfo.processInfo.arguments
-        for candidate in arguments.dropFirst() + [arguments[0]] {
-            let url = URL(fileURLWithPath: candidate)
-            var folder = url.deletingLastPathComponent()
-            for _ in 0..<4 {
-                if FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("slideshow").path) {
-                    return folder
-                }
-                folder = folder.deletingLastPathComponent()
-            }
-        }
-        for config in ["debug", "release"] {
-            let folder = packageRoot.appendingPathComponent(".build/\(config)")
-            if FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("slideshow").path) {
-                return folder
-            }
-        }
-        return packageRoot.appendingPathComponent(".build/debug")
+        let bundle = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: bundle).deletingLastPathComponent()
     }()
+
+    /// The built tool named `name` in the products folder of this test run.
+    public static func builtTool(_ name: String) -> Result<String, BuiltToolProblem> {
+        builtTool(name, in: productsDirectory)
+    }
+
+    /// The built tool named `name` in `folder`: a regular file that is executable, or why not.
+    /// Nothing outside `folder` is looked at.
+    public static func builtTool(_ name: String, in folder: URL) -> Result<String, BuiltToolProblem> {
+        let path = folder.appendingPathComponent(name).path
+        var info = stat()
+        guard stat(path, &info) == 0 else { return .failure(.missing(path: path)) }
+        guard info.st_mode & S_IFMT == S_IFREG else { return .failure(.notARegularFile(path: path)) }
+        guard access(path, X_OK) == 0 else { return .failure(.notExecutable(path: path)) }
+        return .success(path)
+    }
+}
+
+/// Why the built tool cannot be run from the tests.
+public enum BuiltToolProblem: Error, Equatable, CustomStringConvertible {
+    /// Nothing at the expected path.
+    case missing(path: String)
+    /// The path names a directory, FIFO or device, not a program.
+    case notARegularFile(path: String)
+    /// A regular file without execute permission.
+    case notExecutable(path: String)
+
+    public var description: String {
+        let reason = switch self {
+        case .missing(let path): "no built tool at \(path)"
+        case .notARegularFile(let path): "\(path) is not a regular file"
+        case .notExecutable(let path): "\(path) is not executable"
+        }
+        return "\(reason); build it with `swift build --build-tests` (or `make test`), which puts the tool beside the test bundle"
+    }
 }
 
 /// A folder of its own for one test, removed when the value goes away.
