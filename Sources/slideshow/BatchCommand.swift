@@ -75,20 +75,28 @@ struct BatchCommand: AsyncParsableCommand {
         for index in selected.indices { selected[index].slideshow.overwrite = overwrite }
 
         ProcessTuning.configureForRendering()
-        let report = BatchReport(jobs: selected, progressBar: Terminal.isTerminal(.standardError))
+        let cancellation = BatchCancellation()
+        let report = BatchReport(jobs: selected, progressBar: Terminal.isTerminal(.standardError), cancellation: cancellation)
         Terminal.installSignalHandlers(report: report.interrupted)
         var runner = BatchRunner(jobs: selected, concurrency: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
                                  skipExisting: skipExisting)
         runner.onFinish = { report.ended($0) }
-        for await event in runner.run() {
+        runner.cancellation = cancellation
+        var unwritable: String?
+        for await event in runner.run() where unwritable == nil {
             switch event {
             case .progress(let index, let progress): report.progress(job: index, progress)
             case .finished(let result):
-                // A report that cannot be written stops the batch as a signal does, status 1.
+                // A report that cannot be written stops the batch, status 1: the jobs under way
+                // stop (the stream ends once they have), and one line says how far it got.
                 if let reason = report.finished(result) {
-                    Terminal.stop(status: ExitCode.failure.rawValue) { "stdout: cannot write the report (\(reason)); \(report.summary())" }
+                    unwritable = reason
+                    cancellation.cancel()
                 }
             }
+        }
+        if let unwritable {
+            Terminal.stop(status: ExitCode.failure.rawValue) { "stdout: cannot write the report (\(unwritable)); \(report.summary())" }
         }
         if report.end() { throw ExitCode.failure }
     }
@@ -114,7 +122,10 @@ final class BatchReport: @unchecked Sendable {
     private var photosOfRunningJobs: [Int: Int] = [:]
     private var endedJobs: Set<Int> = []
 
-    init(jobs: [BatchJob], progressBar: Bool) {
+    private let cancellation: BatchCancellation
+
+    init(jobs: [BatchJob], progressBar: Bool, cancellation: BatchCancellation) {
+        self.cancellation = cancellation
         photoCounts = Dictionary(uniqueKeysWithValues: jobs.map { ($0.index, $0.slideshow.photos.count) })
         bar = progressBar && !jobs.isEmpty ? ProgressBar(total: jobs.reduce(0) { $0 + $1.slideshow.photos.count }) : nil
         drawBar()
@@ -130,6 +141,8 @@ final class BatchReport: @unchecked Sendable {
     /// A job ended (from the job's task, the moment it ends): it counts as finished from then
     /// on, its output complete (or nothing written), whether or not its line is out yet.
     func ended(_ result: BatchResult) {
+        // A job stopped by the batch's end wrote nothing: it is one of "the other" jobs.
+        if result.outcome == .failed(.cancelled) { return }
         counts.withLock {
             photosOfRunningJobs[result.index] = nil
             photosOfFinishedJobs += photoCounts[result.index] ?? 0
@@ -158,10 +171,13 @@ final class BatchReport: @unchecked Sendable {
         return counts.withLock { failedJobs > 0 }
     }
 
-    /// For the signal handler: how many jobs finished. Waits at most half a second for a line
-    /// being written, then keeps that lock so that no line follows; the process exits next.
+    /// For the signal handler: stops the batch and says how many jobs finished. Waits at most
+    /// 0.3 s for a line being written (then keeps that lock, so that no line follows) and 0.4 s
+    /// for the jobs under way to stop and remove their files; the process exits next.
     func interrupted() -> String {
-        _ = lines.lock(before: Date().addingTimeInterval(0.5))
+        _ = lines.lock(before: Date().addingTimeInterval(0.3))
+        cancellation.cancel()
+        _ = cancellation.waitUntilEnded(timeout: 0.4)
         return summary()
     }
 

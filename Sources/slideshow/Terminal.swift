@@ -79,11 +79,14 @@ enum Terminal {
     /// progress bar, says one line and exits with `status`.
     ///
     /// It never waits long for a lock another thread may hold while blocked on a full pipe or
-    /// a stopped terminal: the bar is given 0.2 s, and the caller's `report` must be as quick.
+    /// a stopped terminal: the bar is given 0.2 s, and the caller's `message` must be as quick
+    /// (a batch's takes at most 0.7 s).
     static func stop(status: Int32, _ message: @Sendable () -> String) -> Never {
+        // The message first: a batch's stops its jobs and waits for them (briefly) to end.
+        let text = message()
         UnfinishedOutputs.removeAll()
         progressBar.withLock { $0 }?.stop()
-        say("slideshow: \(message())")
+        say("slideshow: \(text)")
         _exit(status)
     }
 
