@@ -95,6 +95,7 @@ struct BatchCommand: AsyncParsableCommand {
                 }
             }
         }
+        if Terminal.stopping.load(ordering: .sequentiallyConsistent) { Terminal.waitForStop() }
         if let unwritable {
             Terminal.stop(status: ExitCode.failure.rawValue) { "stdout: cannot write the report (\(unwritable)); \(report.summary())" }
         }

@@ -72,6 +72,15 @@ enum Terminal {
     /// The signal sources; kept alive for the life of the process.
     nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
 
+    /// Whether ``stop(status:_:)`` is under way: the program is about to exit with its status.
+    static let stopping = Atomic<Bool>(false)
+
+    /// For the main task, when a render ended because ``stop(status:_:)`` stopped it: waits for
+    /// the stop to exit, so that nothing else is printed and the status is the stop's.
+    static func waitForStop() -> Never {
+        while true { sleep(60) }
+    }
+
     /// The progress bar on screen, which a message clears first.
     static let progressBar = Mutex<ProgressBar?>(nil)
 
@@ -82,7 +91,8 @@ enum Terminal {
     /// a stopped terminal: the bar is given 0.2 s, and the caller's `message` must be as quick
     /// (a batch's takes at most 0.7 s).
     static func stop(status: Int32, _ message: @Sendable () -> String) -> Never {
-        // The message first: a batch's stops its jobs and waits for them (briefly) to end.
+        stopping.store(true, ordering: .sequentiallyConsistent)
+        // The message first: it stops the renders under way and waits for them (briefly) to end.
         let text = message()
         UnfinishedOutputs.removeAll()
         progressBar.withLock { $0 }?.stop()
