@@ -26,11 +26,12 @@ export LSAN_OPTIONS="suppressions=$PWD/Tests/lsan-suppressions.txt:print_suppres
 export TSAN_OPTIONS="suppressions=$PWD/Tests/tsan-suppressions.txt:halt_on_error=0:second_deadlock_stack=1"
 
 # Tests that measure what a sanitizer changes are skipped under it:
-# - the peak-memory bounds (a 20000x14000 render, the 272 MP arithmetic-coded fuzz finding):
+# - the peak-memory bounds (a 20000x14000 render, the 272 MP arithmetic-coded fuzz finding,
+#   the PNG decode peak against its estimate):
 #   the sanitizers' shadow memory counts in RSS;
 # - the full disk (make's and batch's) under ThreadSanitizer: its runtime maps files of its own
 #   and dies of SIGBUS once RLIMIT_FSIZE (ulimit -f) is below their size, before our code runs.
-memory='FaultTests/hugePhotoMemory|SyntheticPhotoTests/(huge|arithmeticFuzzFinding)'
+memory='FaultTests/hugePhotoMemory|SyntheticPhotoTests/(huge|arithmeticFuzzFinding)|ImageHardeningTests/pngPeakWithinEstimate'
 fullDisk='FaultTests/fullDisk|BatchCommandTests/fullDisk'
 
 failed=()

@@ -1,7 +1,7 @@
 // One header over FFmpeg 5.1's libavformat, libavcodec, libswscale and libavutil.
 //
 // It exists because Swift imports neither function-like macros (AVERROR, av_err2str) nor
-// some macro constants (AVERROR_EOF, AV_NOPTS_VALUE); each is re-exposed below as a static
+// some macro constants (AVERROR_EOF); each is re-exposed below as a static
 // inline function, with the macro it stands for.
 #ifndef SLIDESHOW_CFFMPEG_SHIM_H
 #define SLIDESHOW_CFFMPEG_SHIM_H
@@ -21,9 +21,6 @@ static inline int shim_averror_eagain(void) { return AVERROR(EAGAIN); }
 
 /// AVERROR_EOF: the encoder or demuxer has nothing more to give.
 static inline int shim_averror_eof(void) { return AVERROR_EOF; }
-
-/// AV_NOPTS_VALUE: "no timestamp".
-static inline int64_t shim_av_nopts_value(void) { return AV_NOPTS_VALUE; }
 
 /// av_err2str is a macro over a compound literal; this writes the message into a caller's buffer.
 static inline void shim_av_strerror(int code, char *buffer, size_t size) {

@@ -95,20 +95,18 @@ func encodeDistinctFrames(_ slides: [PixelBuffer], to path: String) throws {
     try writer.startWriting()
     writer.startSession(atSourceTime: .zero)
     let done = DispatchSemaphore(value: 0)
-    let next = Mutex(0)
-    input.requestMediaDataWhenReady(on: DispatchQueue(label: "floor")) {
-        while input.isReadyForMoreMediaData {
-            let index = next.withLock { value in defer { value += 1 }; return value }
-            guard index < slides.count else {
-                input.markAsFinished()
-                writer.endSession(atSourceTime: MediaTime(value: Int64(slides.count) * 30, timescale: 30))
-                writer.finishWriting { _ in done.signal() }
-                return
-            }
-            // At the job's own times (x264 gives a picture shown longer more bits); the held
-            // frames between cost nothing, so this is the encoding of the distinct frames only.
-            _ = adaptor.append(slides[index], withPresentationTime: MediaTime(value: Int64(index) * 30, timescale: 30))
+    Task.detached {
+        // At the job's own times (x264 gives a picture shown longer more bits); the held
+        // frames between cost nothing, so this is the encoding of the distinct frames only.
+        let step = await input.feed(on: DispatchQueue(label: "floor")) { index in
+            guard index < slides.count else { return .finished }
+            return adaptor.append(slides[index], withPresentationTime: MediaTime(value: Int64(index) * 30, timescale: 30)) ? .appended : .stopped
         }
+        if step == .finished {
+            writer.endSession(atSourceTime: MediaTime(value: Int64(slides.count) * 30, timescale: 30))
+            try? await writer.finishWriting()
+        }
+        done.signal()
     }
     done.wait()
 }

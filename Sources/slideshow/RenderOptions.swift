@@ -27,7 +27,7 @@ struct RenderOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Colour of the letterbox bars.", valueName: "#RRGGBB"))
     var background: String = SlideshowOptions().background
 
-    @Option(help: "x264 constant rate factor, 0 to 51 (lower is better quality).")
+    @Option(help: "x264 constant rate factor, 1 to 51 (lower is better quality; 0, lossless, is not possible in H.264 High).")
     var crf: Int = SlideshowOptions().crf
 
     @Option(help: ArgumentHelp("x264 preset, ultrafast to placebo.", valueName: "preset"))

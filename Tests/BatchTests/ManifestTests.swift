@@ -68,7 +68,7 @@ struct ManifestTests {
         (#"{"photos": ["a.jpg"], "output": "x.mp4", "size": "8194x240"}"#, "size", "size 8194x240 is larger than 8192 pixels a side"),
         (#"{"photos": ["a.jpg"], "output": "x.mp4", "fps": 0}"#, "fps", "frame rate 0 is not between 1 and 240"),
         (#"{"photos": ["a.jpg"], "output": "x.mp4", "fps": 29.97}"#, "fps", "must be a whole number"),
-        (#"{"photos": ["a.jpg"], "output": "x.mp4", "crf": 60}"#, "crf", "CRF 60 is not between 0 and 51"),
+        (#"{"photos": ["a.jpg"], "output": "x.mp4", "crf": 60}"#, "crf", "CRF 60 is not between 1 and 51"),
         (#"{"photos": ["a.jpg"], "output": "x.mp4", "preset": "warp"}"#, "preset", "preset 'warp' is not one of ultrafast, superfast, veryfast, faster, fast, medium, slow, slower, veryslow, placebo"),
         (#"{"photos": ["a.jpg"], "output": "x.mp4", "filter": "sepia"}"#, "filter", "'sepia' is not one of original, minimal-life, tumble-down"),
         (#"{"photos": ["a.jpg"], "output": "x.mp4", "background": "red"}"#, "background", "'red' is not a colour of the form #RRGGBB"),

@@ -20,7 +20,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     case .supported(.png):
         for complete in [false, true] {
             if let header = try? PNGHeader(parsing: bytes, complete: complete) {
-                try? header.checkLimits()
+                try? header.checkLimits(fileBytes: bytes.count)
             }
         }
     case .other(let description):

@@ -64,7 +64,7 @@ struct LibraryAPITests {
         (SlideshowOptions(size: "321x240"), .size, "size: 321x240 must have an even width and height (4:2:0 video)"),
         (SlideshowOptions(size: "8x8"), .size, "size: size 8x8 is smaller than 16 pixels a side"),
         (SlideshowOptions(fps: 0), .fps, "fps: frame rate 0 is not between 1 and 240"),
-        (SlideshowOptions(crf: 52), .crf, "crf: CRF 52 is not between 0 and 51"),
+        (SlideshowOptions(crf: 52), .crf, "crf: CRF 52 is not between 1 and 51"),
         (SlideshowOptions(preset: "warp"), .preset, "preset: preset 'warp' is not one of ultrafast, superfast, veryfast, faster, fast, medium, slow, slower, veryslow, placebo"),
         (SlideshowOptions(filter: "sepia"), .filter, "filter: 'sepia' is not one of original, minimal-life, tumble-down"),
         (SlideshowOptions(background: "red"), .background, "background: 'red' is not a colour of the form #RRGGBB"),

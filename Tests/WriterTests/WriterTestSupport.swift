@@ -27,33 +27,13 @@ func writeVideo(to path: String, settings: VideoSettings, pictures: [PixelBuffer
     try writer.startWriting()
     writer.startSession(atSourceTime: .zero)
     let fps = Int32(settings.framesPerSecond)
-    let queue = DispatchQueue(label: "test.feed")
-    let finished: Result<Void, WriterError> = await withCheckedContinuation { continuation in
-        let next = Counter()
-        input.requestMediaDataWhenReady(on: queue) {
-            while input.isReadyForMoreMediaData {
-                let index = next.value
-                guard index < pictures.count else {
-                    input.markAsFinished()
-                    writer.endSession(atSourceTime: MediaTime(value: endFrame, timescale: fps))
-                    writer.finishWriting { continuation.resume(returning: $0) }
-                    return
-                }
-                guard adaptor.append(pictures[index], withPresentationTime: MediaTime(value: starts[index], timescale: fps)) else {
-                    input.markAsFinished()
-                    continuation.resume(returning: .failure(writer.error!))
-                    return
-                }
-                next.value += 1
-            }
-        }
+    let step = await input.feed(on: DispatchQueue(label: "test.feed")) { index in
+        guard index < pictures.count else { return .finished }
+        return adaptor.append(pictures[index], withPresentationTime: MediaTime(value: starts[index], timescale: fps)) ? .appended : .stopped
     }
-    try finished.get()
-}
-
-/// A counter that a `@Sendable` block may bump; used on one serial queue only.
-final class Counter: @unchecked Sendable {
-    var value = 0
+    guard step == .finished else { throw writer.error! }
+    writer.endSession(atSourceTime: MediaTime(value: endFrame, timescale: fps))
+    try await writer.finishWriting()
 }
 
 /// The byte offsets of the top-level MP4 boxes named `moov` and `mdat`.

@@ -72,7 +72,7 @@ public struct ImageManager: Sendable {
                     bytes = try Self.readWhole(path)
                     header = try PNGHeader(parsing: bytes, complete: false)
                 }
-                try header.checkLimits()
+                try header.checkLimits(fileBytes: fileSize)
                 return PhotoInfo(format: .png, storedSize: header.size, orientation: header.orientation ?? .up)
             }
         } catch {
@@ -132,13 +132,16 @@ public struct ImageManager: Sendable {
 
     /// Decodes (scaled, for JPEG) and orients; returns the upright image and the layout
     /// computed from the header's displayed size.
-    func decodeOriented(_ bytes: [UInt8], target: Size, mode: ContentMode,
+    /// The file's bytes are consumed: a PNG's go to the decoder, which frees them before the
+    /// decoded frame is converted (see ``PNGHeader/decodeMemory(fileBytes:)``).
+    func decodeOriented(_ bytes: consuming [UInt8], target: Size, mode: ContentMode,
                         background: RGBColor) throws(ImageProblem) -> (RGBImage, FitGeometry) {
-        switch FormatSniffer.sniff(bytes) {
+        let format = FormatSniffer.sniff(bytes)
+        switch format {
         case .other(let description):
             throw FormatSniffer.problem(for: description)
         case .supported(.jpeg):
-            let header = try JPEGHeader(parsing: bytes)
+            let header = try JPEGHeader(parsing: copy bytes)
             try header.checkLimits()
             let orientation = header.orientation ?? .up
             let geometry = FitGeometry(source: orientation.displayedSize(of: header.size), target: target, mode: mode)
@@ -154,11 +157,11 @@ public struct ImageManager: Sendable {
             }
             return (image.oriented(orientation), geometry)
         case .supported(.png):
-            let header = try PNGHeader(parsing: bytes, complete: true)
-            try header.checkLimits()
+            let header = try PNGHeader(parsing: copy bytes, complete: true)
+            try header.checkLimits(fileBytes: bytes.count)
             let orientation = header.orientation ?? .up
             let geometry = FitGeometry(source: orientation.displayedSize(of: header.size), target: target, mode: mode)
-            let image = try PNGDecoder().decode(bytes, header: header, background: background)
+            let image = try PNGDecoder().decode(consume bytes, header: header, background: background)
             return (image.oriented(orientation), geometry)
         }
     }
@@ -186,8 +189,8 @@ public struct ImageManager: Sendable {
                     }
                 } else {
                     do throws(ImageProblem) {
-                        let resampler = try PhotoResampler(from: FitGeometry.size(of: crop), to: FitGeometry.size(of: content))
-                        try resampler.scale(from, stride: image.rowBytes, into: to, stride: rowBytes)
+                        try PhotoResampler.resample(from, size: FitGeometry.size(of: crop), stride: image.rowBytes,
+                                                    into: to, size: FitGeometry.size(of: content), stride: rowBytes)
                     } catch {
                         problem = error
                     }

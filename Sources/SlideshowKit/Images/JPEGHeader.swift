@@ -31,8 +31,6 @@ struct JPEGHeader: Sendable, Equatable {
 
     /// Whether the frame is progressive (SOF2, or SOF10 arithmetic).
     var isProgressive: Bool { frameMarker == 0xC2 || frameMarker == 0xCA }
-    /// Whether the frame is arithmetic-coded (SOF9 to SOF15).
-    var isArithmetic: Bool { frameMarker >= 0xC9 }
 
     /// Whether libjpeg must hold every DCT coefficient of the image before it outputs a row:
     /// progressive files, and sequential files whose first scan lacks some components.

@@ -7,9 +7,13 @@ internal import CFFmpeg
 /// its frame is then converted with libswscale to RGB24, or to RGBA and composited over the
 /// background when the format has alpha. Not `Sendable`: one call of ``ImageManager`` owns it.
 final class PNGDecoder {
-    private let context: UnsafeMutablePointer<AVCodecContext>
-    private let frame: UnsafeMutablePointer<AVFrame>
-    private let packet: UnsafeMutablePointer<AVPacket>
+    /// The decoder, its frame and its packet: each freed once, by its own owner.
+    private let contextOwner: OwnedCodecContext
+    private let frameOwner: OwnedFrame
+    private let packetOwner: OwnedPacket
+    private var context: UnsafeMutablePointer<AVCodecContext> { contextOwner.pointer }
+    private var frame: UnsafeMutablePointer<AVFrame> { frameOwner.pointer }
+    private var packet: UnsafeMutablePointer<AVPacket> { packetOwner.pointer }
 
     /// Opens a PNG decoder.
     /// - Throws: `.unsupported` when this FFmpeg has no PNG decoder or cannot allocate one.
@@ -18,34 +22,17 @@ final class PNGDecoder {
         guard let codec = avcodec_find_decoder(AV_CODEC_ID_PNG) else {
             throw ImageProblem(.unsupported, "this FFmpeg has no PNG decoder")
         }
-        guard let context = avcodec_alloc_context3(codec) else {
-            throw ImageProblem(.unsupported, "cannot start the PNG decoder (out of memory)")
+        do throws(FFmpegError) {
+            contextOwner = try OwnedCodecContext(codec: codec)
+            frameOwner = try OwnedFrame()
+            packetOwner = try OwnedPacket()
+            // CRC checks on, and stop at the first damage rather than concealing it.
+            contextOwner.pointer.pointee.err_recognition = AV_EF_CRCCHECK | AV_EF_EXPLODE
+            contextOwner.pointer.pointee.thread_count = 1
+            try check(avcodec_open2(contextOwner.pointer, codec, nil), "avcodec_open2(png)")
+        } catch {
+            throw ImageProblem(.unsupported, "cannot start the PNG decoder (\(error.message))")
         }
-        // CRC checks on, and stop at the first damage rather than concealing it.
-        context.pointee.err_recognition = AV_EF_CRCCHECK | AV_EF_EXPLODE
-        context.pointee.thread_count = 1
-        let opened = avcodec_open2(context, codec, nil)
-        let frame = av_frame_alloc(), packet = av_packet_alloc()
-        guard opened >= 0, let frame, let packet else {
-            var contextToFree: UnsafeMutablePointer<AVCodecContext>? = context
-            var frameToFree = frame, packetToFree = packet
-            avcodec_free_context(&contextToFree)
-            av_frame_free(&frameToFree)
-            av_packet_free(&packetToFree)
-            throw ImageProblem(.unsupported, "cannot start the PNG decoder (\(Self.message(opened)))")
-        }
-        self.context = context
-        self.frame = frame
-        self.packet = packet
-    }
-
-    deinit {
-        var context: UnsafeMutablePointer<AVCodecContext>? = self.context
-        var frame: UnsafeMutablePointer<AVFrame>? = self.frame
-        var packet: UnsafeMutablePointer<AVPacket>? = self.packet
-        avcodec_free_context(&context)
-        av_frame_free(&frame)
-        av_packet_free(&packet)
     }
 
     /// Decodes a whole PNG file to RGB at its own size.
@@ -55,18 +42,27 @@ final class PNGDecoder {
     ///   - background: the colour transparent pixels are composited over.
     /// - Throws: `.corrupt` with libavcodec's message when decoding fails; `.unsupported`
     ///   when the frame cannot be converted.
-    func decode(_ png: [UInt8], header: PNGHeader, background: RGBColor) throws(ImageProblem) -> RGBImage {
-        guard av_new_packet(packet, Int32(png.count)) >= 0, let data = packet.pointee.data else {
-            throw ImageProblem(.unsupported, "cannot allocate \(png.count) bytes for the PNG decoder")
+    func decode(_ png: consuming [UInt8], header: PNGHeader, background: RGBColor) throws(ImageProblem) -> RGBImage {
+        let fileBytes = png.count
+        guard av_new_packet(packet, Int32(fileBytes)) >= 0, let data = packet.pointee.data else {
+            throw ImageProblem(.unsupported, "cannot allocate \(fileBytes) bytes for the PNG decoder")
         }
         png.withUnsafeBufferPointer { data.update(from: $0.baseAddress!, count: $0.count) }
+        // The packet holds the file now: the array goes before the frame is allocated.
+        _ = consume png
         defer { av_packet_unref(packet) }
 
         var status = avcodec_send_packet(context, packet)
+        // The decoder has consumed the packet (it decodes inside the call): free it before the frame is converted.
+        av_packet_unref(packet)
         guard status >= 0 else { throw ImageProblem(.corrupt, "corrupt PNG data (\(Self.message(status)))") }
         status = avcodec_receive_frame(context, frame)
         if status == shim_averror_eagain() {
-            _ = avcodec_send_packet(context, nil)  // flush: nothing more is coming
+            // Flush: nothing more is coming.
+            let flushed = avcodec_send_packet(context, nil)
+            guard flushed >= 0 || flushed == shim_averror_eof() else {
+                throw ImageProblem(.corrupt, "corrupt PNG data (\(Self.message(flushed)))")
+            }
             status = avcodec_receive_frame(context, frame)
         }
         guard status >= 0 else { throw ImageProblem(.corrupt, "corrupt PNG data (\(Self.message(status)))") }
@@ -104,8 +100,10 @@ final class PNGDecoder {
             count = buffer.count
         }
         if let problem { throw problem }
-        let image = RGBImage(width: size.width, height: size.height, channels: channels, pixels: pixels)
-        return hasAlpha ? image.compositedOver(background) : image
+        var image = RGBImage(width: size.width, height: size.height, channels: channels, pixels: consume pixels)
+        // In place: the only reference to the pixels is the image's, so no copy is made.
+        if hasAlpha { image.compositeOver(background) }
+        return image
     }
 
     /// FFmpeg's message for an error code.

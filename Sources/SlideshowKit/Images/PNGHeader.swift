@@ -89,13 +89,34 @@ struct PNGHeader: Sendable, Equatable {
         self.orientation = orientation
     }
 
-    /// Refuses PNGs whose full-size decode would cost too much, before anything is allocated.
-    /// - Throws: `.tooLarge` over ``ImageManager/maximumPixels``, or when the decoded frame and
-    ///   its RGBA copy would pass ``ImageLimits/maximumIntermediateBytes``.
-    func checkLimits() throws(ImageProblem) {
-        try ImageManager.checkPixelCount(size, format: "PNG")
+    /// The most bytes the PNG decode path holds at once, for a file of `fileBytes` bytes.
+    ///
+    /// Every buffer alive at the same time, stage by stage (``PNGDecoder``):
+    /// 1. the file's bytes, and the decoder's packet they are copied into (the array is then
+    ///    released): `2 × file`;
+    /// 2. the packet and libavcodec's decoded frame (its rows padded for alignment) with its
+    ///    row buffers (the previous and current rows of unfiltering, zlib's window);
+    /// 3. the frame and its conversion to RGB or RGBA (4 bytes a pixel are assumed, as a
+    ///    `tRNS` chunk gives any colour type alpha), which is then composited in place;
+    /// 4. the converted image and its upright copy, when an orientation turns it.
+    /// The slide itself is not counted: it is bounded by the frame size, not by the photo.
+    func decodeMemory(fileBytes: Int) -> Int {
         let pixels = size.width * size.height
-        let bytes = pixels * (decodedBytesPerPixel + 4)
+        let frameRow = (size.width * decodedBytesPerPixel + 63) / 64 * 64 + 64
+        let frame = frameRow * (size.height + 2)
+        let rows = 3 * (size.width * decodedBytesPerPixel + 64) + (64 << 10)
+        let converted = pixels * 4 + ImageLimits.rowPadding
+        let upright = (orientation ?? .up) == .up ? 0 : pixels * 3 + ImageLimits.rowPadding
+        return max(2 * fileBytes, fileBytes + frame + rows, frame + converted, converted + upright)
+    }
+
+    /// Refuses PNGs whose full-size decode would cost too much, before anything is allocated.
+    /// - Parameter fileBytes: the file's size.
+    /// - Throws: `.tooLarge` over ``ImageManager/maximumPixels``, or when the decode path
+    ///   (``decodeMemory(fileBytes:)``) would pass ``ImageLimits/maximumIntermediateBytes``.
+    func checkLimits(fileBytes: Int) throws(ImageProblem) {
+        try ImageManager.checkPixelCount(size, format: "PNG")
+        let bytes = decodeMemory(fileBytes: fileBytes)
         if bytes > ImageLimits.maximumIntermediateBytes {
             throw ImageProblem(.tooLarge,
                                "a PNG of \(size) needs \(bytes >> 20) MiB to decode, over the \(ImageLimits.maximumIntermediateBytes >> 20) MiB cap")

@@ -111,7 +111,14 @@ public struct PixelBuffer: Sendable, Equatable {
     /// The part of the buffer the photo covers; outside it lies the background.
     public var contentRect: Rect
     /// `width * height * 3` bytes, R G B for each pixel, row after row with no padding.
-    public var pixels: [UInt8]
+    ///
+    /// Read-only: the count always matches the size, so code that reads `width * height * 3`
+    /// bytes (the resampler, the colour converter) never reads past the end. Change pixels
+    /// through the subscript or ``withUnsafeMutableBufferPointer(_:)``, which cannot resize.
+    public var pixels: [UInt8] { storage }
+
+    /// The pixels; always `width * height * 3` bytes.
+    private var storage: [UInt8]
 
     /// Bytes from one row to the next.
     public var bytesPerRow: Int { width * 3 }
@@ -133,7 +140,7 @@ public struct PixelBuffer: Sendable, Equatable {
                 pixels[offset + 2] = color.blue
             }
         }
-        self.pixels = pixels
+        storage = pixels
     }
 
     /// A buffer over existing pixels.
@@ -142,7 +149,7 @@ public struct PixelBuffer: Sendable, Equatable {
         precondition(pixels.count == size.width * size.height * 3, "pixel count does not match the size")
         width = size.width
         height = size.height
-        self.pixels = pixels
+        storage = pixels
         self.contentRect = contentRect ?? Rect(size)
     }
 
@@ -150,13 +157,27 @@ public struct PixelBuffer: Sendable, Equatable {
     public subscript(x: Int, y: Int) -> RGBColor {
         get {
             let offset = (y * width + x) * 3
-            return RGBColor(red: pixels[offset], green: pixels[offset + 1], blue: pixels[offset + 2])
+            return RGBColor(red: storage[offset], green: storage[offset + 1], blue: storage[offset + 2])
         }
         set {
             let offset = (y * width + x) * 3
-            pixels[offset] = newValue.red
-            pixels[offset + 1] = newValue.green
-            pixels[offset + 2] = newValue.blue
+            storage[offset] = newValue.red
+            storage[offset + 1] = newValue.green
+            storage[offset + 2] = newValue.blue
         }
+    }
+
+    /// Calls `body` with the pixels' bytes (`width * height * 3`), valid only inside the call.
+    public func withUnsafeBytes<Result, Failure: Error>(
+        _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result) throws(Failure) -> Result {
+        let outcome = storage.withUnsafeBytes { raw in Swift.Result { () throws(Failure) -> Result in try body(raw) } }
+        return try outcome.get()
+    }
+
+    /// Calls `body` with the pixels to change in place (`width * height * 3` bytes, which it
+    /// cannot resize), valid only inside the call.
+    public mutating func withUnsafeMutableBufferPointer<Result>(
+        _ body: (UnsafeMutableBufferPointer<UInt8>) -> Result) -> Result {
+        storage.withUnsafeMutableBufferPointer { pixels in body(pixels) }
     }
 }

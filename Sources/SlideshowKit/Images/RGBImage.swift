@@ -122,18 +122,25 @@ struct RGBImage: Sendable {
         return RGBImage(width: width, height: height, channels: 3, pixels: output)
     }
 
-    /// The RGB image of an RGBA one, composited over a background colour, in place.
+    /// The RGB image of an RGBA one, composited over a background colour.
     ///
     /// `out = (c·a + background·(255 − a)) / 255`, rounded: straight (not premultiplied)
     /// alpha in gamma-encoded values, as browsers composite PNGs.
     /// - Parameters:
     ///   - background: the colour under transparent pixels.
     func compositedOver(_ background: RGBColor) -> RGBImage {
-        precondition(channels == 4, "RGBA has 4 channels")
         var result = self
+        result.compositeOver(background)
+        return result
+    }
+
+    /// ``compositedOver(_:)`` in place: when the pixels are not shared, no copy is made (the
+    /// PNG decoder's RGBA image is composited where it lies).
+    mutating func compositeOver(_ background: RGBColor) {
+        precondition(channels == 4, "RGBA has 4 channels")
         let count = width * height
         let (br, bg, bb) = (UInt32(background.red), UInt32(background.green), UInt32(background.blue))
-        result.pixels.withUnsafeMutableBufferPointer { buffer in
+        pixels.withUnsafeMutableBufferPointer { buffer in
             let p = buffer.baseAddress!
             // Forward, 4 bytes in and 3 out: every write lands at or before the pixel just read.
             for index in 0..<count {
@@ -145,8 +152,7 @@ struct RGBImage: Sendable {
                 p[to &+ 2] = Self.divideBy255(b &* a &+ bb &* ia)
             }
         }
-        result.channels = 3
-        return result
+        channels = 3
     }
 
     /// `value / 255` rounded to nearest, exact for `value` in 0...65025.

@@ -136,7 +136,7 @@ final class FilmLookTables: Sendable {
         guard x0 < x1, y0 < y1 else { return }
         let seed = FilmGrain.seed(slideIndex: slideIndex)
 
-        buffer.pixels.withUnsafeMutableBufferPointer { pixels in
+        buffer.withUnsafeMutableBufferPointer { pixels in
             floats.withUnsafeBufferPointer { floats in
                 greyWeights.withUnsafeBufferPointer { greyWeights in
                     let pixels = pixels.baseAddress!, floats = floats.baseAddress!, greyWeights = greyWeights.baseAddress!

@@ -53,38 +53,28 @@ struct Renderer {
         let total = timeline.photoCount
 
         let finished: Result<Void, WriterError> = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, WriterError>, Never>) in
-                let next = Mutex(0)
-                input.requestMediaDataWhenReady(on: feed) {
-                    while input.isReadyForMoreMediaData {
-                        let index = next.withLock { $0 }
-                        guard index < total else {
-                            input.markAsFinished()
-                            writer.endSession(atSourceTime: timeline.endTime)
-                            writer.finishWriting { continuation.resume(returning: $0) }
-                            return
-                        }
-                        let slide: PixelBuffer
-                        switch slides.take(index) {
-                        case .success(let buffer):
-                            slide = buffer
-                        case .failure(let error):
-                            outcome.withLock { $0 = $0 ?? error }
-                            input.markAsFinished()
-                            writer.cancelWriting()
-                            continuation.resume(returning: .failure(writer.error ?? WriterError(path: slideshow.output, kind: .cancelled, reason: "cancelled")))
-                            return
-                        }
-                        guard adaptor.append(slide, withPresentationTime: timeline.presentationTime(ofPhoto: index)) else {
-                            input.markAsFinished()
-                            slides.cancel()
-                            continuation.resume(returning: .failure(writer.error ?? WriterError(path: slideshow.output, kind: .cancelled, reason: "cancelled")))
-                            return
-                        }
-                        next.withLock { $0 = index + 1 }
-                        progress?(RenderProgress(completedPhotos: index + 1, totalPhotos: total))
+            let step = await input.feed(on: feed) { index in
+                guard index < total else { return .finished }
+                switch slides.take(index) {
+                case .success(let slide):
+                    guard adaptor.append(slide, withPresentationTime: timeline.presentationTime(ofPhoto: index)) else {
+                        slides.cancel()
+                        return .stopped
                     }
+                    progress?(RenderProgress(completedPhotos: index + 1, totalPhotos: total))
+                    return .appended
+                case .failure(let error):
+                    outcome.withLock { $0 = $0 ?? error }
+                    writer.cancelWriting()
+                    return .stopped
                 }
+            }
+            guard step == .finished else {
+                return .failure(writer.error ?? WriterError(path: slideshow.output, kind: .cancelled, reason: "cancelled"))
+            }
+            writer.endSession(atSourceTime: timeline.endTime)
+            return await withCheckedContinuation { continuation in
+                writer.finishWriting { continuation.resume(returning: $0) }
             }
         } onCancel: {
             slides.cancel()
@@ -100,7 +90,9 @@ struct Renderer {
         case .failure(let error):
             throw .output(error)
         }
-        let bytes = (try? FileManager.default.attributesOfItem(atPath: slideshow.output)[.size] as? Int) ?? 0
+        // stat, not lstat: an output that is a symbolic link was written through.
+        var written = stat()
+        let bytes = stat(slideshow.output, &written) == 0 ? Int(written.st_size) : 0
         let elapsed = ContinuousClock.now - started
         return RenderResult(
             output: slideshow.output, duration: timeline.endTime, frames: timeline.frameCount, size: settings.size,

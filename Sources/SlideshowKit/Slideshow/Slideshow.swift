@@ -53,8 +53,9 @@ public struct Slideshow: Sendable {
     /// Checks everything that can be checked before rendering: the settings, the timeline,
     /// the output path, and every photo's header.
     /// - Returns: the timeline.
-    /// - Throws: ``RenderError/invalid(_:)`` for settings and paths, ``RenderError/photo(_:)``
-    ///   for the first photo that cannot be read.
+    /// - Throws: ``RenderError/invalid(_:)`` for settings and paths, ``RenderError/output(_:)``
+    ///   for an output that cannot be written (see ``AssetWriter/checkOutput(outputPath:overwrite:)``),
+    ///   ``RenderError/photo(_:)`` for the first photo that cannot be read.
     @discardableResult
     public func validate() throws(RenderError) -> Timeline {
         if let problem = video.problem { throw .invalid(problem) }
@@ -65,6 +66,11 @@ public struct Slideshow: Sendable {
         let outputFile = FileIdentity(path: output)
         for photo in photos where outputFile != nil && FileIdentity(path: photo.path) == outputFile {
             throw .invalid("\(output): the output is one of the input photos")
+        }
+        do {
+            try AssetWriter.checkOutput(outputPath: output, overwrite: overwrite)
+        } catch {
+            throw .output(error)
         }
         let manager = ImageManager()
         for photo in photos {

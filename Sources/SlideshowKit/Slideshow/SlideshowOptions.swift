@@ -25,7 +25,7 @@ public struct SlideshowOptions: Sendable, Hashable {
     public var fit: FitMode
     /// The colour of the letterbox bars, `#RRGGBB`; black by default.
     public var background: String
-    /// x264's constant rate factor, 0 to 51; 20 by default.
+    /// x264's constant rate factor, 1 to 51 (VideoSettings/crfRange); 20 by default.
     public var crf: Int
     /// x264's preset, `ultrafast` to `placebo` (``VideoSettings/presets``); `medium` by default.
     public var preset: String
@@ -122,6 +122,8 @@ public struct SlideshowOptions: Sendable, Hashable {
             if let problem = alone.problem { throw OptionError(field, problem) }
         }
         let video = VideoSettings(size: frameSize, framesPerSecond: fps, crf: crf, preset: preset, hold: hold)
+        // Size and rate together (the H.264 level's macroblock rate).
+        if let problem = video.problem { throw OptionError(.size, problem) }
         guard let look = Looks.named(filter) else {
             throw OptionError(.filter, "'\(filter)' is not one of \(Looks.all.map(\.name).joined(separator: ", "))")
         }

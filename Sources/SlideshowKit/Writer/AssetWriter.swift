@@ -99,14 +99,21 @@ public final class AssetWriter: @unchecked Sendable {
         }
     }
 
+    /// Checks, touching nothing, that a writer could write `outputPath`: only a regular file
+    /// (or nothing) may be there, a symbolic link is followed to an existing file, the folder
+    /// must exist and be writable, and the name and path must fit. ``startWriting()`` checks
+    /// the same; a render checks first, before it decodes anything.
+    /// - Throws: ``WriterError``: `.invalidPath`, `.noSuchFolder`, `.outputIsFolder`,
+    ///   `.notAFile`, `.outputExists` (without `overwrite`), `.notWritable`.
+    public static func checkOutput(outputPath: String, overwrite: Bool) throws(WriterError) {
+        try OutputFile.check(target: outputPath, overwrite: overwrite)
+    }
+
     /// The writer's status.
     public var status: Status { state.withLock { $0.status } }
 
     /// Why the writer failed, once ``status`` is `.failed`.
     public var error: WriterError? { state.withLock { $0.error } }
-
-    /// The hold strategy in effect once writing has started.
-    public var holdStrategy: HoldStrategy { queue.sync { engine?.hold ?? settings.hold } }
 
     /// Adds the video input. A writer takes one input.
     public func add(_ input: AssetWriterInput) {
@@ -119,8 +126,8 @@ public final class AssetWriter: @unchecked Sendable {
     }
 
     /// Creates the temporary output, opens the encoder and writes the file's header.
-    /// - Throws: ``WriterError``: `.noSuchFolder`, `.outputIsFolder`, `.outputExists`,
-    ///   `.notWritable`, `.encoderFailed`, `.invalidState`.
+    /// - Throws: ``WriterError``: `.invalidPath`, `.noSuchFolder`, `.outputIsFolder`, `.notAFile`,
+    ///   `.outputExists`, `.notWritable`, `.encoderFailed`, `.invalidState`.
     public func startWriting() throws(WriterError) {
         let input = state.withLock { $0.input }
         guard input != nil, status == .unknown else {

@@ -119,6 +119,51 @@ public final class AssetWriterInput: @unchecked Sendable {
     }
 }
 
+/// What a feeder did with the index ``AssetWriterInput/feed(on:_:)`` gave it.
+public enum FeedStep: Sendable, Equatable {
+    /// It appended the item at the index; the loop goes on with the next index.
+    case appended
+    /// It has nothing more to append.
+    case finished
+    /// It stopped early: an append failed (the writer's `error` says why) or its source failed.
+    case stopped
+}
+
+extension AssetWriterInput {
+    /// The ready-for-more-data loop, written once: asks `next` for items 0, 1, 2, … on
+    /// `queue` whenever the input is ready, and returns when `next` says `.finished` or
+    /// `.stopped`, having marked the input finished.
+    ///
+    /// ```swift
+    /// let step = await input.feed(on: queue) { index in
+    ///     guard index < pictures.count else { return .finished }
+    ///     return adaptor.append(pictures[index], withPresentationTime: times[index]) ? .appended : .stopped
+    /// }
+    /// if step == .finished { writer.endSession(atSourceTime: end); try await writer.finishWriting() }
+    /// ```
+    /// - Parameters:
+    ///   - queue: where `next` runs, one call at a time.
+    ///   - next: appends the item at an index (or finds there is none, or fails) and says which.
+    /// - Returns: `.finished` or `.stopped`, as `next` last said.
+    public func feed(on queue: DispatchQueue, _ next: @escaping @Sendable (Int) -> FeedStep) async -> FeedStep {
+        await withCheckedContinuation { (continuation: CheckedContinuation<FeedStep, Never>) in
+            let index = Mutex(0)
+            requestMediaDataWhenReady(on: queue) { [self] in
+                while isReadyForMoreMediaData {
+                    let current = index.withLock { $0 }
+                    let step = next(current)
+                    guard step == .appended else {
+                        markAsFinished()
+                        continuation.resume(returning: step)
+                        return
+                    }
+                    index.withLock { $0 = current + 1 }
+                }
+            }
+        }
+    }
+}
+
 /// Appends pixel buffers to an ``AssetWriterInput`` at presentation times, in the shape of
 /// AVFoundation's `AVAssetWriterInputPixelBufferAdaptor`.
 public final class PixelBufferAdaptor: Sendable {

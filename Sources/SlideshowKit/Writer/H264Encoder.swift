@@ -2,33 +2,33 @@ internal import CFFmpeg
 
 /// libx264 through libavcodec: one `AVCodecContext` and its options, owned.
 ///
-/// Configured for still photos (REFERENCE.md): High profile, yuv420p, no B-frames (decode
+/// Configured for still photos: High profile, yuv420p, no B-frames (decode
 /// order is presentation order), CRF rate control, BT.709 limited-range tags written into
 /// the VUI, and a global header (SPS/PPS in extradata) as MP4 needs.
 final class H264Encoder {
     /// x264's threads: two, whatever the machine (see the x264-params below).
     static let threads = 2
 
-    let context: UnsafeMutablePointer<AVCodecContext>
-    private var packet: UnsafeMutablePointer<AVPacket>
+    /// The codec context and the packet it fills: each freed once, by its own owner.
+    private let codecContext: OwnedCodecContext
+    private let packetOwner: OwnedPacket
+    var context: UnsafeMutablePointer<AVCodecContext> { codecContext.pointer }
+    private var packet: UnsafeMutablePointer<AVPacket> { packetOwner.pointer }
 
     /// Opens the encoder.
+    ///
+    /// The settings are not checked here (``VideoSettings/problem`` is, by the writer, before
+    /// anything is opened); settings libx264 refuses all the same fail as an ``FFmpegError``,
+    /// and whatever was allocated is freed once, by its owner.
     /// - Throws: ``FFmpegError`` when libx264 is missing, rejects an option, or leaves one unrecognised.
     init(settings: VideoSettings, globalHeader: Bool, skipHolds: Bool) throws(FFmpegError) {
         _ = quietFFmpegLogging
         guard let codec = avcodec_find_encoder_by_name("libx264") else {
             throw FFmpegError(call: "avcodec_find_encoder_by_name(libx264)", code: -ENOSYS)
         }
-        guard let context = avcodec_alloc_context3(codec) else {
-            throw FFmpegError(call: "avcodec_alloc_context3", code: -ENOMEM)
-        }
-        self.context = context
-        guard let packet = av_packet_alloc() else {
-            var context: UnsafeMutablePointer<AVCodecContext>? = context
-            avcodec_free_context(&context)
-            throw FFmpegError(call: "av_packet_alloc", code: -ENOMEM)
-        }
-        self.packet = packet
+        codecContext = try OwnedCodecContext(codec: codec)
+        packetOwner = try OwnedPacket()
+        let context = codecContext.pointer
 
         context.pointee.width = Int32(settings.size.width)
         context.pointee.height = Int32(settings.size.height)
@@ -47,11 +47,11 @@ final class H264Encoder {
 
         var options: OpaquePointer? = nil
         defer { av_dict_free(&options) }
-        av_dict_set(&options, "preset", settings.preset, 0)
-        if let tune = settings.tune { av_dict_set(&options, "tune", tune, 0) }
-        av_dict_set(&options, "crf", String(settings.crf), 0)
-        av_dict_set(&options, "profile", "high", 0)
-        av_dict_set(&options, "forced-idr", "1", 0)
+        try setOption(&options, "preset", settings.preset)
+        if let tune = settings.tune { try setOption(&options, "tune", tune) }
+        try setOption(&options, "crf", String(settings.crf))
+        try setOption(&options, "profile", "high")
+        try setOption(&options, "forced-idr", "1")
         // No B-frames: decode order is presentation order. A fixed thread count: x264's
         // output depends on it, and the same inputs must give the same bytes on any machine.
         var x264Params = "bframes=0:threads=\(Self.threads)"
@@ -64,28 +64,13 @@ final class H264Encoder {
             // pictures in flight: the same speed on one picture, flat memory on many.
             x264Params += ":rc-lookahead=0:sync-lookahead=0:mbtree=0:scenecut=0:sliced-threads=1"
         }
-        av_dict_set(&options, "x264-params", x264Params, 0)
+        try setOption(&options, "x264-params", x264Params)
 
-        do throws(FFmpegError) {
-            try check(avcodec_open2(context, codec, &options), "avcodec_open2(libx264)")
-            if let unrecognised = av_dict_get(options, "", nil, AV_DICT_IGNORE_SUFFIX) {
-                let key = String(cString: unrecognised.pointee.key)
-                throw FFmpegError(call: "avcodec_open2(libx264): option \(key) not recognised", code: -EINVAL)
-            }
-        } catch {
-            var context: UnsafeMutablePointer<AVCodecContext>? = context
-            avcodec_free_context(&context)
-            var packet: UnsafeMutablePointer<AVPacket>? = packet
-            av_packet_free(&packet)
-            throw error
+        try check(avcodec_open2(context, codec, &options), "avcodec_open2(libx264)")
+        if let unrecognised = av_dict_get(options, "", nil, AV_DICT_IGNORE_SUFFIX) {
+            let key = String(cString: unrecognised.pointee.key)
+            throw FFmpegError(call: "avcodec_open2(libx264): option \(key) not recognised", code: -EINVAL)
         }
-    }
-
-    deinit {
-        var context: UnsafeMutablePointer<AVCodecContext>? = context
-        avcodec_free_context(&context)
-        var packet: UnsafeMutablePointer<AVPacket>? = packet
-        av_packet_free(&packet)
     }
 
     /// The SPS and PPS the encoder put in its global header, as an Annex B stream.

@@ -5,12 +5,15 @@ internal import CFFmpeg
 /// `moov` goes before `mdat` (`movflags=+faststart`, a second pass over the file at the end),
 /// so players can start before the whole file has arrived.
 final class MP4Muxer {
-    private let format: UnsafeMutablePointer<AVFormatContext>
+    /// The format context (and its I/O context) and the packet for the writer's own bytes:
+    /// each freed once, by its own owner.
+    private let formatOwner: OwnedOutputFormat
+    private let packetOwner: OwnedPacket
     private let stream: UnsafeMutablePointer<AVStream>
     private let encoderTimeBase: AVRational
-    private var headerWritten = false
-    private var ioOpen = false
-    private let packet: UnsafeMutablePointer<AVPacket>
+    private let framesPerSecond: Int
+    private var format: UnsafeMutablePointer<AVFormatContext> { formatOwner.pointer }
+    private var packet: UnsafeMutablePointer<AVPacket> { packetOwner.pointer }
 
     /// Sets up the muxer for a stream described by the opened encoder.
     /// - Parameters:
@@ -18,59 +21,48 @@ final class MP4Muxer {
     ///   - encoder: the opened encoder; its parameters and global header become the stream's.
     ///   - extradata: the stream's configuration (SPS/PPS, Annex B); the encoder's own plus any the writer adds.
     init(path: String, encoder: H264Encoder, extradata: [UInt8], framesPerSecond: Int) throws(FFmpegError) {
-        var format: UnsafeMutablePointer<AVFormatContext>? = nil
-        try check(avformat_alloc_output_context2(&format, nil, "mp4", path), "avformat_alloc_output_context2(mp4)")
-        guard let format else { throw FFmpegError(call: "avformat_alloc_output_context2", code: -ENOMEM) }
-        self.format = format
-        guard let stream = avformat_new_stream(format, nil), let packet = av_packet_alloc() else {
-            avformat_free_context(format)
+        formatOwner = try OwnedOutputFormat(format: "mp4", path: path)
+        packetOwner = try OwnedPacket()
+        guard let stream = avformat_new_stream(formatOwner.pointer, nil) else {
             throw FFmpegError(call: "avformat_new_stream", code: -ENOMEM)
         }
         self.stream = stream
-        self.packet = packet
+        self.framesPerSecond = framesPerSecond
         encoderTimeBase = encoder.context.pointee.time_base
         stream.pointee.time_base = encoderTimeBase
         // A constant frame rate, stated: the muxer then knows each sample's duration.
         stream.pointee.avg_frame_rate = AVRational(num: Int32(framesPerSecond), den: 1)
         stream.pointee.r_frame_rate = AVRational(num: Int32(framesPerSecond), den: 1)
-        do throws(FFmpegError) {
-            try check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder.context), "avcodec_parameters_from_context")
-            let codecpar = stream.pointee.codecpar!
-            av_freep(&codecpar.pointee.extradata)
-            let padding = Int(AV_INPUT_BUFFER_PADDING_SIZE)
-            guard let copy = av_mallocz(extradata.count + padding)?.assumingMemoryBound(to: UInt8.self) else {
-                throw FFmpegError(call: "av_mallocz", code: -ENOMEM)
-            }
-            copy.update(from: extradata, count: extradata.count)
-            codecpar.pointee.extradata = copy
-            codecpar.pointee.extradata_size = Int32(extradata.count)
-        } catch {
-            var packet: UnsafeMutablePointer<AVPacket>? = packet
-            av_packet_free(&packet)
-            avformat_free_context(format)
-            throw error
+        try check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder.context), "avcodec_parameters_from_context")
+        guard let codecpar = stream.pointee.codecpar else { throw FFmpegError(call: "avcodec_parameters_from_context", code: -ENOMEM) }
+        av_freep(&codecpar.pointee.extradata)
+        codecpar.pointee.extradata_size = 0
+        let padding = Int(AV_INPUT_BUFFER_PADDING_SIZE)
+        guard let copy = av_mallocz(extradata.count + padding)?.assumingMemoryBound(to: UInt8.self) else {
+            throw FFmpegError(call: "av_mallocz", code: -ENOMEM)
         }
+        copy.update(from: extradata, count: extradata.count)
+        // From here the stream's parameters own the copy; avformat_free_context frees it.
+        codecpar.pointee.extradata = copy
+        codecpar.pointee.extradata_size = Int32(extradata.count)
     }
 
-    deinit {
-        if ioOpen { avio_closep(&format.pointee.pb) }
-        var packet: UnsafeMutablePointer<AVPacket>? = packet
-        av_packet_free(&packet)
-        avformat_free_context(format)
-    }
+    /// The movie's time scale (`mvhd`, `elst`): a multiple of the frame rate, so that every
+    /// whole number of frames is a whole number of ticks and the container's duration is
+    /// exact (libavformat's default, 1000, rounds a 30 fps frame to 33 or 34 ms).
+    static func movieTimescale(framesPerSecond: Int) -> Int { framesPerSecond * 1000 }
 
     /// Opens the file and writes the header.
     /// - Throws: ``FFmpegError`` when the file cannot be created or the header is refused.
     func writeHeader() throws(FFmpegError) {
         try check(avio_open(&format.pointee.pb, format.pointee.url, AVIO_FLAG_WRITE), "avio_open")
-        ioOpen = true
         var options: OpaquePointer? = nil
         defer { av_dict_free(&options) }
-        av_dict_set(&options, "movflags", "+faststart", 0)
+        try setOption(&options, "movflags", "+faststart")
+        try setOption(&options, "movie_timescale", String(Self.movieTimescale(framesPerSecond: framesPerSecond)))
         // No wall-clock creation time or random identifiers: the same input gives the same bytes.
         format.pointee.flags |= AVFMT_FLAG_BITEXACT
         try check(avformat_write_header(format, &options), "avformat_write_header")
-        headerWritten = true
         if let unrecognised = av_dict_get(options, "", nil, AV_DICT_IGNORE_SUFFIX) {
             throw FFmpegError(call: "avformat_write_header: option \(String(cString: unrecognised.pointee.key)) not recognised", code: -EINVAL)
         }
@@ -99,6 +91,5 @@ final class MP4Muxer {
     func finish() throws(FFmpegError) {
         try check(av_write_trailer(format), "av_write_trailer")
         try check(avio_closep(&format.pointee.pb), "avio_closep")
-        ioOpen = false
     }
 }

@@ -9,39 +9,157 @@ import Synchronization
 /// fails atomically if a file appeared at the target meanwhile (two renders racing to one
 /// path leave one complete file, never a mix); with it, `rename(2)` replaces the target in
 /// one step.
+///
+/// Rules for the target (``check(target:overwrite:)``, run before anything is decoded):
+/// - Only a regular file, or nothing, may be at the target; a folder, device, FIFO or socket
+///   is refused whatever `overwrite` says.
+/// - A symbolic link to a regular file is written through: with `overwrite`, the file it
+///   points to is replaced (beside that file) and the link stays. A link to nothing is refused.
+/// - Replacing a file keeps its permission bits; a new file gets the umask's, like any file.
+/// - The name must fit the file system (`NAME_MAX`) and the path Linux (`PATH_MAX`); the
+///   temporary name is shortened (with a hash of the name) so that it fits wherever the
+///   target's does, and a folder path too long for the temporary one is reached through the
+///   folder's open descriptor.
+///
+/// The temporary file is `.<name>.slideshow-<pid>-<n>.partial`, locked (`flock`) while its
+/// render runs. A render killed outright (SIGKILL, power loss) leaves it behind; the next
+/// render to the same target removes every such file whose lock is free and which has not
+/// been written for ``staleAge`` seconds: no live render holds it.
 final class OutputFile: Sendable {
     /// The path the user asked for.
     let target: String
-    /// Where the bytes go until ``commit()``.
+    /// Where the bytes go until ``commit()``: a path the muxer can open.
     let temporary: String
     private let overwrite: Bool
+    /// The target's folder (after following a symbolic link), open for the `*at` calls.
+    private let folder: Int32
+    /// The target's name in `folder`.
+    private let name: String
+    /// The temporary file's name in `folder`.
+    private let temporaryName: String
+    /// The temporary file, open and locked while the render runs.
+    private let lock: Int32
     /// Whether the temporary file may still exist (neither committed nor discarded).
     private let open = Mutex(true)
 
-    /// Checks the target and picks a temporary path beside it.
-    /// - Throws: ``WriterError`` `.noSuchFolder`, `.outputIsFolder`, `.outputExists`.
+    /// Seconds a temporary file must have gone unwritten, its lock free, before a later render removes it: 2.
+    static let staleAge: TimeInterval = 2
+
+    /// Where a target resolves: its folder and name, and the mode of a file it replaces.
+    struct Destination: Equatable {
+        var folder: String
+        var name: String
+        /// The permission bits of the regular file at the target, nil when there is none.
+        var existingMode: mode_t?
+        /// The longest name the folder's file system takes (`NAME_MAX`).
+        var nameMax: Int
+    }
+
+    /// Checks that a render could write `target`, touching nothing.
+    /// - Throws: ``WriterError``: `.invalidPath` (empty, ends in `/`, a name or path too
+    ///   long, a symbolic link to nothing), `.noSuchFolder`, `.outputIsFolder`, `.notAFile`
+    ///   (a device, FIFO or socket), `.outputExists` (without `overwrite`), `.notWritable`.
+    /// - Returns: the folder and name the file will have.
+    @discardableResult
+    static func check(target: String, overwrite: Bool) throws(WriterError) -> Destination {
+        func refuse(_ kind: WriterError.Kind, _ reason: String) -> WriterError {
+            WriterError(path: target, kind: kind, reason: reason)
+        }
+        guard !target.isEmpty else { throw refuse(.invalidPath, "the output path is empty") }
+        let pathMax = Int(PATH_MAX) - 1
+        guard target.utf8.count <= pathMax else {
+            throw refuse(.invalidPath, "the path is \(target.utf8.count) bytes, longer than the \(pathMax) Linux allows")
+        }
+        var info = stat()
+        if target.hasSuffix("/") {
+            if stat(target, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR {
+                throw refuse(.outputIsFolder, "is a folder, not a file")
+            }
+            throw refuse(.invalidPath, "ends in '/', so it names a folder, not a file")
+        }
+        var resolved = target
+        if lstat(target, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK {
+            // Written through: the file the link points to is the output.
+            guard stat(target, &info) == 0, let real = realpath(target, nil) else {
+                let destination = (try? FileManager.default.destinationOfSymbolicLink(atPath: target)) ?? "?"
+                throw refuse(.invalidPath, "is a symbolic link to \(destination), which does not exist")
+            }
+            resolved = String(cString: real)
+            free(real)
+        }
+        let (folder, name) = split(resolved)
+        if name == "." || name == ".." { throw refuse(.outputIsFolder, "is a folder, not a file") }
+        var folderInfo = stat()
+        guard stat(folder, &folderInfo) == 0 else {
+            let error = errno
+            if error == EACCES { throw refuse(.notWritable, "cannot reach folder \(folder) (\(String(cString: strerror(error))))") }
+            throw refuse(.noSuchFolder, "folder \(folder) does not exist")
+        }
+        guard folderInfo.st_mode & S_IFMT == S_IFDIR else { throw refuse(.noSuchFolder, "\(folder) is not a folder") }
+        let nameMax = pathconf(folder, Int32(_PC_NAME_MAX))
+        let limit = nameMax > 0 ? Int(nameMax) : 255
+        if name.utf8.count > limit {
+            throw refuse(.invalidPath, "the name is \(name.utf8.count) bytes, longer than the \(limit) the file system allows")
+        }
+        var existingMode: mode_t? = nil
+        if lstat(resolved, &info) == 0 {
+            switch info.st_mode & S_IFMT {
+            case S_IFREG:
+                guard overwrite else { throw refuse(.outputExists, "already exists (replacing it was not asked for)") }
+                existingMode = info.st_mode & 0o7777
+            case S_IFDIR:
+                throw refuse(.outputIsFolder, "is a folder, not a file")
+            default:
+                throw refuse(.notAFile, "is \(kindName(info.st_mode)), not a regular file; only a regular file can be replaced")
+            }
+        }
+        if access(folder, W_OK | X_OK) != 0 {
+            throw refuse(.notWritable, "cannot create files in folder \(folder) (\(String(cString: strerror(errno))))")
+        }
+        return Destination(folder: folder, name: name, existingMode: existingMode, nameMax: limit)
+    }
+
+    /// Checks the target, removes stale temporary files of earlier renders to it, and
+    /// creates and locks a temporary file beside it.
+    /// - Throws: ``WriterError``: the cases of ``check(target:overwrite:)``, and
+    ///   `.notWritable` when the temporary file cannot be created.
     init(target: String, overwrite: Bool) throws(WriterError) {
         self.target = target
         self.overwrite = overwrite
-        let url = URL(fileURLWithPath: target)
-        let folder = url.deletingLastPathComponent().path
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-            throw WriterError(path: target, kind: .noSuchFolder, reason: "folder \(folder) does not exist")
+        let destination = try Self.check(target: target, overwrite: overwrite)
+        name = destination.name
+        func failure(_ what: String) -> WriterError {
+            let error = errno
+            return WriterError(path: target, kind: error == ENOSPC || error == EDQUOT ? .diskFull : .notWritable,
+                               reason: "\(what) (\(String(cString: strerror(error))))")
         }
-        if FileManager.default.fileExists(atPath: target, isDirectory: &isFolder) {
-            if isFolder.boolValue {
-                throw WriterError(path: target, kind: .outputIsFolder, reason: "is a folder, not a file")
-            }
-            if !overwrite {
-                throw WriterError(path: target, kind: .outputExists, reason: "already exists (replacing it was not asked for)")
-            }
+        // O_PATH (0o10000000 on x86-64 and ARM Linux; Glibc's module leaves it out): a folder
+        // that may be written but not listed opens too.
+        folder = Foundation.open(destination.folder, 0o10_000_000 | O_DIRECTORY | O_CLOEXEC)
+        guard folder >= 0 else { throw failure("cannot open folder \(destination.folder)") }
+        let stem = Self.temporaryStem(for: destination.name, nameMax: destination.nameMax)
+        Self.removeStale(stem: stem, in: folder)
+        temporaryName = "\(stem)\(getpid())-\(Self.counter.next()).partial"
+        lock = openat(folder, temporaryName, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o666)
+        guard lock >= 0 else {
+            let error = failure("cannot create the file")
+            close(folder)
+            throw error
         }
-        temporary = folder + "/." + url.lastPathComponent + ".slideshow-\(getpid())-\(Self.counter.next()).partial"
+        // Held until the file is committed or discarded, and by the kernel no longer than this
+        // process lives. Where a file system has no locks, stale files are simply never removed.
+        _ = flock(lock, LOCK_EX | LOCK_NB)
+        if let mode = destination.existingMode { _ = fchmod(lock, mode) }
+        let plain = destination.folder + "/" + temporaryName
+        temporary = plain.utf8.count < Int(PATH_MAX) ? plain : "/proc/self/fd/\(folder)/\(temporaryName)"
         UnfinishedOutputs.register(temporary)
     }
 
-    deinit { discard() }
+    deinit {
+        discard()
+        close(lock)
+        close(folder)
+    }
 
     /// Moves the finished temporary file into place.
     /// - Throws: ``WriterError`` `.outputExists` when a file appeared at the target meanwhile
@@ -50,17 +168,18 @@ final class OutputFile: Sendable {
         try sync()
         let failure: Int32? = UnfinishedOutputs.withLock { () -> Int32? in
             if overwrite {
-                if rename(temporary, target) != 0 { return errno }
+                if renameat(folder, temporaryName, folder, name) != 0 { return errno }
             } else {
-                if link(temporary, target) != 0 {
+                if linkat(folder, temporaryName, folder, name, 0) != 0 {
                     let error = errno
                     // Where hard links are not supported, fall back to an existence check and rename.
                     guard error == EPERM || error == ENOTSUP || error == EXDEV else { return error }
-                    if access(target, F_OK) == 0 { return EEXIST }
-                    if rename(temporary, target) != 0 { return errno }
+                    var existing = stat()
+                    if fstatat(folder, name, &existing, AT_SYMLINK_NOFOLLOW) == 0 { return EEXIST }
+                    if renameat(folder, temporaryName, folder, name) != 0 { return errno }
                     return nil
                 }
-                unlink(temporary)
+                unlinkat(folder, temporaryName, 0)
             }
             return nil
         }
@@ -79,20 +198,90 @@ final class OutputFile: Sendable {
     /// may still hold it open, which is harmless once it is unlinked.
     func discard() {
         guard open.withLock({ (open: inout Bool) -> Bool in defer { open = false }; return open }) else { return }
-        unlink(temporary)
+        unlinkat(folder, temporaryName, 0)
         UnfinishedOutputs.unregister(temporary)
     }
 
     /// Flushes the temporary file to the disk, so the renamed file is complete even after a crash.
     private func sync() throws(WriterError) {
-        let descriptor = Foundation.open(temporary, O_RDONLY)
-        guard descriptor >= 0 else {
-            throw WriterError(path: target, kind: .notWritable, reason: String(cString: strerror(errno)))
-        }
-        defer { close(descriptor) }
-        if fsync(descriptor) != 0 {
+        if fsync(lock) != 0 {
             let error = errno
             throw WriterError(path: target, kind: error == ENOSPC ? .diskFull : .notWritable, reason: String(cString: strerror(error)))
+        }
+    }
+
+    // MARK: Names
+
+    /// The start of every temporary name for a target name, up to the PID:
+    /// `.<name>.slideshow-`, with the name cut short and a hash of it added when the whole
+    /// temporary name would not fit in the file system's longest name (`NAME_MAX`, 255 bytes on
+    /// most).
+    static func temporaryStem(for name: String, nameMax: Int = 255) -> String {
+        // The longest tail: ".slideshow-" + a PID (at most 10 digits) + "-" + a counter (at most 20) + ".partial".
+        let tailMax = ".slideshow-".utf8.count + 10 + 1 + 20 + ".partial".utf8.count
+        let room = nameMax - 1 - tailMax
+        if name.utf8.count <= room { return ".\(name).slideshow-" }
+        // FNV-1a over the whole name, so that two long names with one prefix stay apart.
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        let digest = String(hash, radix: 16)
+        let suffix = "~" + String(repeating: "0", count: 16 - digest.count) + digest
+        var prefix = Substring(name)
+        while prefix.utf8.count > max(0, room - suffix.utf8.count) { prefix = prefix.dropLast() }
+        return ".\(prefix)\(suffix).slideshow-"
+    }
+
+    /// Removes the temporary files `<stem><pid>-<n>.partial` in a folder that no render holds:
+    /// their lock is free and they have not been written for ``staleAge`` seconds.
+    /// - Returns: the names removed.
+    @discardableResult
+    static func removeStale(stem: String, in folder: Int32) -> [String] {
+        let listing = openat(folder, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard listing >= 0, let directory = fdopendir(listing) else {
+            if listing >= 0 { close(listing) }
+            return []
+        }
+        defer { closedir(directory) }
+        var removed: [String] = []
+        while let entry = readdir(directory) {
+            let entryName = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard entryName.hasPrefix(stem), entryName.hasSuffix(".partial") else { continue }
+            let middle = entryName.dropFirst(stem.count).dropLast(".partial".count).split(separator: "-", omittingEmptySubsequences: false)
+            guard middle.count == 2, middle.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }) else { continue }
+            let file = openat(folder, entryName, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+            guard file >= 0 else { continue }
+            defer { close(file) }
+            var info = stat(), now = timespec()
+            clock_gettime(CLOCK_REALTIME, &now)
+            guard fstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+                  Double(now.tv_sec - info.st_mtim.tv_sec) >= staleAge,
+                  flock(file, LOCK_EX | LOCK_NB) == 0 else { continue }
+            // Still the file that was locked (not replaced under the name meanwhile)?
+            var current = stat()
+            guard fstatat(folder, entryName, &current, AT_SYMLINK_NOFOLLOW) == 0,
+                  current.st_ino == info.st_ino, current.st_dev == info.st_dev else { continue }
+            if unlinkat(folder, entryName, 0) == 0 { removed.append(entryName) }
+        }
+        return removed
+    }
+
+    /// The folder and the last component of a path (`.` for a bare name).
+    static func split(_ path: String) -> (folder: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let folder = String(path[..<slash])
+        return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
+    }
+
+    /// "a character device", "a FIFO", … for a `st_mode`.
+    private static func kindName(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFIFO: "a FIFO"
+        case S_IFSOCK: "a socket"
+        default: "something else"
         }
     }
 

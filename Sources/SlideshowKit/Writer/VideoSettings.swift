@@ -13,17 +13,24 @@ public struct VideoSettings: Sendable, Hashable {
     public var size: Size
     /// Frames per second of the constant frame rate.
     public var framesPerSecond: Int
-    /// x264's constant rate factor, 0 (lossless) to 51; 20 by default.
+    /// x264's constant rate factor, 1 (best) to 51; 20 by default. 0 would be lossless,
+    /// which the H.264 High profile cannot carry (it needs High 4:4:4 Predictive), so it is refused.
     public var crf: Int
     /// x264's preset, `ultrafast` to `placebo`; `medium` by default.
     public var preset: String
-    /// x264's tune; `stillimage` by default.
+    /// x264's tune (one of ``tunes``, or several joined by commas); `stillimage` by default.
     public var tune: String?
     /// How held frames are written.
     public var hold: HoldStrategy
 
     /// The x264 presets, fastest first.
     public static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
+
+    /// The x264 tunes.
+    public static let tunes = ["film", "animation", "grain", "stillimage", "psnr", "ssim", "fastdecode", "zerolatency"]
+
+    /// The constant rate factors the High profile allows: 1 to 51 (0, lossless, needs High 4:4:4 Predictive).
+    public static let crfRange = 1...51
 
     /// Creates settings; the defaults are the product's: 1920x1080, 30 fps, CRF 20, preset medium, tune stillimage, skip holds.
     public init(size: Size = .hd1080, framesPerSecond: Int = 30, crf: Int = 20, preset: String = "medium",
@@ -43,8 +50,23 @@ public struct VideoSettings: Sendable, Hashable {
         if size.width > 8192 || size.height > 8192 { return "size \(size) is larger than 8192 pixels a side" }
         if size.width < 16 || size.height < 16 { return "size \(size) is smaller than 16 pixels a side" }
         if framesPerSecond < 1 || framesPerSecond > 240 { return "frame rate \(framesPerSecond) is not between 1 and 240" }
-        if crf < 0 || crf > 51 { return "CRF \(crf) is not between 0 and 51" }
+        if H264Level.lowest(fitting: size, framesPerSecond: framesPerSecond) == nil {
+            let level = H264Level.highest
+            let macroblocks = H264Level.macroblocks(in: size)
+            if macroblocks > level.maxFrameMacroblocks {
+                return "size \(size) is \(macroblocks) macroblocks a frame, more than the \(level.maxFrameMacroblocks) H.264 allows at its highest level (6.2; 8192x4352 fits)"
+            }
+            return "size \(size) at \(framesPerSecond) fps is \(macroblocks * framesPerSecond) macroblocks a second, more than the \(level.maxMacroblocksPerSecond) H.264 allows at its highest level (6.2)"
+        }
+        if crf == 0 { return "CRF 0 (lossless) is not possible in H.264 High; give 1 to 51" }
+        if !Self.crfRange.contains(crf) { return "CRF \(crf) is not between \(Self.crfRange.lowerBound) and \(Self.crfRange.upperBound)" }
         if !Self.presets.contains(preset) { return "preset '\(preset)' is not one of \(Self.presets.joined(separator: ", "))" }
+        if let tune, tune.split(separator: ",", omittingEmptySubsequences: false).contains(where: { !Self.tunes.contains(String($0)) }) {
+            return "tune '\(tune)' is not one of \(Self.tunes.joined(separator: ", ")) (or several joined by commas)"
+        }
+        if let tune, tune.split(separator: ",").filter({ !["fastdecode", "zerolatency"].contains($0) }).count > 1 {
+            return "tune '\(tune)' combines more than one of film, animation, grain, stillimage, psnr and ssim"
+        }
         return nil
     }
 }

@@ -8,9 +8,11 @@ internal import CFFmpeg
 ///
 /// Held frames: an appended picture stays on screen until the next one's frame. With
 /// ``HoldStrategy/skip`` the engine writes those frames itself as all-skip P slices
-/// (``SkipFrameWriter``), right after the encoder's packet for the picture they repeat; the
-/// first picture after held frames is a forced IDR, so the encoder's own frame numbering
-/// never meets the engine's. Pictures appended on consecutive frames (a crossfade, a pan)
+/// (``SkipFrameWriter``), right after the encoder's packet for the picture they repeat,
+/// whenever that packet comes: at once when the encoder has already given it out (no
+/// delay, e.g. x264's `zerolatency`), or as soon as it does (x264 may hold pictures back).
+/// The first picture after held frames is a forced IDR, so the encoder's own frame
+/// numbering never meets the engine's. Pictures appended on consecutive frames (a crossfade, a pan)
 /// go through the encoder as ordinary frames. With ``HoldStrategy/encode`` the encoder is
 /// given every held frame as well.
 final class WriterEngine {
@@ -23,16 +25,13 @@ final class WriterEngine {
 
     /// The frame index of the last picture given to the encoder.
     private var lastFrame: Int64 = -1
-    /// Held frames still to write: after the encoder's packet for `after`, the frames `frames`.
+    /// The frame index of the last packet the encoder gave out (and the file received).
+    private var lastPacket: Int64 = -1
+    /// Held frames waiting for the encoder's packet of the picture they repeat: after the
+    /// packet for frame `after`, the frames `frames`.
     private var pendingHolds: [(after: Int64, frames: Range<Int64>)] = []
     /// `frame_num` of the last reference picture written, encoder's or engine's.
     private var lastFrameNum = 0
-    /// Frames written to the file so far.
-    private(set) var framesWritten: Int64 = 0
-
-    /// The hold strategy in effect: ``HoldStrategy/skip`` falls back to `encode` when the
-    /// encoder's stream cannot carry skip slices (it always can with the settings used here).
-    var hold: HoldStrategy { skipWriter == nil ? .encode : .skip }
 
     init(path: String, settings: VideoSettings) throws(FFmpegError) {
         self.settings = settings
@@ -72,15 +71,23 @@ final class WriterEngine {
         if lastFrame >= 0 && endFrame > lastFrame + 1 { try hold(until: endFrame) }
         try encoder.sendEndOfStream()
         while try drainOne() != .endOfStream {}
-        precondition(pendingHolds.isEmpty, "held frames left unwritten")
+        if let unwritten = pendingHolds.first {
+            throw FFmpegError(call: "avcodec_receive_packet: no packet for frame \(unwritten.after), held until frame \(unwritten.frames.upperBound)",
+                              code: -EIO)
+        }
         try muxer.finish()
     }
 
     /// Fills the frames after the last picture, up to `end` (exclusive).
     private func hold(until end: Int64) throws {
         let frames = (lastFrame + 1)..<end
-        if skipWriter != nil {
-            pendingHolds.append((after: lastFrame, frames: frames))
+        if let skipWriter {
+            if lastPacket == lastFrame {
+                // The encoder has given out the picture already: its copies follow at once.
+                try writeHolds(frames, with: skipWriter)
+            } else {
+                pendingHolds.append((after: lastFrame, frames: frames))
+            }
         } else {
             for index in frames { try encode(at: index, forceIDR: false) }
             lastFrame = end - 1
@@ -107,17 +114,22 @@ final class WriterEngine {
                 }
             }
             try muxer.write(encoded: packet)
-            framesWritten += 1
         }
-        if output == .packet, let skipWriter, let next = pendingHolds.first, next.after == index {
+        guard output == .packet else { return output }
+        lastPacket = index
+        if let skipWriter, let next = pendingHolds.first, next.after == index {
             pendingHolds.removeFirst()
-            for frame in next.frames {
-                lastFrameNum = skipWriter.frameNum(after: lastFrameNum)
-                try muxer.write(bytes: NALUnit.startCode + skipWriter.skipSlice(frameNum: lastFrameNum), frame: frame, keyframe: false)
-                framesWritten += 1
-            }
+            try writeHolds(next.frames, with: skipWriter)
         }
         return output
+    }
+
+    /// Writes held frames: all-skip P slices repeating the picture just written.
+    private func writeHolds(_ frames: Range<Int64>, with skipWriter: SkipFrameWriter) throws {
+        for frame in frames {
+            lastFrameNum = skipWriter.frameNum(after: lastFrameNum)
+            try muxer.write(bytes: NALUnit.startCode + skipWriter.skipSlice(frameNum: lastFrameNum), frame: frame, keyframe: false)
+        }
     }
 
     /// The header of the first coded slice in an Annex B packet.

@@ -8,6 +8,12 @@ public struct WriterError: Error, Sendable, Equatable, CustomStringConvertible {
         case noSuchFolder
         /// The output path is a folder.
         case outputIsFolder
+        /// Something other than a regular file is at the output path (a device, FIFO or
+        /// socket): it is never replaced, even with overwrite.
+        case notAFile
+        /// The output path cannot name a file: empty, ending in `/`, a name or path too
+        /// long, or a symbolic link to nothing.
+        case invalidPath
         /// The output (or its temporary file) cannot be created or written: permissions, a read-only disk.
         case notWritable
         /// The disk is full, or a file-size limit was reached.
@@ -38,6 +44,6 @@ public struct WriterError: Error, Sendable, Equatable, CustomStringConvertible {
         self.reason = reason
     }
 
-    /// `<path>: <reason>`.
-    public var description: String { "\(path): \(reason)" }
+    /// `<path>: <reason>`; the reason alone when the path is empty.
+    public var description: String { path.isEmpty ? reason : "\(path): \(reason)" }
 }

@@ -1,0 +1,99 @@
+internal import CFFmpeg
+
+// One owner per FFmpeg object: each class below allocates exactly one C object in its
+// `init` and frees it exactly once in its `deinit`. A type that needs several (an encoder's
+// context and packet, a muxer's format context) holds several of these, so a throwing
+// initialiser never frees anything itself: whatever was allocated before the throw is freed
+// once, by its own owner, when the partly built value goes away.
+
+/// An owned `AVPacket` (`av_packet_alloc` … `av_packet_free`).
+final class OwnedPacket {
+    let pointer: UnsafeMutablePointer<AVPacket>
+
+    /// - Throws: ``FFmpegError`` (`ENOMEM`) when the packet cannot be allocated.
+    init() throws(FFmpegError) {
+        guard let pointer = av_packet_alloc() else { throw FFmpegError(call: "av_packet_alloc", code: -ENOMEM) }
+        self.pointer = pointer
+    }
+
+    deinit {
+        var pointer: UnsafeMutablePointer<AVPacket>? = pointer
+        av_packet_free(&pointer)
+    }
+}
+
+/// An owned `AVFrame` (`av_frame_alloc` … `av_frame_free`), with whatever buffers it references.
+final class OwnedFrame {
+    let pointer: UnsafeMutablePointer<AVFrame>
+
+    /// - Throws: ``FFmpegError`` (`ENOMEM`) when the frame cannot be allocated.
+    init() throws(FFmpegError) {
+        guard let pointer = av_frame_alloc() else { throw FFmpegError(call: "av_frame_alloc", code: -ENOMEM) }
+        self.pointer = pointer
+    }
+
+    deinit {
+        var pointer: UnsafeMutablePointer<AVFrame>? = pointer
+        av_frame_free(&pointer)
+    }
+}
+
+/// An owned `AVCodecContext` (`avcodec_alloc_context3` … `avcodec_free_context`), opened or not.
+final class OwnedCodecContext {
+    let pointer: UnsafeMutablePointer<AVCodecContext>
+
+    /// - Throws: ``FFmpegError`` (`ENOMEM`) when the context cannot be allocated.
+    init(codec: UnsafePointer<AVCodec>) throws(FFmpegError) {
+        guard let pointer = avcodec_alloc_context3(codec) else {
+            throw FFmpegError(call: "avcodec_alloc_context3", code: -ENOMEM)
+        }
+        self.pointer = pointer
+    }
+
+    deinit {
+        var pointer: UnsafeMutablePointer<AVCodecContext>? = pointer
+        avcodec_free_context(&pointer)
+    }
+}
+
+/// An owned output `AVFormatContext` (`avformat_alloc_output_context2` … `avformat_free_context`),
+/// with its I/O context, which is closed first if it is still open.
+final class OwnedOutputFormat {
+    let pointer: UnsafeMutablePointer<AVFormatContext>
+
+    /// - Throws: ``FFmpegError`` when the muxer is unknown or the context cannot be allocated.
+    init(format name: String, path: String) throws(FFmpegError) {
+        var pointer: UnsafeMutablePointer<AVFormatContext>? = nil
+        try check(avformat_alloc_output_context2(&pointer, nil, name, path), "avformat_alloc_output_context2(\(name))")
+        guard let pointer else { throw FFmpegError(call: "avformat_alloc_output_context2(\(name))", code: -ENOMEM) }
+        self.pointer = pointer
+    }
+
+    deinit {
+        if pointer.pointee.pb != nil { avio_closep(&pointer.pointee.pb) }
+        avformat_free_context(pointer)
+    }
+}
+
+/// An owned libswscale context (`sws_getContext` … `sws_freeContext`).
+final class OwnedScaleContext {
+    let pointer: OpaquePointer
+
+    /// - Throws: ``FFmpegError`` (`EINVAL`) when libswscale refuses the sizes, formats or flags.
+    init(from source: Size, format sourceFormat: AVPixelFormat, to destination: Size, format destinationFormat: AVPixelFormat,
+         flags: Int32) throws(FFmpegError) {
+        _ = quietFFmpegLogging
+        guard let pointer = sws_getContext(Int32(source.width), Int32(source.height), sourceFormat,
+                                           Int32(destination.width), Int32(destination.height), destinationFormat,
+                                           flags, nil, nil, nil)
+        else { throw FFmpegError(call: "sws_getContext(\(source) to \(destination))", code: -EINVAL) }
+        self.pointer = pointer
+    }
+
+    deinit { sws_freeContext(pointer) }
+}
+
+/// Sets one entry of an `AVDictionary` of options, checking the result.
+func setOption(_ options: inout OpaquePointer?, _ key: String, _ value: String) throws(FFmpegError) {
+    try check(av_dict_set(&options, key, value, 0), "av_dict_set(\(key))")
+}
