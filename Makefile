@@ -3,10 +3,10 @@
 # Both first install the Debian packages the build needs, if any are missing.
 
 SWIFT ?= swift
-PACKAGES := pkg-config libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libturbojpeg0-dev ffmpeg time
+PACKAGES := pkg-config libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libswresample-dev libebur128-dev libturbojpeg0-dev ffmpeg time libopencv-objdetect-dev opencv-data
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps demo test bench bench-batch release fuzz sanitize
+.PHONY: deps demo test bench bench-batch bench-audio release fuzz sanitize bench-slides sheets
 
 ## deps: install the Debian packages that are missing (FFmpeg's and TurboJPEG's headers; ffmpeg and GNU time for the tests)
 deps:
@@ -50,3 +50,18 @@ bench-batch: deps
 	$(SWIFT) build -c release --product slideshow-bench
 	$(SWIFT) build -c release --product slideshow
 	.build/release/slideshow-bench --batch
+
+## bench-audio: only the soundtrack's figures (R1 with a 3-minute MP3, a 60-minute show with a 60-minute FLAC, against ffmpeg's CLI and moviepy)
+bench-audio: deps
+	$(SWIFT) build -c release --product slideshow-bench
+	$(SWIFT) build -c release --product slideshow
+	.build/release/slideshow-bench --audio
+
+## bench-slides: the per-slide cost of each look, the blur fill and the date imprint (release build)
+bench-slides: deps
+	$(SWIFT) build -c release --product slideshow-bench
+	.build/release/slideshow-bench --slides
+
+## sheets: the README's contact sheets (every look, and blur fill) rendered from the sample photos
+sheets: release
+	Samples/make-sheets.sh .build/release/slideshow

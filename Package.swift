@@ -16,7 +16,7 @@ let package = Package(
         .systemLibrary(
             name: "CFFmpeg",
             pkgConfig: "libavformat",
-            providers: [.apt(["libavcodec-dev", "libavformat-dev", "libswscale-dev", "libavutil-dev"])]
+            providers: [.apt(["libavcodec-dev", "libavformat-dev", "libswscale-dev", "libavutil-dev", "libswresample-dev"])]
         ),
         .systemLibrary(
             name: "CTurboJPEG",
@@ -24,11 +24,23 @@ let package = Package(
             providers: [.apt(["libturbojpeg0-dev"])]
         ),
         .systemLibrary(name: "CProcessTuning"),
+        // OpenCV's cascade face detector (libopencv-objdetect-dev) behind a C shim; the cascade
+        // itself is read at run time from opencv-data.
+        .target(
+            name: "CFaceDetection",
+            cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
+            linkerSettings: [.linkedLibrary("opencv_objdetect"), .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core")]
+        ),
+        .systemLibrary(
+            name: "CEBUR128",
+            pkgConfig: "libebur128",
+            providers: [.apt(["libebur128-dev"])]
+        ),
 
         // The library: FFmpeg glue → Images → Looks → Writer → Slideshow.
         .target(
             name: "SlideshowKit",
-            dependencies: ["CFFmpeg", "CTurboJPEG", "CProcessTuning"]
+            dependencies: ["CFFmpeg", "CTurboJPEG", "CProcessTuning", "CEBUR128", "CFaceDetection"]
         ),
 
         // The command-line tool: parses, calls the library, reports.
@@ -54,5 +66,6 @@ let package = Package(
         .testTarget(name: "SlideshowTests", dependencies: ["SlideshowKit", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["slideshow", "TestSupport"]),
         .testTarget(name: "BatchTests", dependencies: ["SlideshowKit", "TestSupport"]),
+        .testTarget(name: "AudioTests", dependencies: ["SlideshowKit", "TestSupport", "slideshow"]),
     ]
 )

@@ -1,7 +1,7 @@
-// One header over FFmpeg 5.1's libavformat, libavcodec, libswscale and libavutil.
+// One header over FFmpeg 5.1's libavformat, libavcodec, libswscale, libswresample and libavutil.
 //
 // It exists because Swift imports neither function-like macros (AVERROR, av_err2str) nor
-// some macro constants (AVERROR_EOF); each is re-exposed below as a static
+// some macro constants (AVERROR_EOF, AVERROR_INVALIDDATA, AV_NOPTS_VALUE); each is re-exposed below as a static
 // inline function, with the macro it stands for.
 #ifndef SLIDESHOW_CFFMPEG_SHIM_H
 #define SLIDESHOW_CFFMPEG_SHIM_H
@@ -9,11 +9,14 @@
 #include <libavformat/avformat.h>
 #include <libavcodec/avcodec.h>
 #include <libswscale/swscale.h>
+#include <libswresample/swresample.h>
 #include <libavutil/avutil.h>
 #include <libavutil/error.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/opt.h>
 #include <libavutil/dict.h>
+#include <libavutil/audio_fifo.h>
+#include <libavutil/channel_layout.h>
 #include <errno.h>
 
 /// AVERROR(EAGAIN): "output is not ready / input is full, try again after the other side moved".
@@ -21,6 +24,12 @@ static inline int shim_averror_eagain(void) { return AVERROR(EAGAIN); }
 
 /// AVERROR_EOF: the encoder or demuxer has nothing more to give.
 static inline int shim_averror_eof(void) { return AVERROR_EOF; }
+
+/// AVERROR_INVALIDDATA: a demuxer or decoder met bytes it cannot make sense of (damaged input).
+static inline int shim_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
+
+/// AV_NOPTS_VALUE: "no timestamp".
+static inline int64_t shim_av_nopts_value(void) { return AV_NOPTS_VALUE; }
 
 /// av_err2str is a macro over a compound literal; this writes the message into a caller's buffer.
 static inline void shim_av_strerror(int code, char *buffer, size_t size) {

@@ -11,18 +11,23 @@ import Synchronization
 // three photos at the chosen DCT scale on one core + encoding only the three distinct
 // frames); peak memory at 3 and 60 photos; and how time grows with the number of photos.
 // With --batch, only the throughput of `slideshow batch` with one and two jobs at once (BatchBench.swift).
+// With --audio, only the soundtrack's figures (AudioBench.swift); a full run prints them last.
 
 var runs = 5
 var photoFolder = "../shared/photos"
 var batchOnly = false
+var slidesOnly = false
+var audioOnly = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--runs": runs = Int(arguments.popFirst() ?? "") ?? runs
     case "--photos": photoFolder = arguments.popFirst() ?? photoFolder
     case "--batch": batchOnly = true
+    case "--slides": slidesOnly = true
+    case "--audio": audioOnly = true
     default:
-        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch]")
+        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --audio | --slides]")
         exit(64)
     }
 }
@@ -45,6 +50,18 @@ let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("sli
 try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: scratch) }
 func scratchFile(_ name: String) -> String { scratch.appendingPathComponent(name).path }
+
+if slidesOnly {
+    slideCostBenchmark(photos: photos, ffmpeg: ffmpeg, scratch: scratch, runs: runs)
+    try? FileManager.default.removeItem(at: scratch)
+    exit(0)
+}
+
+if audioOnly {
+    audioBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, scratch: scratch, runs: runs).forEach { print($0) }
+    try? FileManager.default.removeItem(at: scratch)
+    exit(0)
+}
 
 if batchOnly {
     batchBenchmark(tool: tool, photos: photos, scratch: scratch, runs: runs)
@@ -126,6 +143,9 @@ for count in [3, 12, 30, 60] {
 scaling.append(String(format: "Peak RSS 60 photos / 3 photos: %.2f   (target ≤ 1.20)", Double(peaks[60]!) / Double(peaks[3]!)))
 scaling.append(String(format: "Time per photo: %.3f s at 3, %.3f s at 60 (linear when these agree)", walls[3]! / 3, walls[60]! / 60))
 
+// 4. The soundtrack's figures (before the floor, which grows this process), printed last.
+let soundtrackLines = audioBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, scratch: scratch, runs: runs)
+
 // 2. The floor, last: it runs in this process, and a child started after this process has
 // grown reports this process's size as its own peak RSS (posix_spawn shares the memory map
 // until exec). Decode at the chosen DCT scale on one core, plus encode only the distinct frames.
@@ -169,4 +189,5 @@ print(String(format: "P1 / R1:    %.1fx original, %.1fx minimal-life   (target �
 print("Peak RSS at 3 photos: \(megabytes(ourPeak))   (target ≤ 150 MB)")
 print("")
 scaling.forEach { print($0) }
-
+soundtrackLines.forEach { print($0) }
+slideCostBenchmark(photos: photos, ffmpeg: ffmpeg, scratch: scratch, runs: runs)

@@ -10,13 +10,15 @@ struct BatchCommand: AsyncParsableCommand {
         discussion: """
             The manifest is a JSON array of jobs, or JSON Lines (one job object per line). A job \
             has the settings of `make`: photos (an array) and output, both required; duration or \
-            slideDuration, size ("WxH"), fps, filter, fit, background, crf, preset, hold. Relative \
+            slideDuration, size ("WxH"), fps, filter, fit, background, crf, preset, hold, dateStamp, \
+            dateFormat, title, framing; audio, audioBitrate, audioStart, audioFadeIn, audioFadeOut, audioLoop, loudness (duration may be "audio"). Relative \
             paths are relative to the manifest's folder (the working folder for stdin). Jobs are \
             numbered from 0. The whole manifest is checked before anything renders.
 
             Each finished job prints one JSON line on stdout: {"error", "frames", "index", \
             "output", "seconds", "status"}, status "ok", "failed" or "skipped"; error names the \
-            file and the reason when the job failed, and is null otherwise; frames is null unless ok.
+            file and the reason when the job failed, and is null otherwise; frames is null unless ok. \
+            A job with a loudness adds "measuredLoudness" and "finalLoudness" (LUFS).
 
             Exit status: 0 every job succeeded or was skipped; 1 a job failed; 64 a usage error or \
             an invalid manifest (one line on stderr per problem, naming the job and the field; \
@@ -160,6 +162,9 @@ final class BatchReport: @unchecked Sendable {
         lines.lock()
         defer { lines.unlock() }
         bar?.clear()
+        if case .rendered(let render) = result.outcome {
+            for warning in render.warnings { Terminal.say("slideshow: warning: \(warning)") }
+        }
         let failure = Terminal.writeToStandardOutput(line)
         drawBar()
         return failure
@@ -200,7 +205,7 @@ final class BatchReport: @unchecked Sendable {
 struct JobLine: Encodable {
     var result: BatchResult
 
-    private enum Key: String, CodingKey { case index, output, status, seconds, frames, error }
+    private enum Key: String, CodingKey { case index, output, status, seconds, frames, error, measuredLoudness, finalLoudness }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
@@ -212,6 +217,11 @@ struct JobLine: Encodable {
         case .rendered(let render):
             try container.encode(render.frames, forKey: .frames)
             try container.encodeNil(forKey: .error)
+            // Only for a job that asked for a loudness.
+            if let loudness = render.loudness {
+                try container.encode((loudness.measured * 100).rounded() / 100, forKey: .measuredLoudness)
+                try container.encode((loudness.final * 100).rounded() / 100, forKey: .finalLoudness)
+            }
         case .failed(let error):
             try container.encodeNil(forKey: .frames)
             try container.encode(Terminal.describe(error), forKey: .error)

@@ -8,7 +8,7 @@ import Synchronization
 struct MakeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "make",
-        abstract: "Render photos into an MP4 slideshow.",
+        abstract: "Render photos into an MP4 slideshow, with music if given.",
         discussion: """
             The output appears only when it is complete: a failed or interrupted render \
             leaves nothing behind and never touches an existing file.
@@ -66,6 +66,7 @@ struct MakeCommand: AsyncParsableCommand {
             Terminal.fail((error as? RenderError).map(Terminal.describe) ?? "\(error)")
         }
         bar?.clear()
+        for warning in result.warnings { Terminal.say("slideshow: warning: \(warning)") }
         if json {
             Terminal.report(try Report(result).json() + "\n")
         } else if !quiet {
@@ -84,6 +85,9 @@ struct Report: Codable {
     var look: String
     var bytes: Int
     var seconds: Double
+    /// With `--loudness`: the music's integrated loudness before and after its gain (LUFS).
+    var measuredLoudness: Double?
+    var finalLoudness: Double?
 
     init(_ result: RenderResult) {
         output = result.output
@@ -94,6 +98,8 @@ struct Report: Codable {
         look = result.look
         bytes = result.bytes
         seconds = (result.seconds * 1000).rounded() / 1000
+        measuredLoudness = result.loudness.map { ($0.measured * 100).rounded() / 100 }
+        finalLoudness = result.loudness.map { ($0.final * 100).rounded() / 100 }
     }
 
     func json() throws -> String {

@@ -6,8 +6,8 @@ import SlideshowKit
 /// ``SlideshowOptions`` holds their defaults and checks them, by the same rules as a batch
 /// manifest's jobs; this only names them and puts its own words on the library's errors.
 struct RenderOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Total length in seconds (default 3).", valueName: "seconds"))
-    var duration: Double?
+    @Option(help: ArgumentHelp("Total length in seconds (default 3), or 'audio': as long as the music after --audio-start.", valueName: "seconds|audio"))
+    var duration: DurationArgument?
 
     @Option(help: ArgumentHelp("Seconds per photo, instead of --duration.", valueName: "seconds"))
     var slideDuration: Double?
@@ -18,10 +18,10 @@ struct RenderOptions: ParsableArguments {
     @Option(help: "Frames per second.")
     var fps: Int = SlideshowOptions().fps
 
-    @Option(help: ArgumentHelp("Film look: \(Looks.all.map(\.name).joined(separator: ", ")).", valueName: "look"))
+    @Option(help: ArgumentHelp("Film look, or looks separated by commas, applied left to right, each with optional :key=value parameters: \(Looks.catalogue.map(\.name).joined(separator: ", ")) (see `slideshow filters`).", valueName: "look[,look…]"))
     var filter: String = SlideshowOptions().filter
 
-    @Option(help: ArgumentHelp("letterbox (bars, the whole photo) or fill (crop to fill the frame).", valueName: "mode"))
+    @Option(help: ArgumentHelp("letterbox (bars, the whole photo), fill (crop to fill the frame) or blur (the whole photo over a blurred copy of itself; --background then shows only under transparency).", valueName: "mode"))
     var fit: FitMode = SlideshowOptions().fit
 
     @Option(help: ArgumentHelp("Colour of the letterbox bars.", valueName: "#RRGGBB"))
@@ -35,6 +35,39 @@ struct RenderOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp("skip: repeat held frames without encoding them (fast, exact); encode: encode every frame.", valueName: "mode"))
     var hold: HoldStrategy = SlideshowOptions().hold
+
+    @Flag(help: "Print each photo's capture date (EXIF DateTimeOriginal) in its lower right corner, as film cameras did.")
+    var dateStamp = false
+
+    @Option(help: ArgumentHelp("How --date-stamp writes the date: \(DateImprint.Format.allCases.map { "\($0.rawValue) (\($0.example))" }.joined(separator: ", ")).", valueName: "format"))
+    var dateFormat: String = DateImprint.Format.ymd.rawValue
+
+    @Option(help: ArgumentHelp("The video's title tag.", valueName: "text"))
+    var title: String?
+
+    @Option(help: ArgumentHelp("With --fit fill, keep detected faces in the picture (faces) or crop the centre (center). Faces need OpenCV's cascade from opencv-data (\(FaceFraming.cascadePath)); without it, faces acts as center.", valueName: "mode"))
+    var framing: Framing = .faces
+
+    @Option(help: ArgumentHelp("Music for the show (MP3, M4A, FLAC, WAV, Ogg, Opus, …), encoded as AAC-LC, exactly as long as the show.", valueName: "file"))
+    var audio: String?
+
+    @Option(help: ArgumentHelp("AAC bit rate.", valueName: "rate"))
+    var audioBitrate: String = "192k"
+
+    @Option(help: ArgumentHelp("Start the music this many seconds in.", valueName: "seconds"))
+    var audioStart: Double = 0
+
+    @Option(help: ArgumentHelp("Fade the music in over this many seconds.", valueName: "seconds"))
+    var audioFadeIn: Double = 0
+
+    @Option(help: ArgumentHelp("Fade the music out over this many seconds (at most half the show).", valueName: "seconds"))
+    var audioFadeOut: Double = 2
+
+    @Flag(help: "Play music shorter than the show once, then silence (default: loop with a 100 ms crossfade).")
+    var noAudioLoop = false
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Bring the music to this integrated loudness (e.g. -16 for phones, -23 for broadcast), true peak at most -1 dBTP.", valueName: "LUFS"))
+    var loudness: Double?
 
     func validate() throws {
         do {
@@ -58,14 +91,28 @@ struct RenderOptions: ParsableArguments {
         switch field {
         case .photos: return "photos"
         case .output: return "--output"
+        case .audioLoop: return "--no-audio-loop"
         default: return "--" + field.rawValue.unicodeScalars.map { CharacterSet.uppercaseLetters.contains($0) ? "-" + String($0).lowercased() : String($0) }.joined()
         }
     }
 
     /// The library's options.
     var options: SlideshowOptions {
-        SlideshowOptions(duration: duration, slideDuration: slideDuration, size: size, fps: fps, filter: filter,
-                         fit: fit, background: background, crf: crf, preset: preset, hold: hold)
+        var options = SlideshowOptions(duration: duration?.seconds, slideDuration: slideDuration, size: size, fps: fps, filter: filter,
+                                       fit: fit, background: background, crf: crf, preset: preset, hold: hold)
+        options.audio = audio
+        options.audioBitrate = audioBitrate
+        options.audioStart = audioStart
+        options.audioFadeIn = audioFadeIn
+        options.audioFadeOut = audioFadeOut
+        options.audioLoop = !noAudioLoop
+        options.loudness = loudness
+        options.durationFollowsAudio = duration == .audio
+        options.dateStamp = dateStamp
+        options.dateFormat = dateFormat
+        options.title = title
+        options.framing = framing
+        return options
     }
 
     /// The slideshow these options describe.
@@ -81,3 +128,25 @@ struct RenderOptions: ParsableArguments {
 
 extension HoldStrategy: ExpressibleByArgument {}
 extension FitMode: ExpressibleByArgument {}
+extension Framing: ExpressibleByArgument {}
+
+/// `--duration`: seconds, or `audio` for the music's length.
+enum DurationArgument: ExpressibleByArgument, Equatable {
+    case seconds(Double)
+    case audio
+
+    init?(argument: String) {
+        if argument == "audio" {
+            self = .audio
+        } else if let seconds = Double(argument) {
+            self = .seconds(seconds)
+        } else {
+            return nil
+        }
+    }
+
+    var seconds: Double? {
+        if case .seconds(let seconds) = self { return seconds }
+        return nil
+    }
+}

@@ -45,18 +45,36 @@ enum SlideshowVersion {
     static let current = "0.1.0"
 }
 
-/// `slideshow filters`: the looks, one line each.
+/// `slideshow filters`: the looks, one line each, with their parameters and defaults.
 struct FiltersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "filters",
-        abstract: "List the film looks, one line each."
+        abstract: "List the film looks, with their parameters and defaults.",
+        discussion: """
+            --filter takes a look, or several separated by commas, applied left to right; a look's \
+            parameters follow its name as :key=value, e.g. --filter minimal-life,vignette:intensity=1.2:radius=1.8
+            """
     )
 
     func run() {
-        let width = Looks.all.map(\.name.count).max() ?? 0
-        Terminal.report(Looks.all.map { look in
+        Terminal.report(Self.listing() + "\n")
+    }
+
+    /// The listing: a look per line, then a line per parameter, indented.
+    static func listing() -> String {
+        let width = Looks.catalogue.map(\.name.count).max() ?? 0
+        var lines: [String] = []
+        for look in Looks.catalogue {
             let padding = String(repeating: " ", count: width - look.name.count)
-            return "\(look.name)\(padding)  \(Looks.summary(of: look.name) ?? "")\n"
-        }.joined())
+            lines.append("\(look.name)\(padding)  \(look.summary)")
+            for parameter in look.parameters {
+                let range = parameter.range
+                let upper = range.upperBound == .greatestFiniteMagnitude ? "" : LookParameter.format(range.upperBound)
+                lines.append("  \(look.name):\(parameter.name)=\(LookParameter.format(parameter.defaultValue))  (\(LookParameter.format(range.lowerBound)) to \(upper)) \(parameter.meaning)")
+            }
+        }
+        lines.append("")
+        lines.append("Chain looks with commas, applied left to right: --filter minimal-life,vignette:intensity=1.2:radius=1.8")
+        return lines.joined(separator: "\n")
     }
 }

@@ -70,9 +70,9 @@ struct ManifestTests {
         (#"{"photos": ["a.jpg"], "output": "x.mp4", "fps": 29.97}"#, "fps", "must be a whole number"),
         (#"{"photos": ["a.jpg"], "output": "x.mp4", "crf": 60}"#, "crf", "CRF 60 is not between 1 and 51"),
         (#"{"photos": ["a.jpg"], "output": "x.mp4", "preset": "warp"}"#, "preset", "preset 'warp' is not one of ultrafast, superfast, veryfast, faster, fast, medium, slow, slower, veryslow, placebo"),
-        (#"{"photos": ["a.jpg"], "output": "x.mp4", "filter": "sepia"}"#, "filter", "'sepia' is not one of original, minimal-life, tumble-down"),
+        (#"{"photos": ["a.jpg"], "output": "x.mp4", "filter": "sepai"}"#, "filter", "'sepai' is not a look; the looks are original, minimal-life, tumble-down, sepia, vignette"),
         (#"{"photos": ["a.jpg"], "output": "x.mp4", "background": "red"}"#, "background", "'red' is not a colour of the form #RRGGBB"),
-        (#"{"photos": ["a.jpg"], "output": "x.mp4", "fit": "stretch"}"#, "fit", "'stretch' is not letterbox or fill"),
+        (#"{"photos": ["a.jpg"], "output": "x.mp4", "fit": "stretch"}"#, "fit", "'stretch' is not letterbox, fill or blur"),
         (#"{"photos": ["a.jpg"], "output": "x.mp4", "hold": "maybe"}"#, "hold", "'maybe' is not skip or encode"),
     ])
     func badJob(job: String, field: String, reason: String) {
@@ -193,6 +193,7 @@ struct ManifestTests {
     @Test("the fields a job may have")
     func fields() {
         #expect(Set(BatchManifest.fields) == ["photos", "output", "duration", "slideDuration", "size", "fps", "filter", "fit",
-                                              "background", "crf", "preset", "hold"])
+                                              "background", "crf", "preset", "hold", "dateStamp", "dateFormat", "title", "framing",
+                                              "audio", "audioBitrate", "audioStart", "audioFadeIn", "audioFadeOut", "audioLoop", "loudness"])
     }
 }

@@ -8,9 +8,6 @@ let builtSlideshow = TestEnvironment.builtTool("slideshow")
 /// The built `slideshow` tool's path (checked by ``toolIsBuilt``).
 let slideshowTool = (try? builtSlideshow.get()) ?? TestEnvironment.productsDirectory.appendingPathComponent("slideshow").path
 
-/// Every suite that runs the tool carries this trait: without the tool its tests are skipped,
-/// and the one test ``ToolLocationTests/toolIsBuilt()`` fails, saying where the tool was expected.
-let needsBuiltTool: ConditionTrait = .enabled(if: (try? builtSlideshow.get()) != nil, "the built tool is missing: see the failure of toolIsBuilt()")
 
 /// Runs `slideshow` with arguments; with a timeout, it is killed (status 137) should it hang.
 @discardableResult

@@ -79,7 +79,7 @@ struct FailureTests {
 
     @Test("usage errors exit 64", arguments: [[String]]([
         ["--size", "321x240"], ["--size", "0x240"], ["--size", "big"], ["--duration", "1", "--slide-duration", "1"],
-        ["--duration", "0.05"], ["--duration", "-1"], ["--filter", "sepia"], ["--background", "red"], ["--fps", "0"],
+        ["--duration", "0.05"], ["--duration", "-1"], ["--filter", "sepai"], ["--filter", "vignette:radus=1"], ["--filter", "minimal-life,"], ["--background", "red"], ["--fps", "0"],
         ["--crf", "60"], ["--preset", "warp"], ["--fit", "stretch"], ["--hold", "maybe"],
     ]))
     func usageErrors(arguments: [String]) throws {
@@ -155,18 +155,32 @@ struct InfoTests {
         #expect(help.stdoutText.contains("make") && help.stdoutText.contains("filters") && help.stdoutText.contains("64"))
         let makeHelp = try slideshow(["make", "--help"])
         for option in ["--duration", "--slide-duration", "--size", "--fps", "--filter", "--fit", "--background", "--crf", "--preset",
-                       "--overwrite", "--quiet", "--json", "--hold"] {
+                       "--overwrite", "--quiet", "--json", "--hold", "--date-stamp", "--date-format", "--title", "--framing"] {
             #expect(makeHelp.stdoutText.contains(option), "\(option)")
         }
     }
 
-    @Test("filters lists the three looks, one line each")
+    @Test("filters lists every look, with each parameter and its default on a line of its own")
     func filters() throws {
         let result = try slideshow(["filters"])
         #expect(result.status == 0)
-        let lines = result.stdoutText.split(separator: "\n")
-        #expect(lines.count == 3)
-        #expect(lines.map { $0.split(separator: " ").first.map(String.init) } == ["original", "minimal-life", "tumble-down"])
-        #expect(lines.allSatisfy { $0.split(separator: " ").count > 2 })
+        let lines = result.stdoutText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let looks = lines.prefix { !$0.isEmpty }.filter { !$0.hasPrefix(" ") }
+        #expect(looks.map { $0.split(separator: " ").first.map(String.init) } == ["original", "minimal-life", "tumble-down", "sepia", "vignette"])
+        #expect(looks.allSatisfy { $0.split(separator: " ").count > 2 })
+        let parameters = lines.filter { $0.hasPrefix("  ") }.map { $0.split(separator: " ").first.map(String.init) }
+        #expect(parameters == ["sepia:intensity=0.8", "vignette:intensity=1.5", "vignette:radius=2"])
+        #expect(result.stdoutText.contains("--filter minimal-life,vignette:intensity=1.2:radius=1.8"))
+    }
+
+    @Test("a bad --filter names the valid looks or parameters")
+    func badFilterMessage() throws {
+        let folder = try TemporaryFolder()
+        let unknown = try slideshow(["make", samplePhotos[0], "--filter", "minimal-life,sepai", "-o", folder.path("out.mp4")])
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.contains("'sepai' is not a look; the looks are original, minimal-life, tumble-down, sepia, vignette"))
+        let key = try slideshow(["make", samplePhotos[0], "--filter", "vignette:radus=1", "-o", folder.path("out.mp4")])
+        #expect(key.status == 64)
+        #expect(key.stderr.contains("vignette has no parameter 'radus'; its parameters are intensity, radius"))
     }
 }

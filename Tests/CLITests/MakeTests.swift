@@ -41,15 +41,17 @@ struct MakeTests {
     func letterboxBars() throws {
         let folder = try TemporaryFolder()
         let output = folder.path("bars.mp4")
-        // landscape.jpg is 1600x1000 (16:10): into 320x240 it is 320x200 at y 20; the bars are rows 0-19 and 220-239.
-        // portrait-orient6.jpg displays 900x1200 (3:4): 180x240 at x 70; the bars are columns 0-69 and 250-319.
+        // landscape.jpg is 451x282 (16:10): into 320x240 it is 320x200 at y 20; the bars are rows 0-19 and 220-239.
+        // portrait-orient6.jpg displays 384x512 (3:4): 180x240 at x 70; the bars are columns 0-69 and 250-319.
         let result = try slideshow(["make", samplePhotos[0], samplePhotos[1], "--size", "320x240", "--duration", "0.2", "-o", output])
         #expect(result.status == 0, "\(result.stderr)")
         // The Y plane of each decoded frame: black is Y 16 in limited range.
         let frames = try FrameDecoder.frames(of: output, pixelFormat: "yuv420p", width: 320, height: 240).map { $0.prefix(320 * 240) }
         #expect(frames.count == 6)
-        #expect(barFaults(luma: frames[0], width: 320, height: 240, content: (0, 20, 320, 200)) == [])
-        #expect(barFaults(luma: frames[3], width: 320, height: 240, content: (70, 0, 180, 240)) == [])
+        // The samples are real photos (see Samples/make-samples.sh): their textured edges ring a
+        // little more than synthetic ones did, up to 14 levels in the macroblocks they cross.
+        #expect(barFaults(luma: frames[0], width: 320, height: 240, content: (0, 20, 320, 200), ringing: 16) == [])
+        #expect(barFaults(luma: frames[3], width: 320, height: 240, content: (70, 0, 180, 240), ringing: 16) == [])
         // Not vacuous: the picture starts right at the bar's edge (the samples are bright there),
         // so a bar one row or column too wide or narrow fails.
         let landscape = Array(frames[0]), portrait = Array(frames[3])

@@ -4,13 +4,14 @@ import Testing
 /// The catalogue, the bars, the grain's determinism.
 @Suite struct LooksTests {
     @Test func catalogue() {
-        #expect(Looks.all.map(\.name) == ["original", "minimal-life", "tumble-down"])
+        #expect(Looks.all.map(\.name) == ["original", "minimal-life", "tumble-down", "sepia", "vignette"])
+        #expect(Looks.catalogue.map(\.name) == Looks.all.map(\.name))
         #expect(Looks.original.name == "original")
         #expect(Looks.minimalLife.name == "minimal-life")
         #expect(Looks.tumbleDown.name == "tumble-down")
     }
 
-    @Test(arguments: ["original", "minimal-life", "tumble-down"])
+    @Test(arguments: ["original", "minimal-life", "tumble-down", "sepia", "vignette"])
     func namedFindsEachLook(name: String) throws {
         let look = try #require(Looks.named(name))
         #expect(look.name == name)
@@ -18,7 +19,7 @@ import Testing
         #expect(!summary.isEmpty && !summary.contains("\n"))
     }
 
-    @Test(arguments: ["", "Minimal-Life", "minimal life", "sepia", "original+tumble-down"])
+    @Test(arguments: ["", "Minimal-Life", "minimal life", "Sepia", "original+tumble-down", "vignette:radius=1"])
     func unknownNames(name: String) {
         #expect(Looks.named(name) == nil)
         #expect(Looks.summary(of: name) == nil)
@@ -36,7 +37,7 @@ import Testing
         #expect(buffer == input)
     }
 
-    @Test("the bars outside the content rectangle keep their bytes", arguments: ["original", "minimal-life", "tumble-down"])
+    @Test("the bars outside the content rectangle keep their bytes", arguments: ["original", "minimal-life", "tumble-down", "sepia", "vignette"])
     func barsUntouched(name: String) throws {
         let look = try #require(Looks.named(name))
         let input = TestImages.letterboxed()

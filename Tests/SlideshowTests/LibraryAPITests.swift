@@ -66,7 +66,7 @@ struct LibraryAPITests {
         (SlideshowOptions(fps: 0), .fps, "fps: frame rate 0 is not between 1 and 240"),
         (SlideshowOptions(crf: 52), .crf, "crf: CRF 52 is not between 1 and 51"),
         (SlideshowOptions(preset: "warp"), .preset, "preset: preset 'warp' is not one of ultrafast, superfast, veryfast, faster, fast, medium, slow, slower, veryslow, placebo"),
-        (SlideshowOptions(filter: "sepia"), .filter, "filter: 'sepia' is not one of original, minimal-life, tumble-down"),
+        (SlideshowOptions(filter: "sepai"), .filter, "filter: 'sepai' is not a look; the looks are original, minimal-life, tumble-down, sepia, vignette"),
         (SlideshowOptions(background: "red"), .background, "background: 'red' is not a colour of the form #RRGGBB"),
         (SlideshowOptions(duration: 1, slideDuration: 1), .slideDuration, "slideDuration: give duration or slideDuration, not both"),
         (SlideshowOptions(duration: 0.05), .duration, "duration: 0.05 s in total at 30 fps gives 2 frames for 3 photos; each photo needs at least one frame"),

@@ -64,6 +64,12 @@ public enum TestEnvironment {
     }
 }
 
+/// The trait of every suite that runs the built `slideshow`: without the tool its tests are
+/// skipped, and the one test `toolIsBuilt()` (CLITests) fails, saying where the tool was expected.
+public let needsBuiltTool: ConditionTrait = .enabled(
+    if: (try? TestEnvironment.builtTool("slideshow").get()) != nil,
+    "the built tool is missing: see the failure of toolIsBuilt()")
+
 /// Why the built tool cannot be run from the tests.
 public enum BuiltToolProblem: Error, Equatable, CustomStringConvertible {
     /// Nothing at the expected path.

@@ -26,8 +26,10 @@ public struct BatchJob: Sendable {
 /// `photos` (a non-empty array of paths) and `output` are required; `duration` or
 /// `slideDuration` (seconds), `size` (`"WxH"`), `fps`, `filter`, `fit` (`letterbox` or `fill`),
 /// `background` (`#RRGGBB`), `crf`, `preset` and `hold` (`skip` or `encode`) are optional, with
-/// the same defaults and rules as ``SlideshowOptions``. Relative paths are relative to the
-/// manifest's folder.
+/// the same defaults and rules as ``SlideshowOptions``; so are the music's `audio` (a path),
+/// `audioBitrate` (`"192k"` or a number), `audioStart`, `audioFadeIn`, `audioFadeOut` (seconds),
+/// `audioLoop` (true or false) and `loudness` (LUFS), and `duration` may be `"audio"`.
+/// Relative paths are relative to the manifest's folder.
 ///
 /// Photos are not read here: a missing or broken photo fails its job when it renders, not the manifest.
 public struct BatchManifest: Sendable {
@@ -123,7 +125,8 @@ public struct BatchManifest: Sendable {
                     for key in keys { outputs[key] = index }
                 }
             }
-            guard let options = entry.options else { continue }
+            guard var options = entry.options else { continue }
+            options.audio = options.audio.map { Self.resolve($0, in: folder) }
             do {
                 if let photos = entry.photos, let output = entry.output, entry.problems.isEmpty {
                     let photos = photos.map { Photo(path: Self.resolve($0, in: folder)) }
@@ -306,13 +309,17 @@ private struct JobEntry: Decodable {
         output = required("output", in: container, as: String.self, "a path")
         if output == "" { invalid("output", "is an empty path") }
 
-        settings.duration = read("duration", in: container, as: Double.self, "a number of seconds")
+        if (try? container.decodeIfPresent(String.self, forKey: Key(stringValue: "duration"))) == "audio" {
+            settings.durationFollowsAudio = true
+        } else {
+            settings.duration = read("duration", in: container, as: Double.self, "a number of seconds")
+        }
         settings.slideDuration = read("slideDuration", in: container, as: Double.self, "a number of seconds")
         if let size = read("size", in: container, as: String.self, "a string \"WxH\"") { settings.size = size }
         if let fps = read("fps", in: container, as: Int.self, "a whole number") { settings.fps = fps }
         if let filter = read("filter", in: container, as: String.self, "a look's name") { settings.filter = filter }
-        if let fit = read("fit", in: container, as: String.self, "letterbox or fill") {
-            if let mode = FitMode(rawValue: fit) { settings.fit = mode } else { invalid("fit", "'\(fit)' is not letterbox or fill") }
+        if let fit = read("fit", in: container, as: String.self, "letterbox, fill or blur") {
+            if let mode = FitMode(rawValue: fit) { settings.fit = mode } else { invalid("fit", "'\(fit)' is not letterbox, fill or blur") }
         }
         if let background = read("background", in: container, as: String.self, "a string \"#RRGGBB\"") { settings.background = background }
         if let crf = read("crf", in: container, as: Int.self, "a whole number") { settings.crf = crf }
@@ -320,6 +327,24 @@ private struct JobEntry: Decodable {
         if let hold = read("hold", in: container, as: String.self, "skip or encode") {
             if let strategy = HoldStrategy(rawValue: hold) { settings.hold = strategy } else { invalid("hold", "'\(hold)' is not skip or encode") }
         }
+        if let stamp = read("dateStamp", in: container, as: Bool.self, "true or false") { settings.dateStamp = stamp }
+        if let format = read("dateFormat", in: container, as: String.self, "a date format's name") { settings.dateFormat = format }
+        if let title = read("title", in: container, as: String.self, "a string") { settings.title = title }
+        if let framing = read("framing", in: container, as: String.self, "center or faces") {
+            if let value = Framing(rawValue: framing) { settings.framing = value } else { invalid("framing", "'\(framing)' is not center or faces") }
+        }
+        settings.audio = read("audio", in: container, as: String.self, "a path")
+        if settings.audio == "" { invalid("audio", "is an empty path") }
+        if let rate = try? container.decodeIfPresent(Int.self, forKey: Key(stringValue: "audioBitrate")) {
+            settings.audioBitrate = String(rate)
+        } else if let rate = read("audioBitrate", in: container, as: String.self, "a bit rate such as \"192k\"") {
+            settings.audioBitrate = rate
+        }
+        if let start = read("audioStart", in: container, as: Double.self, "a number of seconds") { settings.audioStart = start }
+        if let fade = read("audioFadeIn", in: container, as: Double.self, "a number of seconds") { settings.audioFadeIn = fade }
+        if let fade = read("audioFadeOut", in: container, as: Double.self, "a number of seconds") { settings.audioFadeOut = fade }
+        if let loop = read("audioLoop", in: container, as: Bool.self, "true or false") { settings.audioLoop = loop }
+        settings.loudness = read("loudness", in: container, as: Double.self, "a number of LUFS, e.g. -16")
     }
 
     /// The value at a key, nil when absent or null; a value of the wrong type is a problem.

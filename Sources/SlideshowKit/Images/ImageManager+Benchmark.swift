@@ -20,3 +20,21 @@ extension ImageManager {
         }
     }
 }
+
+extension ImageManager {
+    /// Decodes a photo as a `fill` slide of `targetSize` would (DCT scale, upright), then times
+    /// face detection alone on it: the detector's cost per photo, for the benchmark.
+    /// - Returns: the decoded size, the faces found and the detection's seconds.
+    @_spi(Benchmark) public func timeFaceDetection(_ photo: Photo, targetSize: Size) throws(PhotoError) -> (decoded: Size, faces: Int, seconds: Double) {
+        let bytes = try PhotoFile.read(photo.path).bytes
+        do throws(ImageProblem) {
+            let (image, _) = try decodeOriented(bytes, target: targetSize, mode: .aspectFill, background: .black)
+            let start = ContinuousClock.now
+            let faces = FaceFraming.faces(in: image)
+            let elapsed = ContinuousClock.now - start
+            return (image.size, faces.count, Double(elapsed.components.attoseconds) / 1e18 + Double(elapsed.components.seconds))
+        } catch {
+            throw error.error(for: photo.path)
+        }
+    }
+}

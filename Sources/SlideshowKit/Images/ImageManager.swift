@@ -113,6 +113,44 @@ public struct ImageManager: Sendable {
         }
     }
 
+    /// ``requestImage(for:targetSize:contentMode:background:)`` choosing the crop of
+    /// ``ContentMode/aspectFill`` by `framing`: with ``Framing/faces`` the crop keeps the faces
+    /// in view (see ``FaceFraming/crop(of:aspect:faces:)``). Letterboxing shows the whole photo
+    /// whatever the framing.
+    /// - Throws: ``PhotoError`` as ``requestImage(for:targetSize:contentMode:background:)`` does.
+    public func requestImage(for photo: Photo, targetSize: Size, contentMode: ContentMode,
+                             background: RGBColor = .black, framing: Framing) throws(PhotoError) -> PixelBuffer {
+        precondition(targetSize.width >= 2 && targetSize.height >= 2, "a slide needs at least 2x2 pixels")
+        let bytes = try PhotoFile.read(photo.path).bytes
+        do throws(ImageProblem) {
+            return try image(from: bytes, targetSize: targetSize, contentMode: contentMode, background: background, framing: framing)
+        } catch {
+            throw error.error(for: photo.path)
+        }
+    }
+
+    /// The region of a photo to keep in view, in its displayed (upright) pixels: its faces, all
+    /// of them as one padded rectangle (``FaceFraming/regionToKeep(faces:imageSize:)``); nil when
+    /// none are found or no detector is available. For pans: both end points should contain it.
+    ///
+    /// Decodes the photo small (at the DCT scale that covers 800x800), so it costs a fraction of a slide.
+    /// - Throws: ``PhotoError`` as ``requestImage(for:targetSize:contentMode:background:)`` does.
+    public func focusRegion(for photo: Photo) throws(PhotoError) -> Rect? {
+        let info = try inspect(photo)
+        let bytes = try PhotoFile.read(photo.path).bytes
+        do throws(ImageProblem) {
+            let (image, _) = try decodeOriented(bytes, target: Size(width: 800, height: 800), mode: .aspectFit, background: .black)
+            let faces = FaceFraming.faces(in: image)
+            // From the decoded pixels to the displayed size.
+            let sx = Double(info.displayedSize.width) / Double(image.width), sy = Double(info.displayedSize.height) / Double(image.height)
+            let scaled = faces.map { Rect(x: Int(Double($0.x) * sx), y: Int(Double($0.y) * sy),
+                                          width: Int((Double($0.width) * sx).rounded(.up)), height: Int((Double($0.height) * sy).rounded(.up))) }
+            return FaceFraming.regionToKeep(faces: scaled, imageSize: info.displayedSize)
+        } catch {
+            throw error.error(for: photo.path)
+        }
+    }
+
     /// ``requestImage(for:targetSize:contentMode:background:)`` on a file's bytes already read:
     /// the whole path from bytes to slide, with no file system (the decode fuzz target calls it).
     /// - Parameters:
@@ -122,10 +160,11 @@ public struct ImageManager: Sendable {
     ///   - background: the colour of the bars and under transparency.
     /// - Throws: ``ImageProblem`` of the kinds ``requestImage(for:targetSize:contentMode:background:)`` lists.
     func image(from bytes: consuming [UInt8], targetSize: Size, contentMode: ContentMode,
-               background: RGBColor) throws(ImageProblem) -> PixelBuffer {
+               background: RGBColor, framing: Framing = .center) throws(ImageProblem) -> PixelBuffer {
         precondition(targetSize.width >= 2 && targetSize.height >= 2, "a slide needs at least 2x2 pixels")
         let (image, geometry) = try decodeOriented(consume bytes, target: targetSize, mode: contentMode, background: background)
-        return try Self.compose(image, geometry: geometry, target: targetSize, mode: contentMode, background: background)
+        return try Self.compose(image, geometry: geometry, target: targetSize, mode: contentMode, background: background,
+                                framing: framing)
     }
 
     // MARK: - Stages
@@ -168,13 +207,17 @@ public struct ImageManager: Sendable {
 
     /// Fills the bars, then resamples the (cropped) image into the content rectangle.
     static func compose(_ image: RGBImage, geometry: FitGeometry, target: Size, mode: ContentMode,
-                        background: RGBColor) throws(ImageProblem) -> PixelBuffer {
+                        background: RGBColor, framing: Framing = .center) throws(ImageProblem) -> PixelBuffer {
         precondition(image.channels == 3, "slides are RGB")
         let content = geometry.content
         // The crop is recomputed on the pixels at hand: a DCT-scaled size rounds up.
-        let crop = mode == .aspectFill
-            ? FitGeometry.centreCrop(of: image.size, aspect: FitGeometry.size(of: content))
-            : Rect(image.size)
+        let crop: Rect
+        switch (mode, framing) {
+        case (.aspectFit, _): crop = Rect(image.size)
+        case (.aspectFill, .center): crop = FitGeometry.centreCrop(of: image.size, aspect: FitGeometry.size(of: content))
+        case (.aspectFill, .faces):
+            crop = FaceFraming.crop(of: image.size, aspect: FitGeometry.size(of: content), faces: FaceFraming.faces(in: image))
+        }
         let rowBytes = target.width * 3
         var problem: ImageProblem?
         let pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * target.height) { buffer, count in

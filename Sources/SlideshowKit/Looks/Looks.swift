@@ -38,9 +38,16 @@ public enum Looks {
         grain: FilmLook.GrainMask(brightness: 0.65, contrast: 1.13, saturation: 1.27)
     )
 
-    /// Every built-in look, in the order the command line lists them: original, minimal-life,
-    /// tumble-down.
-    public static let all: [any Look] = [original, minimalLife, tumbleDown]
+    /// `sepia`: the classic sepia tone at the camera app's intensity, 0.8 (see ``SepiaLook``).
+    public static let sepia: any Look = SepiaLook()
+
+    /// `vignette`: corners darkened at the camera app's intensity 1.5 and radius 2.0 (see
+    /// ``VignetteLook``).
+    public static let vignette: any Look = VignetteLook()
+
+    /// Every built-in look at its defaults, in the order the command line lists them: original,
+    /// minimal-life, tumble-down, sepia, vignette. ``catalogue`` has their parameters.
+    public static let all: [any Look] = [original, minimalLife, tumbleDown, sepia, vignette]
 
     /// The built-in look with a name.
     ///
@@ -58,12 +65,7 @@ public enum Looks {
     /// - Returns: e.g. `black and white, Agfa APX 400: lifted exposure, soft contrast, grain`,
     ///   or nil when no built-in look has that name.
     public static func summary(of name: String) -> String? {
-        switch name {
-        case "original": "no change: the photo's own colours"
-        case "minimal-life": "black and white, Agfa APX 400: lifted exposure, soft contrast, grain"
-        case "tumble-down": "colour, Evangelion: soft faded contrast, violet shadows, grain"
-        default: nil
-        }
+        description(of: name)?.summary
     }
 }
 

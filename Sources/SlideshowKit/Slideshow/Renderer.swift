@@ -32,11 +32,17 @@ struct Renderer {
         } catch {
             throw .output(error)
         }
+        // The capture dates: the earliest is the file's creation time, and each is its slide's imprint.
+        let captureDates = slideshow.photos.map(CaptureDate.read)
+        writer.metadata = MovieMetadata(creationTime: captureDates.compactMap { $0 }.min(), title: slideshow.title)
         let input = AssetWriterInput(settings: settings)
         let adaptor = PixelBufferAdaptor(assetWriterInput: input)
         writer.add(input)
+        // The soundtrack (measured first when a loudness is asked for), on its own input.
+        let (soundtrack, loudness) = try prepareSoundtrack(timeline: timeline)
+        if let soundtrack { writer.add(soundtrack.input) }
         // The first photos decode while the encoder opens and the header is written.
-        let slides = SlidePreparer(slideshow: slideshow, workers: Self.workers, budget: Self.budget)
+        let slides = SlidePreparer(slideshow: slideshow, workers: Self.workers, budget: Self.budget, captureDates: captureDates)
         input.bufferConsumed = { slides.release() }
         slides.start()
         do {
@@ -53,6 +59,12 @@ struct Renderer {
         let total = timeline.photoCount
 
         let finished: Result<Void, WriterError> = await withTaskCancellationHandler {
+            // The sound's own ready-for-more-data loop runs beside the pictures'; a sound that
+            // fails stops the pictures too.
+            async let soundEnded: Bool = soundtrack?.run(onFailure: {
+                slides.cancel()
+                writer.cancelWriting()
+            }) ?? true
             let step = await input.feed(on: feed) { index in
                 guard index < total else { return .finished }
                 switch slides.take(index) {
@@ -70,9 +82,13 @@ struct Renderer {
                 }
             }
             guard step == .finished else {
+                _ = await soundEnded
                 return .failure(writer.error ?? WriterError(path: slideshow.output, kind: .cancelled, reason: "cancelled"))
             }
             writer.endSession(atSourceTime: timeline.endTime)
+            guard await soundEnded else {
+                return .failure(writer.error ?? WriterError(path: slideshow.output, kind: .cancelled, reason: "cancelled"))
+            }
             return await withCheckedContinuation { continuation in
                 writer.finishWriting { continuation.resume(returning: $0) }
             }
@@ -82,6 +98,7 @@ struct Renderer {
         }
 
         if let error = outcome.withLock({ $0 }) { throw error }
+        if let error = soundtrack?.error { throw .audio(error) }
         switch finished {
         case .success:
             break
@@ -97,7 +114,27 @@ struct Renderer {
         return RenderResult(
             output: slideshow.output, duration: timeline.endTime, frames: timeline.frameCount, size: settings.size,
             framesPerSecond: settings.framesPerSecond, look: slideshow.look.name, bytes: bytes,
-            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+            loudness: loudness, warnings: soundtrack?.warnings ?? [])
+    }
+
+    /// The soundtrack's stream, exactly the show's length, and its feed; the loudness
+    /// measured (a first pass over the music) when one is asked for. Runs before the writer
+    /// starts, so a soundtrack that cannot be used stops the render before any video is encoded.
+    private func prepareSoundtrack(timeline: Timeline) throws(RenderError) -> (SoundtrackFeed?, LoudnessReport?) {
+        guard var soundtrack = slideshow.soundtrack else { return (nil, nil) }
+        // With the show as long as the music, the music does not loop: a rounding to whole
+        // frames may leave a few milliseconds of silence at the end, under the fade-out.
+        if case .soundtrack = slideshow.length { soundtrack.loops = false }
+        let totalFrames = Int(MediaTime.rescale(Int64(timeline.frameCount), from: Int32(timeline.framesPerSecond),
+                                                to: Int32(AudioFormat.sampleRate)))
+        do {
+            let loudness = try soundtrack.measureLoudness(totalFrames: totalFrames)
+            let stream = try SoundtrackStream(soundtrack: soundtrack, totalFrames: totalFrames, gainDecibels: loudness?.gain ?? 0)
+            return (SoundtrackFeed(stream: stream, input: AssetWriterAudioInput(bitrate: soundtrack.bitrate)), loudness)
+        } catch {
+            throw .audio(error)
+        }
     }
 }
 
@@ -115,6 +152,8 @@ final class SlidePreparer: Sendable {
     private let budget: Int
     private let state: Mutex<State>
     private let ready: [DispatchSemaphore]
+    /// Each photo's capture date, for the date imprint.
+    private let captureDates: [CaptureDate?]
 
     private struct State {
         var results: [Int: Result<PixelBuffer, RenderError>] = [:]
@@ -124,8 +163,9 @@ final class SlidePreparer: Sendable {
         var cancelled = false
     }
 
-    init(slideshow: Slideshow, workers: Int, budget: Int) {
+    init(slideshow: Slideshow, workers: Int, budget: Int, captureDates: [CaptureDate?] = []) {
         precondition(workers > 0 && budget >= workers)
+        self.captureDates = captureDates
         self.slideshow = slideshow
         self.workers = workers
         self.budget = budget
@@ -187,8 +227,12 @@ final class SlidePreparer: Sendable {
         do {
             var buffer = try ImageManager().requestImage(
                 for: slideshow.photos[index], targetSize: slideshow.video.size,
-                contentMode: slideshow.contentMode, background: slideshow.background)
+                contentMode: slideshow.contentMode, background: slideshow.background, framing: slideshow.framing)
             slideshow.look.apply(to: &buffer, slideIndex: index)
+            if slideshow.backdrop == .blur { BlurredBackdrop.fill(&buffer) }
+            if let imprint = slideshow.dateImprint, index < captureDates.count, let date = captureDates[index] {
+                imprint.draw(date, on: &buffer)
+            }
             return .success(buffer)
         } catch {
             return .failure(.photo(error))

@@ -25,6 +25,19 @@ public struct Slideshow: Sendable {
     public var background: RGBColor
     /// Whether a file already at ``output`` may be replaced.
     public var overwrite: Bool
+    /// What surrounds a letterboxed photo: bars of ``background`` (the default) or a blurred,
+    /// darkened copy of the photo filling the frame.
+    public var backdrop: Backdrop = .color
+    /// The orange date printed in the picture's lower right corner from each photo's EXIF
+    /// capture date, as film cameras did; nil (the default) prints none.
+    public var dateImprint: DateImprint?
+    /// The MP4's title tag; nil (the default) writes none.
+    public var title: String?
+    /// Which part of a photo `aspectFill` keeps: where the faces are (the default; the centre
+    /// when no detector is available) or the centre.
+    public var framing: Framing = .faces
+    /// The music, if any: an AAC track as long as the show, beside the video.
+    public var soundtrack: Soundtrack? = nil
 
     /// Creates a slideshow with the product's defaults.
     public init(photos: [Photo], output: String, length: SlideshowLength = .default,
@@ -42,7 +55,25 @@ public struct Slideshow: Sendable {
 
     /// The timeline the show's length gives.
     /// - Throws: ``RenderError/invalid(_:)`` when the length cannot be laid out.
+    /// With ``SlideshowLength/soundtrack`` the soundtrack's file is read for its length.
     public func timeline() throws(RenderError) -> Timeline {
+        try timeline(musicLength: nil)
+    }
+
+    /// The timeline, given the music's length after its start when it is already known.
+    func timeline(musicLength: Double?) throws(RenderError) -> Timeline {
+        var length = self.length
+        if case .soundtrack = length {
+            guard let soundtrack else { throw .invalid("the length follows the soundtrack, but the show has none") }
+            do throws(AudioError) {
+                var seconds = musicLength
+                if seconds == nil { seconds = try soundtrack.inspect() }
+                if seconds == nil { seconds = try soundtrack.decodedLength() }
+                length = .total(seconds: seconds!)
+            } catch {
+                throw .audio(error)
+            }
+        }
         do {
             return try Timeline(photoCount: photos.count, length: length, framesPerSecond: video.framesPerSecond)
         } catch {
@@ -50,11 +81,12 @@ public struct Slideshow: Sendable {
         }
     }
 
-    /// Checks everything that can be checked before rendering: the settings, the timeline,
-    /// the output path, and every photo's header.
+    /// Checks everything that can be checked before rendering: the settings, the soundtrack
+    /// (opened and its first samples decoded), the timeline, the output path, and every photo's header.
     /// - Returns: the timeline.
-    /// - Throws: ``RenderError/invalid(_:)`` for settings and paths, ``RenderError/output(_:)``
-    ///   for an output that cannot be written (see ``AssetWriter/checkOutput(outputPath:overwrite:)``),
+    /// - Throws: ``RenderError/invalid(_:)`` for settings and paths, ``RenderError/audio(_:)``
+    ///   for a soundtrack that cannot be used, ``RenderError/output(_:)`` for an output that
+    ///   cannot be written (see ``AssetWriter/checkOutput(outputPath:overwrite:)``),
     ///   ``RenderError/photo(_:)`` for the first photo that cannot be read.
     @discardableResult
     public func validate() throws(RenderError) -> Timeline {
@@ -62,7 +94,19 @@ public struct Slideshow: Sendable {
         for path in [output] + photos.map(\.path) where Message.hasNUL(path) {
             throw .invalid("\(path): the path contains a NUL character, which no file name can")
         }
-        let timeline = try timeline()
+        var musicLength: Double? = nil
+        if let soundtrack {
+            do {
+                musicLength = try soundtrack.inspect()
+            } catch {
+                throw .audio(error)
+            }
+            let outputFile = FileIdentity(path: output)
+            if outputFile != nil && FileIdentity(path: soundtrack.path) == outputFile {
+                throw .invalid("\(output): the output is the soundtrack's file")
+            }
+        }
+        let timeline = try timeline(musicLength: musicLength)
         let outputFile = FileIdentity(path: output)
         for photo in photos where outputFile != nil && FileIdentity(path: photo.path) == outputFile {
             throw .invalid("\(output): the output is one of the input photos")
@@ -114,6 +158,14 @@ public struct Slideshow: Sendable {
     }
 }
 
+/// What fills the frame around a letterboxed photo.
+public enum Backdrop: Sendable, Hashable {
+    /// Bars of the slideshow's background colour.
+    case color
+    /// The photo itself, scaled to fill the frame, blurred and darkened (see ``BlurredBackdrop``).
+    case blur
+}
+
 /// How far a render is.
 public struct RenderProgress: Sendable, Hashable {
     /// Photos decoded and handed to the writer.
@@ -150,6 +202,10 @@ public struct RenderResult: Sendable, Hashable {
     public var bytes: Int
     /// Wall-clock seconds the render took.
     public var seconds: Double
+    /// The soundtrack's loudness before and after its gain, when a loudness was asked for.
+    public var loudness: LoudnessReport? = nil
+    /// Problems that did not stop the render, one line each (damaged audio packets skipped).
+    public var warnings: [String] = []
 }
 
 /// Why a render failed. Each case names the file at fault and says why, in one line.
@@ -158,6 +214,8 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalid(String)
     /// A photo cannot be read.
     case photo(PhotoError)
+    /// The soundtrack cannot be used.
+    case audio(AudioError)
     /// The output cannot be written.
     case output(WriterError)
     /// The render was cancelled; nothing was left at the output path.
@@ -168,6 +226,7 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .invalid(let reason): Message.oneLine(reason)
         case .photo(let error): Message.oneLine(error.description)
+        case .audio(let error): Message.oneLine(error.description)
         case .output(let error): Message.oneLine(error.description)
         case .cancelled: "cancelled"
         }

@@ -19,7 +19,8 @@ public struct SlideshowOptions: Sendable, Hashable {
     public var size: String
     /// Frames per second, 1 to 240; 30 by default.
     public var fps: Int
-    /// The look's name (see ``Looks/all``); `original` by default.
+    /// The look, or a chain of looks with parameters, e.g. `minimal-life,vignette:radius=1.8`
+    /// (see ``Looks/parse(_:)`` and ``Looks/catalogue``); `original` by default.
     public var filter: String
     /// Letterbox or fill; letterbox by default.
     public var fit: FitMode
@@ -31,6 +32,30 @@ public struct SlideshowOptions: Sendable, Hashable {
     public var preset: String
     /// How held frames are written; ``HoldStrategy/skip`` by default.
     public var hold: HoldStrategy
+    /// Whether each photo's capture date is printed in its lower right corner; off by default.
+    public var dateStamp: Bool = false
+    /// How the date is written: `ymd`, `mdy`, `dmy` or `iso` (``DateImprint/Format``); `ymd` by default.
+    public var dateFormat: String = DateImprint.Format.ymd.rawValue
+    /// The MP4's title tag; none by default.
+    public var title: String?
+    /// Which part of a photo `fill` keeps: `faces` (the default) or `center`.
+    public var framing: Framing = .faces
+    /// The music's file (``Soundtrack``); none by default.
+    public var audio: String? = nil
+    /// The AAC bit rate, e.g. `192k` or `128000`; `192k` by default.
+    public var audioBitrate: String = "192k"
+    /// Seconds into the music where the show's sound starts; 0 by default.
+    public var audioStart: Double = 0
+    /// Seconds of fade-in; 0 by default.
+    public var audioFadeIn: Double = 0
+    /// Seconds of fade-out, capped at half the show; 2 by default.
+    public var audioFadeOut: Double = 2
+    /// Whether music shorter than the show loops (with a 100 ms crossfade); true by default.
+    public var audioLoop: Bool = true
+    /// The integrated loudness to bring the music to, in LUFS; none by default.
+    public var loudness: Double? = nil
+    /// Whether the show lasts as long as the music (`--duration audio`); false by default.
+    public var durationFollowsAudio: Bool = false
 
     /// Creates options; the defaults are the product's.
     public init(duration: Double? = nil, slideDuration: Double? = nil, size: String = "1920x1080", fps: Int = 30,
@@ -72,6 +97,29 @@ public struct SlideshowOptions: Sendable, Hashable {
         case preset
         /// `hold` / `--hold`.
         case hold
+        /// `dateStamp` / `--date-stamp`.
+        case dateStamp
+        /// `dateFormat` / `--date-format`.
+        case dateFormat
+        /// `title` / `--title`.
+        case title
+        /// `framing` / `--framing`.
+        case framing
+        /// `audio` / `--audio`.
+        case audio
+        /// `audioBitrate` / `--audio-bitrate`.
+        case audioBitrate
+        /// `audioStart` / `--audio-start`.
+        case audioStart
+        /// `audioFadeIn` / `--audio-fade-in`.
+        case audioFadeIn
+        /// `audioFadeOut` / `--audio-fade-out`.
+        case audioFadeOut
+        /// `audioLoop` / `--no-audio-loop`.
+        case audioLoop
+        /// `loudness` / `--loudness`.
+        case loudness
+
         /// The MP4 file to write (a manifest's `output`; the command line's `-o`).
         case output
     }
@@ -102,12 +150,18 @@ public struct SlideshowOptions: Sendable, Hashable {
             throw OptionError(.photos, "photo \(index) contains a NUL character, which no file name can")
         }
         if Message.hasNUL(output) { throw OptionError(.output, "contains a NUL character, which no file name can") }
-        return Slideshow(photos: photos, output: output, length: settings.length, video: settings.video,
-                         look: settings.look, contentMode: fit.contentMode, background: settings.background,
-                         overwrite: overwrite)
+        var show = Slideshow(photos: photos, output: output, length: settings.length, video: settings.video,
+                             look: settings.look, contentMode: fit.contentMode, background: settings.background,
+                             overwrite: overwrite)
+        show.backdrop = fit == .blur ? .blur : .color
+        show.dateImprint = dateStamp ? settings.imprint : nil
+        show.title = title
+        show.framing = framing
+        show.soundtrack = try soundtrack()
+        return show
     }
 
-    private func settings(photoCount: Int?) throws(OptionError) -> (video: VideoSettings, length: SlideshowLength, look: any Look, background: RGBColor) {
+    private func settings(photoCount: Int?) throws(OptionError) -> (video: VideoSettings, length: SlideshowLength, look: any Look, background: RGBColor, imprint: DateImprint) {
         if photoCount == 0 { throw OptionError(.photos, "no photos given") }
         guard let frameSize = Size(parsing: size), frameSize.width > 0, frameSize.height > 0 else {
             throw OptionError(.size, "'\(size)' is not WIDTHxHEIGHT with positive numbers, e.g. 1920x1080")
@@ -124,14 +178,31 @@ public struct SlideshowOptions: Sendable, Hashable {
         let video = VideoSettings(size: frameSize, framesPerSecond: fps, crf: crf, preset: preset, hold: hold)
         // Size and rate together (the H.264 level's macroblock rate).
         if let problem = video.problem { throw OptionError(.size, problem) }
-        guard let look = Looks.named(filter) else {
-            throw OptionError(.filter, "'\(filter)' is not one of \(Looks.all.map(\.name).joined(separator: ", "))")
+        let look: any Look
+        do {
+            look = try Looks.parse(filter)
+        } catch {
+            throw OptionError(.filter, error.description)
         }
         guard let color = RGBColor(hex: background) else {
             throw OptionError(.background, "'\(background)' is not a colour of the form #RRGGBB")
         }
+        guard let format = DateImprint.Format(rawValue: dateFormat) else {
+            throw OptionError(.dateFormat, "'\(dateFormat)' is not one of \(DateImprint.Format.allCases.map { "\($0.rawValue) (\($0.example))" }.joined(separator: ", "))")
+        }
+        let imprint = DateImprint(format: format)
         if duration != nil && slideDuration != nil {
             throw OptionError(field: .slideDuration, reason: "give duration or slideDuration, not both", conflicting: .duration)
+        }
+        _ = try soundtrack()
+        if durationFollowsAudio {
+            if audio == nil {
+                throw OptionError(field: .duration, reason: "a duration of 'audio' needs an audio file")
+            }
+            if duration != nil || slideDuration != nil {
+                throw OptionError(field: .duration, reason: "give duration 'audio' or a number of seconds, not both")
+            }
+            return (video, .soundtrack, look, color, imprint)
         }
         let length: SlideshowLength = slideDuration.map { .perSlide(seconds: $0) } ?? .total(seconds: duration ?? 3)
         if let photoCount {
@@ -141,7 +212,48 @@ public struct SlideshowOptions: Sendable, Hashable {
                 throw OptionError(slideDuration == nil ? .duration : .slideDuration, error.description)
             }
         }
-        return (video, length, look, color)
+        return (video, length, look, color, imprint)
+    }
+}
+
+extension SlideshowOptions {
+    /// The soundtrack the audio settings describe, or nil without an audio file.
+    /// - Throws: ``OptionError`` naming the audio setting at fault.
+    func soundtrack() throws(OptionError) -> Soundtrack? {
+        guard let audio else {
+            for (field, given) in [(Field.audioStart, audioStart != 0), (.audioFadeIn, audioFadeIn != 0), (.audioFadeOut, audioFadeOut != 2),
+                                   (.audioLoop, !audioLoop), (.loudness, loudness != nil), (.audioBitrate, audioBitrate != "192k")] where given {
+                throw OptionError(field, "is only for a soundtrack: give an audio file too")
+            }
+            return nil
+        }
+        guard let bitrate = Self.bitrate(parsing: audioBitrate) else {
+            throw OptionError(.audioBitrate, "'\(audioBitrate)' is not a bit rate such as 192k or 128000")
+        }
+        let soundtrack = Soundtrack(path: audio, start: audioStart, fadeIn: audioFadeIn, fadeOut: audioFadeOut, loops: audioLoop,
+                                    loudness: loudness, bitrate: bitrate)
+        if let problem = soundtrack.problem {
+            let field: Field
+            switch problem {
+            case _ where !soundtrack.start.isFinite || soundtrack.start < 0: field = .audioStart
+            case _ where !soundtrack.fadeIn.isFinite || soundtrack.fadeIn < 0: field = .audioFadeIn
+            case _ where !soundtrack.fadeOut.isFinite || soundtrack.fadeOut < 0: field = .audioFadeOut
+            case _ where !Soundtrack.bitrates.contains(bitrate): field = .audioBitrate
+            default: field = .loudness
+            }
+            throw OptionError(field, problem)
+        }
+        return soundtrack
+    }
+
+    /// `192k`, `0.5M` or `128000` in bits per second.
+    static func bitrate(parsing text: String) -> Int? {
+        let lower = text.lowercased()
+        let (digits, scale): (Substring, Double) = lower.hasSuffix("k") ? (lower.dropLast(), 1000)
+            : lower.hasSuffix("m") ? (lower.dropLast(), 1_000_000) : (Substring(lower), 1)
+        guard let value = Double(digits), value.isFinite, value > 0 else { return nil }
+        let bits = (value * scale).rounded()
+        return bits <= Double(Int32.max) ? Int(bits) : nil
     }
 }
 
@@ -152,12 +264,16 @@ public enum FitMode: String, Sendable, Hashable, CaseIterable {
     case letterbox
     /// Cropped to fill the frame (``ContentMode/aspectFill``).
     case fill
+    /// The whole photo over a blurred, darkened copy of itself that fills the frame
+    /// (``ContentMode/aspectFit`` with ``Backdrop/blur``): no bars.
+    case blur
 
     /// The library's content mode.
     public var contentMode: ContentMode {
         switch self {
         case .letterbox: .aspectFit
         case .fill: .aspectFill
+        case .blur: .aspectFit
         }
     }
 }

@@ -4,6 +4,8 @@ public enum SlideshowLength: Sendable, Hashable, CustomStringConvertible {
     case total(seconds: Double)
     /// Each photo is shown this many seconds.
     case perSlide(seconds: Double)
+    /// As long as the slideshow's soundtrack, from its start offset to the music's end.
+    case soundtrack
 
     /// The default: three seconds in all.
     public static let `default` = SlideshowLength.total(seconds: 3)
@@ -12,6 +14,7 @@ public enum SlideshowLength: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .total(let seconds): "\(seconds) s in total"
         case .perSlide(let seconds): "\(seconds) s per slide"
+        case .soundtrack: "as long as the soundtrack"
         }
     }
 }
@@ -52,6 +55,7 @@ public struct Timeline: Sendable, Hashable {
         switch length {
         case .total(let total): seconds = total
         case .perSlide(let each): seconds = each * Double(photoCount)
+        case .soundtrack: throw Problem(description: "the length follows the soundtrack: the slideshow works it out from the music")
         }
         guard seconds.isFinite, seconds > 0 else {
             throw Problem(description: "the duration must be a positive number of seconds, not \(length)")

@@ -67,16 +67,24 @@ public final class AssetWriter: @unchecked Sendable {
     nonisolated(unsafe) private var engine: WriterEngine?
     /// Converts appended buffers, on the appending thread, one at a time.
     private let converter: Mutex<ColorConverter>
+    /// Encodes appended sound, on the appending thread; set by startWriting() when there is an audio input.
+    private let audioEncoder = Mutex<AACEncoder?>(nil)
 
     private struct State {
         var status = Status.unknown
         var error: WriterError?
         var input: AssetWriterInput?
+        var audioInput: AssetWriterAudioInput?
         var sessionStart: MediaTime?
         var sessionEnd: MediaTime?
         var lastFrame: Int64 = -1
+        /// With an audio input: the video input is finished, and its frames were sent to the muxer.
+        var videoInputFinished = false
+        var videoFlushed = false
         /// The temporary file, from startWriting() until it is committed or discarded.
         var output: OutputFile?
+        /// The file's creation time and title.
+        var metadata = MovieMetadata()
     }
 
     /// Creates a writer.
@@ -115,6 +123,13 @@ public final class AssetWriter: @unchecked Sendable {
     /// Why the writer failed, once ``status`` is `.failed`.
     public var error: WriterError? { state.withLock { $0.error } }
 
+    /// The file's creation time and title, set before ``startWriting()`` (later changes are
+    /// ignored); none by default.
+    public var metadata: MovieMetadata {
+        get { state.withLock { $0.metadata } }
+        set { state.withLock { $0.metadata = newValue } }
+    }
+
     /// Adds the video input. A writer takes one input.
     public func add(_ input: AssetWriterInput) {
         state.withLock { state in
@@ -125,11 +140,21 @@ public final class AssetWriter: @unchecked Sendable {
         input.attach(to: self)
     }
 
+    /// Adds the audio input, beside the video input. A writer takes at most one.
+    public func add(_ input: AssetWriterAudioInput) {
+        state.withLock { state in
+            precondition(state.audioInput == nil, "an AssetWriter takes one audio input")
+            precondition(state.status == .unknown, "inputs are added before startWriting()")
+            state.audioInput = input
+        }
+        input.attach(to: self)
+    }
+
     /// Creates the temporary output, opens the encoder and writes the file's header.
     /// - Throws: ``WriterError``: `.invalidPath`, `.noSuchFolder`, `.outputIsFolder`, `.notAFile`,
     ///   `.outputExists`, `.notWritable`, `.encoderFailed`, `.invalidState`.
     public func startWriting() throws(WriterError) {
-        let input = state.withLock { $0.input }
+        let (input, audioInput) = state.withLock { ($0.input, $0.audioInput) }
         guard input != nil, status == .unknown else {
             throw WriterError(path: outputPath, kind: .invalidState, reason: "startWriting() needs one input and a new writer")
         }
@@ -137,7 +162,12 @@ public final class AssetWriter: @unchecked Sendable {
             do {
                 let output = try OutputFile(target: outputPath, overwrite: overwrite)
                 do {
-                    engine = try WriterEngine(path: output.temporary, settings: settings)
+                    let bitrate = audioInput?.bitrate
+                    let metadata = self.metadata
+                    try audioEncoder.withLock { encoder throws(FFmpegError) in
+                        encoder = try bitrate.map { bitrate throws(FFmpegError) in try AACEncoder(bitrate: bitrate) }
+                        engine = try WriterEngine(path: output.temporary, settings: settings, audio: encoder, metadata: metadata)
+                    }
                 } catch {
                     output.discard()
                     throw error
@@ -170,6 +200,7 @@ public final class AssetWriter: @unchecked Sendable {
     /// Ends the session at `time`: the last appended buffer stays on screen until then.
     public func endSession(atSourceTime time: MediaTime) {
         state.withLock { $0.sessionEnd = time }
+        flushVideoIfFinished()
     }
 
     /// Encodes what is still queued, holds the last buffer until the session's end, writes the
@@ -194,6 +225,8 @@ public final class AssetWriter: @unchecked Sendable {
             return
         }
         state.withLock { $0.input }?.markAsFinished()
+        // An audio input not yet finished ends here; its last packets are queued before the trailer.
+        state.withLock { $0.audioInput }?.markAsFinished()
         queue.async { [self] in
             // Appends queued before this block have been encoded, in order.
             guard self.status == .writing, let engine, let output = state.withLock({ $0.output }) else {
@@ -273,6 +306,7 @@ public final class AssetWriter: @unchecked Sendable {
             fail(describe(error))
             return false
         }
+        state.withLock { $0.audioInput }?.videoReached(frame: index + 1, framesPerSecond: settings.framesPerSecond)
         let slot = PictureSlot(picture)
         queue.async { [self] in
             defer { done() }
@@ -286,6 +320,83 @@ public final class AssetWriter: @unchecked Sendable {
         return true
     }
 
+    /// Accepts sound from the audio input: encodes it here and queues its packets for the muxer.
+    /// - Returns: false, with ``error`` set when the writer failed, when the sound cannot be appended.
+    func enqueueAudio(_ buffer: AudioSampleBuffer, done: @escaping @Sendable () -> Void) -> Bool {
+        guard status == .writing else { return false }
+        let packets: [EncodedAudioPacket]
+        do {
+            packets = try audioEncoder.withLock { encoder throws(FFmpegError) -> [EncodedAudioPacket] in
+                guard let encoder else { return [] }
+                return try encoder.encode(buffer.samples)
+            }
+        } catch {
+            fail(describe(error))
+            return false
+        }
+        queue.async { [self] in
+            defer { done() }
+            guard status == .writing, let engine else { return }
+            do {
+                try engine.writeAudio(packets)
+            } catch {
+                fail(describe(error))
+            }
+        }
+        return true
+    }
+
+    /// The audio input is finished: encodes its last frame, drains the encoder, queues the packets.
+    func finishAudio() {
+        guard status == .writing else { return }
+        let packets: [EncodedAudioPacket]
+        do {
+            packets = try audioEncoder.withLock { encoder throws(FFmpegError) -> [EncodedAudioPacket] in
+                try encoder?.finish() ?? []
+            }
+        } catch {
+            fail(describe(error))
+            return
+        }
+        queue.async { [self] in
+            guard status == .writing, let engine else { return }
+            do {
+                try engine.writeAudio(packets)
+                try engine.finishAudio()
+            } catch {
+                fail(describe(error))
+            }
+        }
+    }
+
+    /// The video input is finished: the sound may run to its end.
+    func videoInputFinished() {
+        state.withLock { $0.videoInputFinished = true }
+        flushVideoIfFinished()
+        state.withLock { $0.audioInput }?.videoFinished()
+    }
+
+    /// With an audio input, once the video input is finished and the session's end is known:
+    /// the last picture's held frames go to the muxer at once, so that the sound still to
+    /// come meets video packets to interleave with instead of waiting for finishWriting().
+    private func flushVideoIfFinished() {
+        let endFrame = state.withLock { state -> Int64? in
+            guard state.audioInput != nil, state.status == .writing, state.videoInputFinished, !state.videoFlushed,
+                  let end = state.sessionEnd else { return nil }
+            state.videoFlushed = true
+            return max(frameIndex(of: end, start: state.sessionStart ?? .zero), state.lastFrame + 1)
+        }
+        guard let endFrame else { return }
+        queue.async { [self] in
+            guard status == .writing, let engine else { return }
+            do {
+                try engine.finishVideo(endFrame: endFrame)
+            } catch {
+                fail(describe(error))
+            }
+        }
+    }
+
     /// Fails the writer: removes the temporary file and wakes the input so its block sees the failure.
     private func fail(_ error: WriterError) {
         stop(status: .failed, error: error)
@@ -293,17 +404,18 @@ public final class AssetWriter: @unchecked Sendable {
 
     /// Ends writing early: the temporary file goes at once, the C objects when the queue gets to them.
     private func stop(status: Status, error: WriterError) {
-        let stopped = state.withLock { state -> (OutputFile?, AssetWriterInput?)? in
+        let stopped = state.withLock { state -> (OutputFile?, AssetWriterInput?, AssetWriterAudioInput?)? in
             guard state.status == .writing || (status == .cancelled && state.status == .unknown) else { return nil }
             state.status = status
             state.error = error
             defer { state.output = nil }
-            return (state.output, state.input)
+            return (state.output, state.input, state.audioInput)
         }
-        guard let (output, input) = stopped else { return }
+        guard let (output, input, audioInput) = stopped else { return }
         output?.discard()
         queue.async { [self] in engine = nil }
         input?.writerStopped()
+        audioInput?.writerStopped()
     }
 
     /// A ``WriterError`` for a lower layer's failure.

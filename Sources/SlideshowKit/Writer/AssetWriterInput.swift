@@ -65,10 +65,13 @@ public final class AssetWriterInput: @unchecked Sendable {
 
     /// Says that no more buffers will come; the block is not run again.
     public func markAsFinished() {
-        state.withLock {
+        let writer = state.withLock {
             $0.finished = true
             $0.request = nil
+            return $0.writer
         }
+        // The writer's audio input, if any, may now run to its end.
+        writer?.videoInputFinished()
     }
 
     // MARK: For the adaptor and the writer

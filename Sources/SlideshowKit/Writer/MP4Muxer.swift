@@ -1,6 +1,8 @@
 internal import CFFmpeg
 
-/// libavformat's MP4 muxer with one H.264 stream, writing to one file path.
+/// libavformat's MP4 muxer with one H.264 stream and, optionally, one AAC stream, writing to
+/// one file path. Packets go through `av_interleaved_write_frame`, which orders the two
+/// streams by time in the file.
 ///
 /// `moov` goes before `mdat` (`movflags=+faststart`, a second pass over the file at the end),
 /// so players can start before the whole file has arrived.
@@ -14,13 +16,17 @@ final class MP4Muxer {
     private let framesPerSecond: Int
     private var format: UnsafeMutablePointer<AVFormatContext> { formatOwner.pointer }
     private var packet: UnsafeMutablePointer<AVPacket> { packetOwner.pointer }
+    /// The AAC stream, when there is sound.
+    private var audioStream: UnsafeMutablePointer<AVStream>?
 
     /// Sets up the muxer for a stream described by the opened encoder.
     /// - Parameters:
     ///   - path: the file to write (created or truncated by ``writeHeader()``).
     ///   - encoder: the opened encoder; its parameters and global header become the stream's.
     ///   - extradata: the stream's configuration (SPS/PPS, Annex B); the encoder's own plus any the writer adds.
-    init(path: String, encoder: H264Encoder, extradata: [UInt8], framesPerSecond: Int) throws(FFmpegError) {
+    ///   - metadata: the creation time and title; nothing else is written.
+    init(path: String, encoder: H264Encoder, extradata: [UInt8], framesPerSecond: Int,
+         metadata: MovieMetadata = MovieMetadata()) throws(FFmpegError) {
         formatOwner = try OwnedOutputFormat(format: "mp4", path: path)
         packetOwner = try OwnedPacket()
         guard let stream = avformat_new_stream(formatOwner.pointer, nil) else {
@@ -28,6 +34,11 @@ final class MP4Muxer {
         }
         self.stream = stream
         self.framesPerSecond = framesPerSecond
+        // The movenc muxer reads `creation_time` into mvhd, tkhd and mdhd, and `title` into
+        // udta's ©nam; AVFMT_FLAG_BITEXACT keeps it from adding an encoder tag.
+        for entry in metadata.entries {
+            av_dict_set(&formatOwner.pointer.pointee.metadata, entry.key, entry.value, 0)
+        }
         encoderTimeBase = encoder.context.pointee.time_base
         stream.pointee.time_base = encoderTimeBase
         // A constant frame rate, stated: the muxer then knows each sample's duration.
@@ -52,6 +63,36 @@ final class MP4Muxer {
     /// exact (libavformat's default, 1000, rounds a 30 fps frame to 33 or 34 ms).
     static func movieTimescale(framesPerSecond: Int) -> Int { framesPerSecond * 1000 }
 
+    /// Adds an AAC stream described by the opened encoder (before ``writeHeader()``).
+    func addAudioStream(from encoder: AACEncoder) throws(FFmpegError) {
+        precondition(audioStream == nil, "one audio stream")
+        guard let stream = avformat_new_stream(format, nil) else {
+            throw FFmpegError(call: "avformat_new_stream(audio)", code: -ENOMEM)
+        }
+        stream.pointee.time_base = encoder.context.pointee.time_base
+        try check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder.context), "avcodec_parameters_from_context(aac)")
+        audioStream = stream
+        // Interleave strictly by time, waiting for a packet of each stream, never by a time
+        // limit: the file's layout then depends on the packets alone, not on when the video
+        // and the sound reached the muxer (the same input gives the same bytes).
+        format.pointee.max_interleave_delta = 0
+    }
+
+    /// Writes an AAC packet (times in 1/48000 s).
+    func write(audio source: EncodedAudioPacket) throws(FFmpegError) {
+        guard let audioStream else { preconditionFailure("no audio stream") }
+        try check(av_new_packet(packet, Int32(source.bytes.count)), "av_new_packet")
+        defer { av_packet_unref(packet) }
+        packet.pointee.data.update(from: source.bytes, count: source.bytes.count)
+        packet.pointee.pts = source.pts
+        packet.pointee.dts = source.pts
+        packet.pointee.duration = source.duration
+        packet.pointee.flags |= AV_PKT_FLAG_KEY
+        packet.pointee.stream_index = audioStream.pointee.index
+        av_packet_rescale_ts(packet, AVRational(num: 1, den: Int32(AudioFormat.sampleRate)), audioStream.pointee.time_base)
+        try check(av_interleaved_write_frame(format, packet), "av_interleaved_write_frame(audio)")
+    }
+
     /// Opens the file and writes the header.
     /// - Throws: ``FFmpegError`` when the file cannot be created or the header is refused.
     func writeHeader() throws(FFmpegError) {
@@ -73,7 +114,7 @@ final class MP4Muxer {
         source.pointee.duration = 1
         source.pointee.stream_index = stream.pointee.index
         av_packet_rescale_ts(source, encoderTimeBase, stream.pointee.time_base)
-        try check(av_write_frame(format, source), "av_write_frame")
+        try check(av_interleaved_write_frame(format, source), "av_interleaved_write_frame")
     }
 
     /// Writes a packet of the writer's own (Annex B bytes) at frame `index`, lasting one frame.

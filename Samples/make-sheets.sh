@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Renders the README's contact sheets from the sample photos with the tool itself, then tiles
+# one frame of each photo with ffmpeg's tile filter (run by `make sheets`):
+#   Samples/sheets/looks.png      a row per look (original, minimal-life, tumble-down, sepia,
+#                                 vignette, sepia,vignette), a column per sample photo
+#   Samples/sheets/blur-fill.png  the sample photos with --fit blur, and with --fit blur --filter minimal-life
+# Usage: Samples/make-sheets.sh [path/to/slideshow]
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+tool="${1:-$here/../.build/release/slideshow}"
+photos=("$here/photos/landscape.jpg" "$here/photos/portrait-orient6.jpg" "$here/photos/square.jpg")
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
+mkdir -p "$here/sheets"
+
+# One row: the photos, one second each at 1 fps, so that frame i is photo i.
+row() {  # row <name> <options…>
+  local name="$1"; shift
+  "$tool" make "${photos[@]}" --size 320x180 --fps 1 --duration 3 --quiet --overwrite "$@" -o "$scratch/$name.mp4"
+  ffmpeg -v error -y -i "$scratch/$name.mp4" -vf "tile=3x1:padding=4:color=white" -frames:v 1 "$scratch/$name.png"
+}
+sheet() {  # sheet <output.png> <row names…>
+  local output="$1"; shift
+  local inputs=() labels=""
+  for name in "$@"; do inputs+=(-i "$scratch/$name.png"); done
+  ffmpeg -v error -y "${inputs[@]}" -filter_complex "vstack=inputs=$#,pad=iw+8:ih+8:4:4:white" -frames:v 1 "$output"
+}
+
+looks=(original minimal-life tumble-down sepia vignette "sepia,vignette")
+for look in "${looks[@]}"; do row "look-${look/,/+}" --filter "$look"; done
+sheet "$here/sheets/looks.png" $(for look in "${looks[@]}"; do echo "look-${look/,/+}"; done)
+
+row blur --fit blur
+row blur-minimal-life --fit blur --filter minimal-life
+sheet "$here/sheets/blur-fill.png" blur blur-minimal-life
+ls -l "$here/sheets"

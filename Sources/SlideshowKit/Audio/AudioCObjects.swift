@@ -1,0 +1,74 @@
+internal import CFFmpeg
+internal import CEBUR128
+
+// The C objects of the audio stage that FFmpeg/Owned.swift does not already cover, one owner
+// each: a `final class` whose throwing `init` allocates (and, once the object exists,
+// configures it; a failure after that point runs `deinit`, which frees it once) and whose
+// `deinit` frees it. Codec contexts, frames and packets are FFmpeg/Owned.swift's.
+
+/// An input file opened by libavformat, with its streams probed.
+final class OwnedInputFormat {
+    let context: UnsafeMutablePointer<AVFormatContext>
+
+    /// Opens `path` and reads enough of it to know its streams.
+    /// - Throws: ``FFmpegError`` from `avformat_open_input` or `avformat_find_stream_info`.
+    init(path: String) throws(FFmpegError) {
+        _ = quietFFmpegLogging
+        var context: UnsafeMutablePointer<AVFormatContext>? = nil
+        // On failure avformat_open_input frees what it allocated and leaves `context` nil.
+        try check(avformat_open_input(&context, path, nil, nil), "avformat_open_input")
+        guard let context else { throw FFmpegError(call: "avformat_open_input", code: -ENOMEM) }
+        self.context = context
+        try check(avformat_find_stream_info(context, nil), "avformat_find_stream_info")
+    }
+
+    deinit {
+        var context: UnsafeMutablePointer<AVFormatContext>? = context
+        avformat_close_input(&context)
+    }
+}
+
+/// A libswresample context converting one input format to 48 kHz stereo interleaved float.
+final class OwnedResampler {
+    let context: OpaquePointer
+
+    /// Sets up the conversion from `layout`/`format`/`rate` to ``AudioFormat``.
+    ///
+    /// Channels are mixed with libswresample's standard matrix: 5.1 folds its centre and
+    /// surrounds into left and right at −3 dB (the matrix then normalised so nothing clips),
+    /// mono goes to both sides at −3 dB each (equal power).
+    init(layout: UnsafeMutablePointer<AVChannelLayout>, format: AVSampleFormat, rate: Int32) throws(FFmpegError) {
+        var output = AVChannelLayout()
+        av_channel_layout_default(&output, Int32(AudioFormat.channels))
+        defer { av_channel_layout_uninit(&output) }
+        var context: OpaquePointer? = nil
+        try check(swr_alloc_set_opts2(&context, &output, AV_SAMPLE_FMT_FLT, Int32(AudioFormat.sampleRate),
+                                      layout, format, rate, 0, nil), "swr_alloc_set_opts2")
+        guard let context else { throw FFmpegError(call: "swr_alloc_set_opts2", code: -ENOMEM) }
+        self.context = context
+        try check(swr_init(context), "swr_init")
+    }
+
+    deinit {
+        var context: OpaquePointer? = context
+        swr_free(&context)
+    }
+}
+
+/// A libebur128 state measuring 48 kHz stereo: integrated loudness and true peak.
+final class OwnedLoudnessMeter {
+    let state: UnsafeMutablePointer<ebur128_state>
+
+    init() throws(FFmpegError) {
+        let mode = Int32(EBUR128_MODE_I.rawValue | EBUR128_MODE_TRUE_PEAK.rawValue)
+        guard let state = ebur128_init(UInt32(AudioFormat.channels), UInt(AudioFormat.sampleRate), mode) else {
+            throw FFmpegError(call: "ebur128_init", code: -ENOMEM)
+        }
+        self.state = state
+    }
+
+    deinit {
+        var state: UnsafeMutablePointer<ebur128_state>? = state
+        ebur128_destroy(&state)
+    }
+}

@@ -1,0 +1,221 @@
+import Glibc
+internal import CFFmpeg
+
+/// The sound every stage after decoding works in: 48 kHz, stereo, interleaved 32-bit float
+/// (left, right, left, right, …).
+public enum AudioFormat {
+    /// Samples per second per channel.
+    public static let sampleRate = 48_000
+    /// Left and right.
+    public static let channels = 2
+}
+
+/// What the reader learnt of an audio file when it opened it.
+struct AudioFileInfo: Sendable, Hashable {
+    /// The codec's name, e.g. `mp3`.
+    var codec: String
+    /// The source's sample rate and channel count.
+    var sampleRate: Int
+    var channels: Int
+    /// The stream's length in seconds as the container states it (Xing/LAME header, STREAMINFO,
+    /// the MP4 edit list), or nil when it does not.
+    var duration: Double?
+}
+
+/// Decodes one audio file and resamples it to ``AudioFormat``, a chunk at a time.
+///
+/// Only the first audio stream libavformat rates best is read; other streams (cover art
+/// in ID3 tags, video) are discarded by the demuxer. MP3 encoder delay and padding, AAC
+/// priming and Opus pre-skip are trimmed by libavcodec from the demuxer's side data, so the
+/// first sample read is the music's first sample.
+///
+/// Damage inside a stream is skipped the way players skip it: a packet the decoder refuses
+/// is dropped and counted in ``skippedPackets``; a read error past the start ends the stream.
+final class AudioReader {
+    let path: String
+    let info: AudioFileInfo
+    /// Packets dropped as damaged so far.
+    private(set) var skippedPackets = 0
+    /// Why reading stopped early, when it did.
+    private(set) var stoppedEarly: String?
+
+    private let input: OwnedInputFormat
+    private let decoder: OwnedCodecContext
+    private let streamIndex: Int32
+    private let packet: OwnedPacket
+    private let frame: OwnedFrame
+    private var resampler: OwnedResampler?
+    private var resamplerInput: (format: Int32, rate: Int32, channels: Int32)?
+    private var draining = false
+    private var finished = false
+
+    /// Opens the file and its decoder.
+    /// - Throws: ``AudioError``: `.missing`, `.unreadable`, `.notAudio`, `.noAudioStream`, `.unsupported`.
+    init(path: String) throws(AudioError) {
+        self.path = path
+        var status = stat()
+        if stat(path, &status) != 0 {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR { throw AudioError(path: path, kind: .missing, reason: "no such audio file") }
+            throw AudioError(path: path, kind: .unreadable, reason: "cannot read the audio file (\(String(cString: strerror(code))))")
+        }
+        if (status.st_mode & S_IFMT) == S_IFDIR {
+            throw AudioError(path: path, kind: .unreadable, reason: "is a folder, not an audio file")
+        }
+        // A FIFO or a device (/dev/zero) could be read for ever: refused before it is opened.
+        if (status.st_mode & S_IFMT) != S_IFREG {
+            throw AudioError(path: path, kind: .unreadable, reason: "is not a regular file")
+        }
+        if access(path, R_OK) != 0 {
+            throw AudioError(path: path, kind: .unreadable, reason: "cannot read the audio file (\(String(cString: strerror(errno))))")
+        }
+        if status.st_size == 0 {
+            throw AudioError(path: path, kind: .empty, reason: "the audio file is empty (0 bytes)")
+        }
+        do {
+            input = try OwnedInputFormat(path: path)
+        } catch where error.call == "avformat_open_input" {
+            throw AudioError(path: path, kind: .notAudio, reason: "not an audio file FFmpeg can read, or a damaged one (\(error.message))")
+        } catch {
+            throw AudioError(path: path, kind: .damaged, reason: "the audio file is damaged: its streams cannot be read (\(error.message))")
+        }
+        let index = av_find_best_stream(input.context, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
+        guard index >= 0, let stream = input.context.pointee.streams[Int(index)] else {
+            throw AudioError(path: path, kind: .noAudioStream, reason: "has no audio stream")
+        }
+        streamIndex = index
+        for other in 0..<Int(input.context.pointee.nb_streams) where other != Int(index) {
+            input.context.pointee.streams[other]?.pointee.discard = AVDISCARD_ALL
+        }
+        let parameters = stream.pointee.codecpar!
+        guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
+            let name = String(cString: avcodec_get_name(parameters.pointee.codec_id))
+            throw AudioError(path: path, kind: .unsupported, reason: "no decoder for its \(name) audio")
+        }
+        do {
+            decoder = try OwnedCodecContext(codec: codec)
+            try check(avcodec_parameters_to_context(decoder.pointer, parameters), "avcodec_parameters_to_context")
+            decoder.pointer.pointee.pkt_timebase = stream.pointee.time_base
+            try check(avcodec_open2(decoder.pointer, codec, nil), "avcodec_open2")
+            packet = try OwnedPacket()
+            frame = try OwnedFrame()
+        } catch {
+            throw AudioError(path: path, kind: .damaged, reason: "cannot open its audio decoder (\(error.message))")
+        }
+        var duration: Double? = nil
+        if stream.pointee.duration > 0 && stream.pointee.duration != shim_av_nopts_value() {
+            duration = Double(stream.pointee.duration) * Double(stream.pointee.time_base.num) / Double(stream.pointee.time_base.den)
+        } else if input.context.pointee.duration > 0 && input.context.pointee.duration != shim_av_nopts_value() {
+            duration = Double(input.context.pointee.duration) / Double(AV_TIME_BASE)
+        }
+        info = AudioFileInfo(codec: String(cString: codec.pointee.name), sampleRate: Int(parameters.pointee.sample_rate),
+                             channels: Int(parameters.pointee.ch_layout.nb_channels), duration: duration)
+    }
+
+    /// The next chunk of sound, interleaved stereo at 48 kHz; nil at the end of the stream.
+    /// - Throws: ``AudioError`` `.damaged` when the decoder or resampler fails for a reason
+    ///   other than damaged data.
+    func read() throws(AudioError) -> [Float]? {
+        while !finished {
+            let received = avcodec_receive_frame(decoder.pointer, frame.pointer)
+            if received >= 0 {
+                defer { av_frame_unref(frame.pointer) }
+                let samples = try resample(frame.pointer)
+                if !samples.isEmpty { return samples }
+                continue
+            }
+            if received == shim_averror_eof() {
+                finished = true
+                let rest = try flushResampler()
+                return rest.isEmpty ? nil : rest
+            }
+            if received == shim_averror_invaliddata() {
+                skippedPackets += 1
+                continue
+            }
+            guard received == shim_averror_eagain() else {
+                throw AudioError(path: path, kind: .damaged, reason: "cannot decode the audio (\(FFmpegError(call: "avcodec_receive_frame", code: received).message))")
+            }
+            try feedDecoder()
+        }
+        return nil
+    }
+
+    /// Gives the decoder its next packet of the audio stream, or the end of the stream.
+    private func feedDecoder() throws(AudioError) {
+        if draining { return }
+        while true {
+            let code = av_read_frame(input.context, packet.pointer)
+            if code < 0 {
+                if code != shim_averror_eof() {
+                    stoppedEarly = FFmpegError(call: "av_read_frame", code: code).message
+                }
+                draining = true
+                _ = avcodec_send_packet(decoder.pointer, nil)
+                return
+            }
+            defer { av_packet_unref(packet.pointer) }
+            guard packet.pointer.pointee.stream_index == streamIndex else { continue }
+            let sent = avcodec_send_packet(decoder.pointer, packet.pointer)
+            if sent >= 0 { return }
+            if sent == shim_averror_invaliddata() {
+                skippedPackets += 1
+                continue
+            }
+            throw AudioError(path: path, kind: .damaged, reason: "cannot decode the audio (\(FFmpegError(call: "avcodec_send_packet", code: sent).message))")
+        }
+    }
+
+    /// Converts one decoded frame; the resampler is set up from the first frame (and again
+    /// should the stream's format change midway).
+    private func resample(_ frame: UnsafeMutablePointer<AVFrame>) throws(AudioError) -> [Float] {
+        let key = (frame.pointee.format, frame.pointee.sample_rate, frame.pointee.ch_layout.nb_channels)
+        if resamplerInput == nil || resamplerInput! != key {
+            var layout = AVChannelLayout()
+            defer { av_channel_layout_uninit(&layout) }
+            if frame.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC {
+                // WAV without a channel mask: the usual layout for the channel count.
+                av_channel_layout_default(&layout, frame.pointee.ch_layout.nb_channels)
+            } else {
+                _ = av_channel_layout_copy(&layout, &frame.pointee.ch_layout)
+            }
+            do {
+                resampler = try OwnedResampler(layout: &layout, format: AVSampleFormat(rawValue: frame.pointee.format),
+                                               rate: frame.pointee.sample_rate)
+            } catch {
+                throw AudioError(path: path, kind: .unsupported, reason: "cannot resample its audio (\(error.message))")
+            }
+            resamplerInput = key
+        }
+        // swr_convert takes the planes as `const uint8_t **`; AVFrame holds them as `uint8_t **`.
+        let planes = frame.pointee.extended_data.map { UnsafeMutablePointer<UnsafePointer<UInt8>?>(OpaquePointer($0)) }
+        return try convert(input: planes, count: frame.pointee.nb_samples)
+    }
+
+    private func flushResampler() throws(AudioError) -> [Float] {
+        guard resampler != nil else { return [] }
+        return try convert(input: nil, count: 0)
+    }
+
+    private func convert(input: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, count: Int32) throws(AudioError) -> [Float] {
+        guard let resampler else { return [] }
+        let capacity = Int(swr_get_out_samples(resampler.context, count)) + 16
+        guard capacity > 0 else { return [] }
+        var output = [Float](repeating: 0, count: capacity * AudioFormat.channels)
+        let converted = output.withUnsafeMutableBytes { buffer -> Int32 in
+            var planes: UnsafeMutablePointer<UInt8>? = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            return withUnsafeMutablePointer(to: &planes) { planes in
+                swr_convert(resampler.context, planes, Int32(capacity), input, count)
+            }
+        }
+        guard converted >= 0 else {
+            throw AudioError(path: path, kind: .damaged, reason: "cannot resample its audio (\(FFmpegError(call: "swr_convert", code: converted).message))")
+        }
+        output.removeLast((capacity - Int(converted)) * AudioFormat.channels)
+        return output
+    }
+}
+
+private func != (lhs: (Int32, Int32, Int32), rhs: (Int32, Int32, Int32)) -> Bool {
+    lhs.0 != rhs.0 || lhs.1 != rhs.1 || lhs.2 != rhs.2
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+/// The music of a slideshow: an audio file and how it is fitted to the show.
+///
+/// ```swift
+/// var show = Slideshow(photos: photos, output: "out.mp4")
+/// show.soundtrack = Soundtrack(path: "song.mp3", start: 12, loudness: -16)
+/// ```
+///
+/// The file is decoded with libavformat/libavcodec (MP3, AAC and ALAC in M4A, FLAC, WAV,
+/// Ogg Vorbis, Opus, …), resampled to 48 kHz stereo, and encoded as AAC-LC beside the video.
+/// The track lasts exactly as long as the show (to within one AAC frame, 1024 samples),
+/// starting at t = 0 with the first video frame. Music shorter than the show loops, with a
+/// ``crossfade`` at each seam, unless ``loops`` is false: then the rest is silence.
+public struct Soundtrack: Sendable, Hashable {
+    /// The audio file.
+    public var path: String
+    /// Seconds into the music where the show's sound starts; 0 by default.
+    public var start: Double
+    /// Seconds of fade-in at the start of the show; 0 (none) by default.
+    public var fadeIn: Double
+    /// Seconds of fade-out at the end of the show; 2 by default, and never more than half the show.
+    public var fadeOut: Double
+    /// Whether music shorter than the show starts again (from ``start``); true by default.
+    public var loops: Bool
+    /// The integrated loudness (LUFS) to bring the sound to, e.g. −16 for phones, −23 for
+    /// broadcast; nil (the default) leaves the level as it is.
+    public var loudness: Double?
+    /// The AAC encoder's bit rate in bits per second; 192 000 by default.
+    public var bitrate: Int
+
+    /// The length of the equal-power crossfade at a loop's seam: 100 ms (4800 samples).
+    public static let crossfade = MediaTime(value: 1, timescale: 10)
+    /// The true-peak ceiling a loudness gain respects: −1 dBTP.
+    public static let truePeakCeiling = -1.0
+    /// The bit rates accepted, in bits per second.
+    public static let bitrates = 32_000...512_000
+
+    /// Creates a soundtrack; the defaults are the product's.
+    public init(path: String, start: Double = 0, fadeIn: Double = 0, fadeOut: Double = 2, loops: Bool = true,
+                loudness: Double? = nil, bitrate: Int = 192_000) {
+        self.path = path
+        self.start = start
+        self.fadeIn = fadeIn
+        self.fadeOut = fadeOut
+        self.loops = loops
+        self.loudness = loudness
+        self.bitrate = bitrate
+    }
+
+    /// What is wrong with the settings (not the file), or nil.
+    public var problem: String? {
+        if !start.isFinite || start < 0 { return "the audio start \(start) s must be 0 or more" }
+        if !fadeIn.isFinite || fadeIn < 0 { return "the audio fade-in \(fadeIn) s must be 0 or more" }
+        if !fadeOut.isFinite || fadeOut < 0 { return "the audio fade-out \(fadeOut) s must be 0 or more" }
+        if let loudness, !loudness.isFinite || loudness < -70 || loudness > -5 {
+            return "the loudness \(loudness) LUFS must be between -70 and -5"
+        }
+        if !Self.bitrates.contains(bitrate) { return "the audio bit rate \(bitrate) b/s must be between 32k and 512k" }
+        return nil
+    }
+
+    /// Opens the file and decodes its first samples: everything that can be known wrong
+    /// about it before a video is encoded.
+    /// - Returns: the music's length after ``start`` in seconds, as the container states it
+    ///   (nil when it does not).
+    /// - Throws: ``AudioError``: `.invalidSettings`, `.missing`, `.unreadable`, `.notAudio`,
+    ///   `.noAudioStream`, `.unsupported`, `.damaged`, `.empty` (no samples, or none after ``start``).
+    func inspect() throws(AudioError) -> Double? {
+        if let problem { throw AudioError(path: path, kind: .invalidSettings, reason: problem) }
+        let reader = try AudioReader(path: path)
+        var chunk: [Float]? = nil
+        repeat {
+            chunk = try reader.read()
+        } while chunk?.isEmpty == true
+        guard chunk != nil else {
+            let why = reader.stoppedEarly.map { " (\($0))" } ?? (reader.skippedPackets > 0 ? " (every audio packet is damaged)" : "")
+            throw AudioError(path: path, kind: reader.skippedPackets > 0 || reader.stoppedEarly != nil ? .damaged : .empty,
+                             reason: "holds no audio samples\(why)")
+        }
+        guard let duration = reader.info.duration else { return nil }
+        if start >= duration {
+            throw AudioError(path: path, kind: .empty, reason: String(format: "the audio start %g s is past the music's end (%.3f s)", start, duration))
+        }
+        return duration - start
+    }
+
+    /// The music's exact length after ``start`` in seconds, by decoding it all (for files
+    /// whose container does not state it).
+    func decodedLength() throws(AudioError) -> Double {
+        let reader = try AudioReader(path: path)
+        var frames = 0
+        while let chunk = try reader.read() { frames += chunk.count / AudioFormat.channels }
+        let seconds = Double(frames) / Double(AudioFormat.sampleRate) - start
+        guard seconds > 0 else {
+            throw AudioError(path: path, kind: .empty, reason: String(format: "the audio start %g s is past the music's end", start))
+        }
+        return seconds
+    }
+}
+
+/// The loudness of a soundtrack before and after its gain.
+public struct LoudnessReport: Sendable, Hashable {
+    /// The integrated loudness of the part used, as it would sound without the gain (LUFS).
+    public var measured: Double
+    /// Its true peak without the gain (dBTP).
+    public var truePeak: Double
+    /// The gain applied (dB): the target minus ``measured``, lowered if needed so that the
+    /// true peak stays at or under −1 dBTP.
+    public var gain: Double
+    /// The loudness after the gain: ``measured`` + ``gain`` (LUFS).
+    public var final: Double
+}

@@ -1,0 +1,124 @@
+import Foundation
+
+// The soundtrack's figures (issue 12): what a 3-minute MP3 adds to R1, the peak memory of a
+// 60-minute show with a 60-minute FLAC, and the same show with music made by ffmpeg's CLI and
+// by moviepy, each with the difference between its video's and its sound's end (ffprobe).
+
+/// Runs the soundtrack benchmark and returns its lines.
+func audioBenchmark(tool: String, ffmpeg: String, photos: [String], scratch: URL, runs: Int) -> [String] {
+    func file(_ name: String) -> String { scratch.appendingPathComponent(name).path }
+    var lines = ["", "Soundtrack (issue 12): R1 with music; the machine may be loaded, so compare the figures side by side"]
+    guard let source = ["../shared/media/mp3_cbr_128k_stereo.mp3", "../shared/media/flac_stereo_music.flac"]
+        .map({ URL(fileURLWithPath: $0).standardizedFileURL.path }).first(where: FileManager.default.fileExists(atPath:)) else {
+        return lines + ["  skipped: ../shared/media is absent"]
+    }
+    // The music, made here from a shared file: a 3-minute MP3 and a 60-minute FLAC.
+    let song = file("song-3min.mp3"), long = file("music-60min.flac")
+    let flacSource = URL(fileURLWithPath: "../shared/media/flac_stereo_music.flac").standardizedFileURL.path
+    for (output, input, seconds, codec) in [(song, source, 180, ["-c:a", "libmp3lame", "-b:a", "192k"]),
+                                            (long, FileManager.default.fileExists(atPath: flacSource) ? flacSource : source, 3600, ["-c:a", "flac"])] {
+        let made = measure(ffmpeg, ["-v", "error", "-y", "-stream_loop", "-1", "-i", input, "-t", String(seconds)] + codec + [output])
+        guard made.status == 0 else { return lines + ["  skipped: ffmpeg could not make \(output)"] }
+    }
+
+    // 1. R1 and R1 with the 3-minute MP3, alternating.
+    func r1(_ extra: [String], _ name: String) -> [String] {
+        ["make"] + photos + ["--duration", "3", "--overwrite", "--quiet", "-o", file(name)] + extra
+    }
+    _ = measure(tool, r1(["--audio", song], "r1-audio.mp4"))
+    var plain: [Double] = [], withMusic: [Double] = []
+    for _ in 0..<runs {
+        plain.append(measure(tool, r1([], "r1-plain.mp4")).wall)
+        withMusic.append(measure(tool, r1(["--audio", song], "r1-audio.mp4")).wall)
+    }
+    let added = median(withMusic) - median(plain)
+    lines.append("  R1 \(format(median(plain))), with a 3-minute MP3 \(format(median(withMusic))): adds \(format(added))   (target ≤ 0.150 s)")
+
+    // 2. Peak memory of a 60-minute show, without and with a 60-minute FLAC (GNU time's %M:
+    //    the child's own peak, whatever this process's size).
+    func peak(_ arguments: [String]) -> (rss: Int, wall: Double)? {
+        let report = file("time.txt")
+        let started = Date()
+        let cost = measure("/usr/bin/time", ["-f", "%M", "-o", report, tool] + arguments)
+        guard cost.status == 0, let text = try? String(contentsOfFile: report, encoding: .utf8),
+              let kib = text.split(separator: "\n").last.flatMap({ Int($0) }) else { return nil }
+        return (kib * 1024, Date().timeIntervalSince(started))
+    }
+    if let silent = peak(["make"] + photos + ["--duration", "3600", "--overwrite", "--quiet", "-o", file("long-plain.mp4")]),
+       let music = peak(["make"] + photos + ["--duration", "audio", "--audio", long, "--overwrite", "--quiet", "-o", file("long-audio.mp4")]) {
+        let gap = avEndDifference(file("long-audio.mp4")).map { String(format: "%.1f ms", $0 * 1000) } ?? "?"
+        lines.append("  60-minute show: peak RSS \(megabytes(silent.rss)) silent (\(format(silent.wall))), \(megabytes(music.rss)) with a 60-minute FLAC (\(format(music.wall))), A/V end difference \(gap)   (target ≤ 150 MB)")
+    } else {
+        lines.append("  60-minute show: failed (or /usr/bin/time is missing)")
+    }
+
+    // 3. The same show with music by ffmpeg's CLI and by moviepy.
+    let filter = "scale=1920:1080:force_original_aspect_ratio=decrease,pad=1920:1080:(ow-iw)/2:(oh-ih)/2,setsar=1,loop=loop=29:size=1:start=0,setpts=N/30/TB"
+    let peer = ["-v", "error", "-y", "-i", photos[0], "-i", photos[1], "-i", photos[2], "-i", song, "-filter_complex",
+                "[0]\(filter)[a];[1]\(filter)[b];[2]\(filter)[c];[a][b][c]concat=n=3:v=1:a=0,format=yuv420p[v]",
+                "-map", "[v]", "-map", "3:a", "-r", "30", "-c:v", "libx264", "-preset", "medium", "-tune", "stillimage", "-crf", "20",
+                "-c:a", "aac", "-b:a", "192k", "-shortest", "-movflags", "+faststart", file("peer-audio.mp4")]
+    var rows: [(String, Double?, Double?)] = [("slideshow", median(withMusic), avEndDifference(file("r1-audio.mp4")))]
+    let peerCosts = (0..<max(1, runs / 2)).map { _ in measure(ffmpeg, peer) }
+    rows.append(("ffmpeg CLI", peerCosts.allSatisfy { $0.status == 0 } ? median(peerCosts.map(\.wall)) : nil, avEndDifference(file("peer-audio.mp4"))))
+    if let python = moviepyPython() {
+        let script = file("moviepy-show.py")
+        try? moviepyScript.write(toFile: script, atomically: true, encoding: .utf8)
+        let cost = measure(python, [script] + photos + [song, file("moviepy-audio.mp4")])
+        rows.append(("moviepy", cost.status == 0 ? cost.wall : nil, cost.status == 0 ? avEndDifference(file("moviepy-audio.mp4")) : nil))
+    } else {
+        lines.append("  moviepy: skipped (no venv with moviepy could be made: python3 -m venv + pip install moviepy failed)")
+    }
+    lines.append("  The same 3 s show with the 3-minute MP3 (A/V end difference: |video end − audio end| by ffprobe; target ≤ 21.3 ms, faster than both):")
+    for (name, wall, gap) in rows {
+        lines.append("    \(name.padding(toLength: 11, withPad: " ", startingAt: 0)) wall \(wall.map(format) ?? "failed")  A/V end difference \(gap.map { String(format: "%.1f ms", $0 * 1000) } ?? "?")")
+    }
+    return lines
+}
+
+/// |video end − audio end| of a file, from ffprobe's start times and durations of its first streams.
+func avEndDifference(_ path: String) -> Double? {
+    func end(_ stream: String) -> Double? {
+        let pipe = Pipe()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
+        process.arguments = ["-v", "error", "-select_streams", stream, "-show_entries", "stream=start_time,duration", "-of", "csv=p=0", path]
+        process.standardOutput = pipe
+        guard (try? process.run()) != nil else { return nil }
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let values = text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").compactMap { Double($0) }
+        return values.count == 2 ? values[0] + values[1] : nil
+    }
+    guard let video = end("v:0"), let audio = end("a:0") else { return nil }
+    return abs(video - audio)
+}
+
+/// A Python with moviepy: a venv kept in ~/.cache/slideshow-bench, made (pip install moviepy) on first use.
+func moviepyPython() -> String? {
+    let folder = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/slideshow-bench/moviepy")
+    let python = folder.appendingPathComponent("bin/python").path
+    if measure(python, ["-c", "import moviepy"]).status == 0 { return python }
+    guard let system = ["/usr/bin/python3", "/usr/local/bin/python3"].first(where: FileManager.default.isExecutableFile(atPath:)) else { return nil }
+    try? FileManager.default.createDirectory(at: folder.deletingLastPathComponent(), withIntermediateDirectories: true)
+    guard measure(system, ["-m", "venv", folder.path]).status == 0,
+          measure(folder.appendingPathComponent("bin/pip").path, ["install", "-q", "moviepy"]).status == 0,
+          measure(python, ["-c", "import moviepy"]).status == 0 else { return nil }
+    return python
+}
+
+/// moviepy 2's version of R1 with music: each photo fitted into 1920x1080 for one second,
+/// the music cut to the video's length, x264 medium and AAC 192k.
+let moviepyScript = """
+    import sys
+    from moviepy import ImageClip, AudioFileClip, CompositeVideoClip, concatenate_videoclips
+    photos, song, output = sys.argv[1:4], sys.argv[4], sys.argv[5]
+    def slide(path):
+        clip = ImageClip(path)
+        clip = clip.resized(min(1920 / clip.w, 1080 / clip.h))
+        return CompositeVideoClip([clip.with_position("center")], size=(1920, 1080)).with_duration(1)
+    video = concatenate_videoclips([slide(p) for p in photos])
+    video = video.with_audio(AudioFileClip(song).subclipped(0, video.duration))
+    video.write_videofile(output, fps=30, codec="libx264", preset="medium", audio_codec="aac", audio_bitrate="192k", logger=None)
+
+    """

@@ -1,0 +1,157 @@
+import Foundation
+@testable import SlideshowKit
+import Testing
+import TestSupport
+
+private let haveSharedPhotos = TestEnvironment.sharedPhotos != nil
+private let samples = ["landscape.jpg", "portrait-orient6.jpg", "square.jpg"].map { Photo(path: TestEnvironment.sample($0)) }
+
+/// ffprobe's `-show_format` of a file, as text.
+private func showFormat(_ path: String) throws -> String {
+    guard let ffprobe = which("ffprobe") else { throw ProbeError.noFFprobe }
+    let result = try run(ffprobe, ["-v", "error", "-show_format", "-show_streams", path])
+    guard result.status == 0 else { throw ProbeError.unreadable(result.stderr) }
+    return result.stdoutText
+}
+
+/// A small, quick render of photos.
+private func render(_ photos: [Photo], to path: String, configure: (inout Slideshow) -> Void = { _ in }) async throws {
+    var show = Slideshow(photos: photos, output: path, length: .total(seconds: Double(photos.count)))
+    show.video = VideoSettings(size: Size(width: 320, height: 180), framesPerSecond: 2, preset: "ultrafast")
+    configure(&show)
+    _ = try await show.render()
+}
+
+@Suite("Metadata: creation time, title, nothing else from EXIF")
+struct MetadataTests {
+    @Test("creation_time is the earliest capture (the Canon's, 2005); title as given; no GPS, no camera names",
+          .enabled(if: haveSharedPhotos, "skipped: ../shared/photos is absent (a fresh clone); the test needs the camera photos"))
+    func cameraPhotos() async throws {
+        let folder = try TemporaryFolder()
+        let names = ["camera_nokia_8.3_9mp_wide.jpg", "camera_nikon_d90_12mp.jpg", "camera_canon_eos5d_13mp_portrait.jpg"]
+        let photos = names.map { Photo(path: TestEnvironment.sharedPhoto($0)!) }
+        try await render(photos, to: folder.path("meta.mp4")) { $0.title = "Summer, 2022" }
+        let format = try showFormat(folder.path("meta.mp4"))
+        let creation = format.split(separator: "\n").filter { $0.hasPrefix("TAG:creation_time=") }
+        // The movie's and the track's.
+        #expect(creation == ["TAG:creation_time=2005-09-25T00:31:00.000000Z", "TAG:creation_time=2005-09-25T00:31:00.000000Z"])
+        #expect(format.contains("TAG:title=Summer, 2022\n"))
+        // No location tag (chroma_location is the stream's 4:2:0 siting, not a place).
+        let tags = format.split(separator: "\n").filter { $0.hasPrefix("TAG:") }
+        #expect(tags.allSatisfy { !$0.lowercased().contains("location") && !$0.lowercased().contains("gps") }, "\(tags)")
+        #expect(Set(tags.map { $0.split(separator: "=").first! }) == ["TAG:major_brand", "TAG:minor_version", "TAG:compatible_brands",
+                                                                    "TAG:creation_time", "TAG:title", "TAG:language", "TAG:handler_name", "TAG:vendor_id"])
+
+        // The Nokia's GPS latitude and longitude, as the rationals its EXIF stores, appear
+        // nowhere in the video; nor do the cameras' names.
+        let nokia = try PhotoFile.read(photos[0].path, limit: 256 << 10).bytes
+        var gpsValues: [[UInt8]] = []
+        _ = JPEGMarkers.scan(nokia) { marker, payload in
+            guard marker == 0xE1, nokia[payload.lowerBound..<payload.lowerBound + 4].elementsEqual("Exif".utf8),
+                  let tiff = TIFFBlock(nokia, payload.lowerBound + 6..<payload.upperBound),
+                  let pointer = tiff.entry(0x8825, inIFDAt: tiff.firstIFD), let gps = tiff.u32(pointer.valueOffset) else { return true }
+            for tag in [2, 4] {
+                if let entry = tiff.entry(tag, inIFDAt: gps), entry.type == 5 || entry.type == 10 {  // (S)RATIONAL x3
+                    let start = tiff.base + entry.valueOffset
+                    gpsValues.append(Array(nokia[start..<start + 24]))
+                }
+            }
+            return false
+        }
+        #expect(gpsValues.count == 2, "the Nokia photo's GPS latitude and longitude")
+        let video = try [UInt8](Data(contentsOf: folder.url.appendingPathComponent("meta.mp4")))
+        func contains(_ needle: [UInt8]) -> Bool {
+            guard needle.count <= video.count else { return false }
+            return (0...(video.count - needle.count)).contains { i in video[i] == needle[0] && video[i..<i + needle.count].elementsEqual(needle) }
+        }
+        for value in gpsValues { #expect(!contains(value)) }
+        for text in ["Nokia", "HMD Global", "NIKON", "Canon", "Exif"] { #expect(!contains(Array(text.utf8)), "\(text)") }
+    }
+
+    @Test("photos without a capture date: no creation_time, no title; the bytes are the same on every run")
+    func noDates() async throws {
+        let folder = try TemporaryFolder()
+        try await render(samples, to: folder.path("a.mp4"))
+        try await render(samples, to: folder.path("b.mp4"))
+        let format = try showFormat(folder.path("a.mp4"))
+        #expect(!format.contains("creation_time") && !format.contains("TAG:title"))
+        #expect(try Data(contentsOf: folder.url.appendingPathComponent("a.mp4")) == Data(contentsOf: folder.url.appendingPathComponent("b.mp4")))
+    }
+}
+
+@Suite("Date imprint and blur fill in a render")
+struct RenderedOverlayTests {
+    @Test("the imprint appears on the photo with a date, in its lower right, and not on the photo without",
+          .enabled(if: haveSharedPhotos, "skipped: ../shared/photos is absent (a fresh clone); the test needs the camera photos"))
+    func dateStamp() async throws {
+        let folder = try TemporaryFolder()
+        let photos = [Photo(path: TestEnvironment.sharedPhoto("camera_canon_eos5d_13mp_portrait.jpg")!), samples[0]]
+        try await render(photos, to: folder.path("plain.mp4"))
+        try await render(photos, to: folder.path("dated.mp4")) { $0.dateImprint = DateImprint() }
+        let plain = try FrameDecoder.frames(of: folder.path("plain.mp4"), pixelFormat: "gray", width: 320, height: 180)
+        let dated = try FrameDecoder.frames(of: folder.path("dated.mp4"), pixelFormat: "gray", width: 320, height: 180)
+        #expect(plain.count == 4 && dated.count == 4)
+        // The Canon portrait sits at x 100..<220; the imprint lies in the picture's lower right.
+        var outside = 0, inside = 0
+        for y in 0..<180 {
+            for x in 0..<320 {
+                let differs = abs(Int(plain[0][y * 320 + x]) - Int(dated[0][y * 320 + x])) > 8
+                guard differs else { continue }
+                if x >= 150 && x < 220 && y >= 150 { inside += 1 } else { outside += 1 }
+            }
+        }
+        #expect(inside > 40 && outside == 0, "inside \(inside), outside \(outside)")
+        // The sample photo has no EXIF date: its frames are the same with and without.
+        #expect(plain[2] == dated[2] && plain[3] == dated[3])
+    }
+
+    @Test("--fit blur: no bars anywhere in the frame")
+    func blurFill() async throws {
+        let folder = try TemporaryFolder()
+        var options = SlideshowOptions(duration: 3, size: "320x180", fps: 2, fit: .blur, background: "#00FF00", preset: "ultrafast")
+        options.filter = "sepia"
+        let show = try options.slideshow(photos: samples, output: folder.path("blur.mp4"))
+        #expect(show.backdrop == .blur && show.contentMode == .aspectFit)
+        _ = try await show.render()
+        // Deterministic: the same show again gives the same bytes.
+        var again = show
+        again.output = folder.path("again.mp4")
+        _ = try await again.render()
+        #expect(try Data(contentsOf: folder.url.appendingPathComponent("blur.mp4")) == Data(contentsOf: folder.url.appendingPathComponent("again.mp4")))
+        let frames = try FrameDecoder.frames(of: folder.path("blur.mp4"), pixelFormat: "rgb24", width: 320, height: 180)
+        #expect(frames.count == 6)
+        // The portrait sample's frame: its side columns are not the green background, nor black.
+        let frame = frames[2]
+        for x in [0, 5, 310, 319] {
+            for y in [0, 90, 179] {
+                let at = (y * 320 + x) * 3
+                let (r, g, b) = (Int(frame[at]), Int(frame[at + 1]), Int(frame[at + 2]))
+                #expect(!(g > 200 && r < 60 && b < 60), "green bar at (\(x), \(y))")
+                #expect(r + g + b > 30, "black bar at (\(x), \(y))")
+            }
+        }
+    }
+
+    @Test("--fit fill with face framing: the astronaut's face is whole in every frame of her slide; the centre crop cuts it",
+          .enabled(if: FaceFraming.isAvailable, "skipped: no face detector (the OpenCV cascade from opencv-data is not installed)"))
+    func faceFraming() async throws {
+        let folder = try TemporaryFolder()
+        for framing in [Framing.faces, .center] {
+            try await render([samples[1], samples[2]], to: folder.path("\(framing).mp4")) {
+                $0.contentMode = .aspectFill
+                $0.framing = framing
+            }
+            let frames = try FrameDecoder.frames(of: folder.path("\(framing).mp4"), pixelFormat: "rgb24", width: 320, height: 180)
+            #expect(frames.count == 4)
+            for frame in frames.prefix(2) {
+                let faces = FaceFraming.faces(in: RGBImage(width: 320, height: 180, channels: 3, pixels: [UInt8](frame)))
+                if framing == .faces {
+                    #expect(faces.count == 1, "\(faces)")
+                    for face in faces { #expect(face.x >= 0 && face.y >= 0 && face.maxX <= 320 && face.maxY <= 180) }
+                } else {
+                    #expect(faces.isEmpty, "\(faces)")
+                }
+            }
+        }
+    }
+}
