@@ -3,12 +3,13 @@
 # Both first install the Debian packages the build needs, if any are missing.
 
 SWIFT ?= swift
-PACKAGES := pkg-config libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libswresample-dev libebur128-dev libturbojpeg0-dev ffmpeg time libopencv-objdetect-dev opencv-data
+PACKAGES := pkg-config libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libswresample-dev libebur128-dev libturbojpeg0-dev ffmpeg time libopencv-objdetect-dev opencv-data libheif-dev liblcms2-dev libwebp-dev python3-pil libheif-examples webp
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps demo test bench bench-batch bench-audio release fuzz sanitize bench-slides sheets
+.PHONY: deps demo test bench bench-batch bench-audio release fuzz sanitize bench-slides sheets bench-formats
 
-## deps: install the Debian packages that are missing (FFmpeg's and TurboJPEG's headers; ffmpeg and GNU time for the tests)
+## deps: install the Debian packages that are missing (FFmpeg's, TurboJPEG's, libheif's, Little CMS's and libwebp's headers;
+## ffmpeg, GNU time, Pillow (python3-pil, the colour tests' reference), heif-convert and the webp tools for the tests)
 deps:
 	@missing=""; for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
@@ -65,3 +66,9 @@ bench-slides: deps
 ## sheets: the README's contact sheets (every look, and blur fill) rendered from the sample photos
 sheets: release
 	Samples/make-sheets.sh .build/release/slideshow
+
+## bench-formats: issue 11's figures only: HEIC decode against heif-convert, the colour transform, HEIC against JPEG renders (release build)
+bench-formats: deps
+	$(SWIFT) build -c release --product slideshow-bench
+	$(SWIFT) build -c release --product slideshow
+	.build/release/slideshow-bench --formats

@@ -12,12 +12,16 @@ import Synchronization
 // frames); peak memory at 3 and 60 photos; and how time grows with the number of photos.
 // With --batch, only the throughput of `slideshow batch` with one and two jobs at once (BatchBench.swift).
 // With --audio, only the soundtrack's figures (AudioBench.swift); a full run prints them last.
+// With --slides, only the per-slide cost of each look, the blur fill and the date imprint (SlideCostBench.swift).
+// With --formats, only the phone-format figures of issue 11 (PhoneFormatBench.swift; HEICs from --media DIR, default ../shared/media).
 
 var runs = 5
 var photoFolder = "../shared/photos"
 var batchOnly = false
 var slidesOnly = false
 var audioOnly = false
+var formatsOnly = false
+var mediaFolder = "../shared/media"
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -26,8 +30,10 @@ while let argument = arguments.popFirst() {
     case "--batch": batchOnly = true
     case "--slides": slidesOnly = true
     case "--audio": audioOnly = true
+    case "--formats": formatsOnly = true
+    case "--media": mediaFolder = arguments.popFirst() ?? mediaFolder
     default:
-        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --audio | --slides]")
+        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --audio | --slides | --formats] [--media DIR]")
         exit(64)
     }
 }
@@ -50,6 +56,12 @@ let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("sli
 try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: scratch) }
 func scratchFile(_ name: String) -> String { scratch.appendingPathComponent(name).path }
+
+if formatsOnly {
+    phoneFormatBenchmark(tool: tool, media: mediaFolder, scratch: scratch, runs: runs)
+    try? FileManager.default.removeItem(at: scratch)
+    exit(0)
+}
 
 if slidesOnly {
     slideCostBenchmark(photos: photos, ffmpeg: ffmpeg, scratch: scratch, runs: runs)
@@ -191,3 +203,6 @@ print("")
 scaling.forEach { print($0) }
 soundtrackLines.forEach { print($0) }
 slideCostBenchmark(photos: photos, ffmpeg: ffmpeg, scratch: scratch, runs: runs)
+
+// 4. Phone formats and colour management (issue 11).
+phoneFormatBenchmark(tool: tool, media: mediaFolder, scratch: scratch, runs: runs)

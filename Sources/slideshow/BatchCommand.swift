@@ -61,6 +61,7 @@ struct BatchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        Terminal.reportPhotoWarnings()
         let name = manifest == "-" ? "stdin" : manifest
         let loaded: BatchManifest
         do throws(InvalidManifest) {

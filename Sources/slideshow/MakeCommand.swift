@@ -48,6 +48,7 @@ struct MakeCommand: AsyncParsableCommand {
             _ = rendering.wait(timeout: .now() + 0.4)
             return "no output was written"
         }
+        Terminal.reportPhotoWarnings()
         let show = try options.slideshow(photos: photos, output: output, overwrite: overwrite)
         let bar = (quiet || !Terminal.isTerminal(.standardError)) ? nil : ProgressBar(total: photos.count)
         rendering.enter()

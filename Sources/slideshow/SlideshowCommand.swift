@@ -14,7 +14,7 @@ struct SlideshowCommand: AsyncParsableCommand {
             manifest; 130 interrupted (SIGINT); 143 terminated (SIGTERM).
             """,
         version: SlideshowVersion.current,
-        subcommands: [MakeCommand.self, BatchCommand.self, FiltersCommand.self],
+        subcommands: [MakeCommand.self, BatchCommand.self, FiltersCommand.self, FormatsCommand.self],
         defaultSubcommand: nil
     )
 
@@ -76,5 +76,22 @@ struct FiltersCommand: ParsableCommand {
         lines.append("")
         lines.append("Chain looks with commas, applied left to right: --filter minimal-life,vignette:intensity=1.2:radius=1.8")
         return lines.joined(separator: "\n")
+    }
+}
+
+/// `slideshow formats`: the image formats and the colour management built in, one line each.
+struct FormatsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "formats",
+        abstract: "List the photo formats and the colour management built in, one line each."
+    )
+
+    func run() {
+        let width = ImageCapabilities.decoders.map(\.format.count).max() ?? 0
+        for decoder in ImageCapabilities.decoders {
+            let padding = String(repeating: " ", count: width - decoder.format.count)
+            print("\(decoder.format)\(padding)  \(decoder.library)")
+        }
+        print("colour management: \(ImageCapabilities.colorManagement)")
     }
 }

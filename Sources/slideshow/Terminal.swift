@@ -63,6 +63,12 @@ enum Terminal {
         return error.description
     }
 
+    /// Prints each photo warning (e.g. a broken colour profile replaced by sRGB) as one line,
+    /// `slideshow: warning: <file>: <reason>`; the render goes on and the exit status is unchanged.
+    static func reportPhotoWarnings() {
+        PhotoWarnings.setHandler { warning in say("slideshow: warning: \(warning)") }
+    }
+
     /// `slideshow: <message>` on stderr, then exit status 1.
     static func fail(_ message: String, status: Int32 = 1) -> Never {
         say("slideshow: \(message)")

@@ -6,7 +6,9 @@ import TestSupport
 struct FailureTests {
     @Test("each malformed photo fails with status 1 and one line naming it, leaving no output",
           .enabled(if: TestEnvironment.sharedPhotos != nil, TestEnvironment.noSharedPhotos),
-          arguments: TestEnvironment.sharedPhotos(prefix: "malformed_") + ["12bit_testorig_227x149.jpg"])
+          // A HEIC named .jpg is no longer malformed: it is read by its content (PhoneFormatCLITests).
+          arguments: TestEnvironment.sharedPhotos(prefix: "malformed_").filter { $0 != "malformed_heic_named_jpg.jpg" }
+              + ["12bit_testorig_227x149.jpg"])
     func malformed(name: String) throws {
         let folder = try TemporaryFolder()
         let photo = try #require(TestEnvironment.sharedPhoto(name))

@@ -62,7 +62,7 @@ struct FileReadingTests {
         try Data("these are not pixels\n".utf8).write(to: URL(fileURLWithPath: text))
         let (inspected, requested) = bothKinds(text)
         #expect(inspected?.kind == .notAnImage && requested?.kind == .notAnImage)
-        #expect(requested?.reason == "not a JPEG or PNG image")
+        #expect(requested?.reason == "not a JPEG, PNG, HEIF, AVIF or WebP image")
 
         let jpeg = folder.path("grey.png")
         try Data(SyntheticJPEG.grey(width: 40, height: 24)).write(to: URL(fileURLWithPath: jpeg))
@@ -75,14 +75,13 @@ struct FileReadingTests {
     }
 
     static let foreignFiles: [([UInt8], String)] = {
-        let heic: [UInt8] = [0, 0, 0, 0x18] + Array("ftypheic".utf8) + [0, 0, 0, 0]
-        let avif: [UInt8] = [0, 0, 0, 0x1C] + Array("ftypavif".utf8) + [0, 0, 0, 0]
+        // HEIF, AVIF and WebP are decoded now (PhoneFormatTests); a CR3 raw shares HEIF's box format.
+        let cr3: [UInt8] = [0, 0, 0, 0x18] + Array("ftypcrx ".utf8) + [0, 0, 0, 0]
         let gif: [UInt8] = Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0]
-        let webp: [UInt8] = Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBPVP8 ".utf8)
         let tiff: [UInt8] = [0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0]
-        return [(heic, "not a JPEG or PNG image (HEIF/HEIC)"), (avif, "not a JPEG or PNG image (AVIF)"),
-                (gif, "not a JPEG or PNG image (GIF)"), (webp, "not a JPEG or PNG image (WebP)"),
-                (tiff, "not a JPEG or PNG image (TIFF or camera raw)")]
+        return [(cr3, "not a JPEG, PNG, HEIF, AVIF or WebP image (Canon CR3 raw)"),
+                (gif, "not a JPEG, PNG, HEIF, AVIF or WebP image (GIF)"),
+                (tiff, "not a JPEG, PNG, HEIF, AVIF or WebP image (TIFF or camera raw)")]
     }()
 
     @Test("other formats are named", arguments: foreignFiles)

@@ -92,17 +92,25 @@ enum JPEGMarkers {
     ///
     /// Every segment visited lies wholly inside `bytes`. Fill bytes (FF FF …) before a
     /// marker are skipped; standalone markers (TEM, RSTn) carry no length and are not visited.
+    /// Stray bytes between segments are skipped up to the next FF, as libjpeg does (it warns
+    /// "Corrupt JPEG data: N extraneous bytes before marker", and decodes the picture whole);
+    /// `extraneous` counts them.
     /// - Parameters:
     ///   - bytes: the file's bytes, starting with SOI.
+    ///   - extraneous: set to the number of stray bytes skipped.
     ///   - visit: called with the marker's second byte and the range of its payload (after the
     ///     two length bytes); return false to stop.
-    static func scan(_ bytes: [UInt8], _ visit: (UInt8, Range<Int>) -> Bool) -> End {
+    static func scan(_ bytes: [UInt8], extraneous: UnsafeMutablePointer<Int>? = nil,
+                     _ visit: (UInt8, Range<Int>) -> Bool) -> End {
         guard bytes.count >= 2, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return .malformed("no JPEG start-of-image marker") }
         var index = 2
         while true {
             guard index < bytes.count else { return .endOfData }
-            guard bytes[index] == 0xFF else {
-                return .malformed("bytes between JPEG markers at offset \(index)")
+            if bytes[index] != 0xFF {
+                let start = index
+                while index < bytes.count && bytes[index] != 0xFF { index += 1 }
+                extraneous?.pointee += index - start
+                continue
             }
             while index < bytes.count && bytes[index] == 0xFF { index += 1 }
             guard index < bytes.count else { return .endOfData }
@@ -129,5 +137,30 @@ enum JPEGMarkers {
             if marker == 0xDA { return .startOfScan }
             index = end
         }
+    }
+
+    /// The file with the stray bytes between its header segments removed, or nil when it has none.
+    ///
+    /// libjpeg warns about such bytes and TurboJPEG's stop-on-warning mode would then refuse
+    /// the photo, although they hide nothing: the segments are copied from SOI through SOS,
+    /// then the image data as it is, so that a warning during the decode still means damage
+    /// in the image data.
+    static func withoutExtraneousBytes(_ bytes: [UInt8]) -> [UInt8]? {
+        var extraneous = 0
+        var segments: [(marker: UInt8, range: Range<Int>)] = []
+        let end = scan(bytes, extraneous: &extraneous) { marker, payload in
+            segments.append((marker, payload))
+            return true
+        }
+        guard extraneous > 0, end == .startOfScan, let last = segments.last else { return nil }
+        var cleaned: [UInt8] = [0xFF, 0xD8]
+        cleaned.reserveCapacity(bytes.count)
+        for segment in segments {
+            // The marker, then the two length bytes before the payload.
+            cleaned += [0xFF, segment.marker]
+            cleaned += bytes[segment.range.lowerBound - 2..<segment.range.upperBound]
+        }
+        cleaned += bytes[last.range.upperBound...]
+        return cleaned
     }
 }

@@ -4,7 +4,7 @@ enum FormatSniffer {
     enum Result: Equatable {
         /// A format the image stage decodes.
         case supported(ImageFormat)
-        /// Something else; the associated text names it when it is recognisable ("HEIF/HEIC").
+        /// Something else; the associated text names it when it is recognisable ("GIF").
         case other(String?)
     }
 
@@ -21,14 +21,17 @@ enum FormatSniffer {
         if starts(with: [0xFF, 0xD8]) { return .supported(.jpeg) }
         if starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .supported(.png) }
 
-        // ISO base media file format: size, "ftyp", major brand.
+        // ISO base media file format: size, "ftyp", major brand, minor version, compatible brands.
         if starts(with: Array("ftyp".utf8), at: 4), bytes.count >= 12 {
             let brand = String(decoding: bytes[8..<12], as: UTF8.self)
             switch brand {
-            case "heic", "heix", "hevc", "hevx", "heim", "heis", "hevm", "hevs", "mif1", "msf1", "mif2":
-                return .other("HEIF/HEIC")
+            case "heic", "heix", "hevc", "hevx", "heim", "heis", "hevm", "hevs":
+                return .supported(.heif)
+            case "mif1", "msf1", "mif2", "miaf":
+                // A generic HEIF brand: AVIF when "avif" is among the compatible brands.
+                return .supported(compatibleBrands(bytes).contains("avif") ? .avif : .heif)
             case "avif", "avis":
-                return .other("AVIF")
+                return .supported(.avif)
             case "crx ":
                 return .other("Canon CR3 raw")
             case "qt  ":
@@ -38,7 +41,7 @@ enum FormatSniffer {
             }
         }
         if starts(with: Array("GIF87a".utf8)) || starts(with: Array("GIF89a".utf8)) { return .other("GIF") }
-        if starts(with: Array("RIFF".utf8)) && starts(with: Array("WEBP".utf8), at: 8) { return .other("WebP") }
+        if starts(with: Array("RIFF".utf8)) && starts(with: Array("WEBP".utf8), at: 8) { return .supported(.webp) }
         if starts(with: [0x49, 0x49, 0x2A, 0x00]) || starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
             return .other("TIFF or camera raw")
         }
@@ -54,11 +57,19 @@ enum FormatSniffer {
         return .other(nil)
     }
 
-    /// The problem to report for a file that is not a JPEG or PNG image.
+    /// The compatible brands of an `ftyp` box (those within the bytes at hand).
+    static func compatibleBrands(_ bytes: [UInt8]) -> [String] {
+        guard bytes.count >= 16 else { return [] }
+        let boxSize = Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3])
+        let end = min(bytes.count, max(16, boxSize))
+        return stride(from: 16, to: end - 3, by: 4).map { String(decoding: bytes[$0..<$0 + 4], as: UTF8.self) }
+    }
+
+    /// The problem to report for a file in none of the formats the image stage decodes.
     static func problem(for description: String?) -> ImageProblem {
         if let description {
-            return ImageProblem(.notAnImage, "not a JPEG or PNG image (\(description))")
+            return ImageProblem(.notAnImage, "not a JPEG, PNG, HEIF, AVIF or WebP image (\(description))")
         }
-        return ImageProblem(.notAnImage, "not a JPEG or PNG image")
+        return ImageProblem(.notAnImage, "not a JPEG, PNG, HEIF, AVIF or WebP image")
     }
 }

@@ -22,6 +22,45 @@ extension ImageManager {
 }
 
 extension ImageManager {
+    /// Decodes a photo at the scale a render into `targetSize` would (HEIF, AVIF and WebP at
+    /// full size, JPEG at its chosen DCT scale), then times its colour transform alone: the
+    /// benchmark's "profile transform per photo" figure.
+    /// - Returns: the decoded size, and the seconds of the transform (0 when the photo skips it).
+    /// - Throws: ``PhotoError`` as ``requestImage(for:targetSize:contentMode:background:)`` does.
+    @_spi(Benchmark) public func timeColorTransform(_ photo: Photo, targetSize: Size) throws(PhotoError) -> (size: Size, seconds: Double) {
+        let bytes = try PhotoFile.read(photo.path).bytes
+        do throws(ImageProblem) {
+            let image: RGBImage, color: Result<EmbeddedColor, ColorProblem>
+            switch FormatSniffer.sniff(bytes) {
+            case .supported(.heif), .supported(.avif):
+                let picture = try HEIFDecoder(bytes, formatName: "HEIF").decode()
+                (image, color) = (picture.image, picture.color)
+            case .supported(.jpeg):
+                let header = try JPEGHeader(parsing: bytes)
+                let geometry = FitGeometry(source: (header.orientation ?? .up).displayedSize(of: header.size), target: targetSize, mode: .aspectFit)
+                let scale = DCTScale.choose(stored: header.size, orientation: header.orientation ?? .up, fitted: geometry.fittedSize)
+                let decoder = try TurboJPEGDecompressor()
+                image = try ImageProblem.withBytes(bytes) { (raw) throws(ImageProblem) -> RGBImage in
+                    try decoder.decompress(raw, header: try decoder.readHeader(raw), scale: scale)
+                }
+                color = ICCProfileReader.jpeg(bytes).map { $0.map(EmbeddedColor.icc) } ?? .success(.sRGB)
+            default:
+                throw ImageProblem(.unsupported, "the benchmark times JPEG and HEIF photos")
+            }
+            let size = image.size
+            guard case .success(.icc(let profile)) = color,
+                  let transform = ColorManagement.cachedTransform(for: .icc(profile), input: .rgb) else { return (size, 0) }
+            func seconds(_ duration: Duration) -> Double {
+                Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+            }
+            let start = ContinuousClock.now
+            _ = transform.apply(to: consume image)
+            return (size, seconds(ContinuousClock.now - start))
+        } catch {
+            throw error.error(for: photo.path)
+        }
+    }
+
     /// Decodes a photo as a `fill` slide of `targetSize` would (DCT scale, upright), then times
     /// face detection alone on it: the detector's cost per photo, for the benchmark.
     /// - Returns: the decoded size, the faces found and the detection's seconds.

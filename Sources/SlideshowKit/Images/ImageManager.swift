@@ -51,7 +51,8 @@ public struct ImageManager: Sendable {
         var bytes = prefix.bytes
         let fileSize = prefix.fileSize
         do throws(ImageProblem) {
-            switch FormatSniffer.sniff(bytes) {
+            let sniffed = FormatSniffer.sniff(bytes)
+            switch sniffed {
             case .other(let description):
                 throw FormatSniffer.problem(for: description)
             case .supported(.jpeg):
@@ -74,6 +75,20 @@ public struct ImageManager: Sendable {
                 }
                 try header.checkLimits(fileBytes: fileSize)
                 return PhotoInfo(format: .png, storedSize: header.size, orientation: header.orientation ?? .up)
+            case .supported(.heif), .supported(.avif):
+                let format: ImageFormat = sniffed == .supported(.avif) ? .avif : .heif
+                // libheif reads the boxes from the whole file (the image data may come first).
+                if bytes.count < fileSize { bytes = try Self.readWhole(path) }
+                let decoder = try HEIFDecoder(bytes, formatName: format == .avif ? "AVIF" : "HEIF")
+                try decoder.checkLimits()
+                return PhotoInfo(format: format, storedSize: decoder.storedSize, orientation: .up,
+                                 displayedSize: decoder.displayedSize)
+            case .supported(.webp):
+                // The EXIF chunk may follow the image data.
+                if bytes.count < fileSize { bytes = try Self.readWhole(path) }
+                let header = try WebPHeader(parsing: copy bytes)
+                try header.checkLimits()
+                return PhotoInfo(format: .webp, storedSize: header.size, orientation: header.orientation)
             }
         } catch {
             throw error.error(for: path)
@@ -90,8 +105,10 @@ public struct ImageManager: Sendable {
     /// It is at least 2x2. The buffer's ``PixelBuffer/contentRect`` says where the photo is
     /// (for aspectFill, the whole buffer).
     ///
-    /// Transparent PNG pixels are composited over `background`. Every warning from the JPEG
-    /// decoder counts as an error.
+    /// Transparent pixels (PNG, HEIF, AVIF, WebP) are composited over `background`, after the
+    /// photo's colours are converted to sRGB. A warning from the JPEG decoder counts as an error,
+    /// except stray bytes between markers, which hide nothing (libjpeg's "extraneous bytes
+    /// before marker" when they sit between header segments or before the end of the image).
     /// - Parameters:
     ///   - photo: the photo to render.
     ///   - targetSize: the slide's size; at least 2x2 (a precondition).
@@ -107,7 +124,9 @@ public struct ImageManager: Sendable {
         precondition(targetSize.width >= 2 && targetSize.height >= 2, "a slide needs at least 2x2 pixels")
         let bytes = try PhotoFile.read(photo.path).bytes
         do throws(ImageProblem) {
-            return try image(from: bytes, targetSize: targetSize, contentMode: contentMode, background: background)
+            return try image(from: bytes, targetSize: targetSize, contentMode: contentMode, background: background) { reason in
+                PhotoWarnings.report(PhotoWarning(path: photo.path, reason: reason))
+            }
         } catch {
             throw error.error(for: photo.path)
         }
@@ -123,7 +142,10 @@ public struct ImageManager: Sendable {
         precondition(targetSize.width >= 2 && targetSize.height >= 2, "a slide needs at least 2x2 pixels")
         let bytes = try PhotoFile.read(photo.path).bytes
         do throws(ImageProblem) {
-            return try image(from: bytes, targetSize: targetSize, contentMode: contentMode, background: background, framing: framing)
+            return try image(from: bytes, targetSize: targetSize, contentMode: contentMode, background: background,
+                             framing: framing) { reason in
+                PhotoWarnings.report(PhotoWarning(path: photo.path, reason: reason))
+            }
         } catch {
             throw error.error(for: photo.path)
         }
@@ -158,25 +180,29 @@ public struct ImageManager: Sendable {
     ///   - targetSize: the slide's size; at least 2x2 (a precondition).
     ///   - contentMode: letterbox or crop-to-fill.
     ///   - background: the colour of the bars and under transparency.
+    ///   - warn: called with the reason when the photo renders but the user should know
+    ///     something (a colour profile that could not be used).
     /// - Throws: ``ImageProblem`` of the kinds ``requestImage(for:targetSize:contentMode:background:)`` lists.
     func image(from bytes: consuming [UInt8], targetSize: Size, contentMode: ContentMode,
-               background: RGBColor, framing: Framing = .center) throws(ImageProblem) -> PixelBuffer {
+               background: RGBColor, framing: Framing = .center,
+               warn: (String) -> Void = { _ in }) throws(ImageProblem) -> PixelBuffer {
         precondition(targetSize.width >= 2 && targetSize.height >= 2, "a slide needs at least 2x2 pixels")
-        let (image, geometry) = try decodeOriented(consume bytes, target: targetSize, mode: contentMode, background: background)
+        let (image, geometry) = try decodeOriented(consume bytes, target: targetSize, mode: contentMode,
+                                                   background: background, warn: warn)
         return try Self.compose(image, geometry: geometry, target: targetSize, mode: contentMode, background: background,
                                 framing: framing)
     }
 
     // MARK: - Stages
 
-    /// Decodes (scaled, for JPEG) and orients; returns the upright image and the layout
-    /// computed from the header's displayed size.
+    /// Decodes (scaled, for JPEG), converts to sRGB and orients; returns the upright image and
+    /// the layout computed from the header's displayed size.
     /// The file's bytes are consumed: a PNG's go to the decoder, which frees them before the
     /// decoded frame is converted (see ``PNGHeader/decodeMemory(fileBytes:)``).
-    func decodeOriented(_ bytes: consuming [UInt8], target: Size, mode: ContentMode,
-                        background: RGBColor) throws(ImageProblem) -> (RGBImage, FitGeometry) {
-        let format = FormatSniffer.sniff(bytes)
-        switch format {
+    func decodeOriented(_ bytes: consuming [UInt8], target: Size, mode: ContentMode, background: RGBColor,
+                        warn: (String) -> Void = { _ in }) throws(ImageProblem) -> (RGBImage, FitGeometry) {
+        let sniffed = FormatSniffer.sniff(bytes)
+        switch sniffed {
         case .other(let description):
             throw FormatSniffer.problem(for: description)
         case .supported(.jpeg):
@@ -186,23 +212,64 @@ public struct ImageManager: Sendable {
             let geometry = FitGeometry(source: orientation.displayedSize(of: header.size), target: target, mode: mode)
             let scale = DCTScale.choose(stored: header.size, orientation: orientation, fitted: geometry.fittedSize)
             let decoder = try TurboJPEGDecompressor()
-            var image = try ImageProblem.withBytes(bytes) { (raw) throws(ImageProblem) -> RGBImage in
+            // Stray bytes between header segments hide nothing; TurboJPEG reads the file without them.
+            let source: [UInt8]
+            if let cleaned = JPEGMarkers.withoutExtraneousBytes(bytes) { source = cleaned } else { source = copy bytes }
+            var image = try ImageProblem.withBytes(source) { (raw) throws(ImageProblem) -> RGBImage in
                 let checked = try decoder.readHeader(raw)
                 try Self.agree(checked, header)
                 return try decoder.decompress(raw, header: checked, scale: scale)
             }
-            if image.channels == 4 {
-                image = image.rgbFromCMYK(inverted: header.adobeTransform != nil)
+            let color: Result<EmbeddedColor, ColorProblem> = switch ICCProfileReader.jpeg(bytes) {
+            case nil: .success(.sRGB)
+            case .success(let profile): .success(.icc(profile))
+            case .failure(let problem): .failure(problem)
             }
+            let input: ColorTransform.Input = image.channels == 4
+                ? (header.adobeTransform != nil ? .invertedCMYK : .cmyk)
+                : (header.components.count == 1 ? .greyInRGB : .rgb)
+            image = ColorManagement.convert(consume image, from: color, input: input, warn: warn)
             return (image.oriented(orientation), geometry)
         case .supported(.png):
             let header = try PNGHeader(parsing: copy bytes, complete: true)
             try header.checkLimits(fileBytes: bytes.count)
             let orientation = header.orientation ?? .up
             let geometry = FitGeometry(source: orientation.displayedSize(of: header.size), target: target, mode: mode)
-            let image = try PNGDecoder().decode(consume bytes, header: header, background: background)
+            func manage(_ image: consuming RGBImage, _ icc: [UInt8]?) -> RGBImage {
+                let color: Result<EmbeddedColor, ColorProblem> = if let icc { .success(.icc(icc)) }
+                    else if header.hasICCProfile { .failure(ColorProblem("its iCCP colour profile cannot be read")) }
+                    else { .success(header.colorChunks) }
+                // Grey PNGs decode to equal R, G and B; a grey profile reads one of them.
+                let input: ColorTransform.Input = image.channels == 4 ? .rgba : (header.colorType == 0 ? .greyInRGB : .rgb)
+                return ColorManagement.convert(image, from: color, input: input, warn: warn)
+            }
+            let file = consume bytes
+            let image = try PNGDecoder().decode(consume file, header: header, background: background, manage: manage)
             return (image.oriented(orientation), geometry)
+        case .supported(.heif), .supported(.avif):
+            let decoder = try HEIFDecoder(bytes, formatName: sniffed == .supported(.avif) ? "AVIF" : "HEIF")
+            try decoder.checkLimits()
+            // Upright once libheif has applied irot/imir/clap; EXIF orientation is not applied (see HEIFPicture).
+            let picture = try decoder.decode()
+            let geometry = FitGeometry(source: picture.image.size, target: target, mode: mode)
+            let color = picture.color
+            return (Self.sRGB((consume picture).image, color, background: background, warn: warn), geometry)
+        case .supported(.webp):
+            let header = try WebPHeader(parsing: copy bytes)
+            try header.checkLimits()
+            let geometry = FitGeometry(source: header.orientation.displayedSize(of: header.size), target: target, mode: mode)
+            let picture = try WebPDecoder.decode(bytes, header: header)
+            let (color, orientation) = (picture.color, picture.orientation)
+            return (Self.sRGB((consume picture).image, color, background: background, warn: warn).oriented(orientation), geometry)
         }
+    }
+
+    /// Converts decoded RGB or RGBA pixels to sRGB, then composites any alpha over the background.
+    private static func sRGB(_ image: consuming RGBImage, _ color: Result<EmbeddedColor, ColorProblem>, background: RGBColor,
+                             warn: (String) -> Void) -> RGBImage {
+        let input: ColorTransform.Input = image.channels == 4 ? .rgba : .rgb
+        let converted = ColorManagement.convert(image, from: color, input: input, warn: warn)
+        return converted.channels == 4 ? converted.compositedOver(background) : converted
     }
 
     /// Fills the bars, then resamples the (cropped) image into the content rectangle.
@@ -298,8 +365,11 @@ public struct ImageManager: Sendable {
     static func info(checking header: JPEGHeader, in bytes: [UInt8]) throws(ImageProblem) -> PhotoInfo {
         try header.checkLimits()
         let decoder = try TurboJPEGDecompressor()
-        let checked = try ImageProblem.withBytes(bytes) { (raw) throws(ImageProblem) in
-            try decoder.readHeader(UnsafeRawBufferPointer(rebasing: raw[..<header.headerLength]))
+        // Without the stray bytes between segments, the header is shorter by their count.
+        let cleaned = JPEGMarkers.withoutExtraneousBytes(bytes)
+        let length = cleaned.map { header.headerLength - (bytes.count - $0.count) } ?? header.headerLength
+        let checked = try ImageProblem.withBytes(cleaned ?? bytes) { (raw) throws(ImageProblem) in
+            try decoder.readHeader(UnsafeRawBufferPointer(rebasing: raw[..<length]))
         }
         try agree(checked, header)
         return PhotoInfo(format: .jpeg, storedSize: header.size, orientation: header.orientation ?? .up)

@@ -40,9 +40,12 @@ final class PNGDecoder {
     ///   - png: the file's bytes.
     ///   - header: what ``PNGHeader`` said (checked against the decoded frame).
     ///   - background: the colour transparent pixels are composited over.
+    ///   - manage: turns the decoded RGB or RGBA pixels into sRGB, given the `iCCP` profile that
+    ///     libavcodec read (frame side data), before transparency is composited.
     /// - Throws: `.corrupt` with libavcodec's message when decoding fails; `.unsupported`
     ///   when the frame cannot be converted.
-    func decode(_ png: consuming [UInt8], header: PNGHeader, background: RGBColor) throws(ImageProblem) -> RGBImage {
+    func decode(_ png: consuming [UInt8], header: PNGHeader, background: RGBColor,
+                manage: (consuming RGBImage, _ icc: [UInt8]?) -> RGBImage = { image, _ in image }) throws(ImageProblem) -> RGBImage {
         let fileBytes = png.count
         guard av_new_packet(packet, Int32(fileBytes)) >= 0, let data = packet.pointee.data else {
             throw ImageProblem(.unsupported, "cannot allocate \(fileBytes) bytes for the PNG decoder")
@@ -100,7 +103,11 @@ final class PNGDecoder {
             count = buffer.count
         }
         if let problem { throw problem }
-        var image = RGBImage(width: size.width, height: size.height, channels: channels, pixels: consume pixels)
+        var icc: [UInt8]?
+        if let side = av_frame_get_side_data(frame, AV_FRAME_DATA_ICC_PROFILE), side.pointee.size > 0 {
+            icc = Array(UnsafeBufferPointer(start: side.pointee.data, count: Int(side.pointee.size)))
+        }
+        var image = manage(RGBImage(width: size.width, height: size.height, channels: channels, pixels: consume pixels), icc)
         // In place: the only reference to the pixels is the image's, so no copy is made.
         if hasAlpha { image.compositeOver(background) }
         return image

@@ -8,6 +8,11 @@ struct PNGHeader: Sendable, Equatable {
     var colorType: Int
     /// The orientation from an `eXIf` chunk before the image data, nil when there is none.
     var orientation: Orientation?
+    /// What the `sRGB`, `gAMA` and `cHRM` chunks before the image data say (an `iCCP`
+    /// profile, which takes precedence, comes from the decoder); ``EmbeddedColor/sRGB`` without them.
+    var colorChunks: EmbeddedColor = .sRGB
+    /// Whether an `iCCP` chunk comes before the image data.
+    var hasICCProfile = false
 
     /// Bytes per pixel of the decoded frame libavcodec will produce (at least 1).
     var decodedBytesPerPixel: Int {
@@ -36,6 +41,9 @@ struct PNGHeader: Sendable, Equatable {
         var header: (size: Size, depth: Int, type: Int)?
         var orientation: Orientation?
         var sawImageData = false
+        var sRGBChunk = false, iccChunk = false
+        var gamma: Double?
+        var chromaticities: EmbeddedColor.Chromaticities?
         while true {
             guard offset + 8 <= bytes.count else {
                 if !complete && header != nil && sawImageData { break }
@@ -71,6 +79,17 @@ struct PNGHeader: Sendable, Equatable {
                 header = (Size(width: width, height: height), depth, colorType)
             case "eXIf" where !sawImageData:
                 orientation = EXIFOrientation.parse(tiff: bytes, in: dataStart..<dataStart + length)
+            case "sRGB" where !sawImageData:
+                sRGBChunk = true
+            case "iCCP" where !sawImageData:
+                iccChunk = true
+            case "gAMA" where !sawImageData && length == 4:
+                gamma = Double(u32(dataStart)) / 100_000
+            case "cHRM" where !sawImageData && length == 32:
+                func xy(_ index: Int) -> (x: Double, y: Double) {
+                    (Double(u32(dataStart + index * 8)) / 100_000, Double(u32(dataStart + index * 8 + 4)) / 100_000)
+                }
+                chromaticities = EmbeddedColor.Chromaticities(white: xy(0), red: xy(1), green: xy(2), blue: xy(3))
             case "IDAT":
                 sawImageData = true
             case "IEND":
@@ -87,6 +106,8 @@ struct PNGHeader: Sendable, Equatable {
         bitDepth = header.depth
         colorType = header.type
         self.orientation = orientation
+        colorChunks = EmbeddedColor.png(hasSRGBChunk: sRGBChunk, gamma: gamma, chromaticities: chromaticities)
+        hasICCProfile = iccChunk
     }
 
     /// The most bytes the PNG decode path holds at once, for a file of `fileBytes` bytes.

@@ -34,6 +34,12 @@ public enum ImageFormat: Sendable, Hashable {
     case jpeg
     /// PNG (any bit depth and colour type; alpha is composited over the background).
     case png
+    /// HEIF or HEIC (HEVC-coded, as iPhones and most Android phones save; grids, 8 to 12 bits, alpha) through libheif.
+    case heif
+    /// AVIF (AV1-coded HEIF; 8 to 12 bits, alpha) through libheif.
+    case avif
+    /// WebP (lossy, lossless, alpha; still images) through libwebp.
+    case webp
 }
 
 /// How a photo's stored pixels must be turned to display upright: the EXIF orientation tag.

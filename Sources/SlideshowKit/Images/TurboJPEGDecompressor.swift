@@ -58,7 +58,8 @@ final class TurboJPEGDecompressor {
     /// The exact scaled size is passed, so TurboJPEG uses exactly `scale`.
     /// `TJFLAG_LIMITSCANS` refuses progressive files of more than
     /// ``ImageLimits/maximumProgressiveScans`` scans (`.tooLarge`);
-    /// `TJFLAG_STOPONWARNING` stops at the first warning, which is an error here.
+    /// `TJFLAG_STOPONWARNING` stops at the first warning, which is an error here, except
+    /// stray bytes before the end-of-image marker (``isHarmlessAtEnd(_:)``).
     /// - Parameters:
     ///   - jpeg: the whole file.
     ///   - header: what ``readHeader(_:)`` said.
@@ -72,15 +73,28 @@ final class TurboJPEGDecompressor {
         let format = header.isCMYK ? TJPF_CMYK : TJPF_RGB
         let channels = header.isCMYK ? 4 : 3
         let rowBytes = size.width * channels
-        let flags = TJFLAG_LIMITSCANS | TJFLAG_STOPONWARNING
         let source = jpeg.bindMemory(to: UInt8.self)
-        var result: Int32 = 0
         var problem: ImageProblem?
         let pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * size.height + ImageLimits.rowPadding) { buffer, count in
-            result = tjDecompress2(handle, source.baseAddress, UInt(source.count), buffer.baseAddress,
-                                   Int32(size.width), Int32(rowBytes), Int32(size.height), Int32(format.rawValue), flags)
-            // Read the message now, on this thread, before anything else calls TurboJPEG.
-            do throws(ImageProblem) { try check(result, "tjDecompress2") } catch { problem = error }
+            func decode(_ flags: Int32) -> (result: Int32, message: String?) {
+                let result = tjDecompress2(handle, source.baseAddress, UInt(source.count), buffer.baseAddress,
+                                           Int32(size.width), Int32(rowBytes), Int32(size.height), Int32(format.rawValue), flags)
+                // Read the message now, on this thread, before anything else calls TurboJPEG.
+                return (result, result == 0 ? nil : tjGetErrorStr2(handle).map { String(cString: $0) })
+            }
+            var outcome = decode(TJFLAG_LIMITSCANS | TJFLAG_STOPONWARNING)
+            if outcome.result != 0, let message = outcome.message, Self.isHarmlessAtEnd(message),
+               tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue) {
+                // Stray bytes before the end-of-image marker: every pixel came before them,
+                // and libjpeg stopped there. Decode again without stopping (progressive files
+                // read their end before their first row); the warning was the last possible one.
+                outcome = decode(TJFLAG_LIMITSCANS)
+                if outcome.result != 0, let again = outcome.message, again == message,
+                   tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue) {
+                    outcome.result = 0
+                }
+            }
+            do throws(ImageProblem) { try check(outcome.result, "tjDecompress2") } catch { problem = error }
             count = buffer.count
         }
         if let problem { throw problem }
@@ -98,6 +112,15 @@ final class TurboJPEGDecompressor {
         let message = tjGetErrorStr2(handle).map { String(cString: $0) } ?? "\(call) failed"
         let isWarning = tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue)
         throw Self.classify(message: message, isWarning: isWarning)
+    }
+
+    /// Whether a warning is one that libjpeg raises when the whole picture has been decoded:
+    /// "Corrupt JPEG data: N extraneous bytes before marker 0xd9", stray bytes after the image
+    /// data and before the end-of-image marker (cameras and editors that pad the file).
+    /// Stray bytes between header segments never reach TurboJPEG (see
+    /// ``JPEGMarkers/withoutExtraneousBytes(_:)``); every other warning still refuses the photo.
+    static func isHarmlessAtEnd(_ message: String) -> Bool {
+        message.hasPrefix("Corrupt JPEG data: ") && message.hasSuffix("extraneous bytes before marker 0xd9")
     }
 
     /// The problem a TurboJPEG message stands for.

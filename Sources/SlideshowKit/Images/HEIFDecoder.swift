@@ -1,0 +1,241 @@
+internal import CHeif
+
+/// What a HEIF, HEIC or AVIF file holds, read with libheif: its primary image, upright.
+///
+/// libheif applies the item's transformations (clean aperture `clap`, rotation `irot`,
+/// mirror `imir`, in the order the file lists them) while decoding, and joins the tiles of a
+/// grid image; nothing else is turned here. In particular the EXIF orientation is ignored:
+/// HEIF writers (iPhones, Samsung phones, cameras) store the pixels with their `irot`/`imir`
+/// boxes and copy the camera's orientation into EXIF for information, so applying it again
+/// would turn an iPhone portrait sideways (the shared arrow photo has irot 270 *and* EXIF 6),
+/// and a Samsung photo with EXIF 6 but no `irot` is a landscape the camera meant as such.
+/// This is what MIAF (ISO/IEC 23000-22, 7.3.6.7) requires and what every HEIF reader does.
+struct HEIFPicture {
+    /// The decoded pixels, upright: 3 channels, or 4 (straight alpha) when the image has alpha.
+    var image: RGBImage
+    /// The `colr` box: an ICC profile, an nclx description, or nothing (sRGB).
+    var color: Result<EmbeddedColor, ColorProblem>
+    /// The raw EXIF block (the TIFF header onwards), nil when there is none; the date-stamp
+    /// look reads `DateTimeOriginal` from it.
+    var exif: [UInt8]?
+}
+
+/// Owns one libheif context (`heif_context_alloc` … `heif_context_free`) and the primary
+/// image handle read from it.
+///
+/// Not `Sendable`: one call of ``ImageManager`` owns it.
+final class HEIFDecoder {
+    private let context: OpaquePointer
+    private let handle: OpaquePointer
+    /// "HEIF" or "AVIF", for messages.
+    let formatName: String
+    /// The primary item's `irot` in quarter turns, from ``HEIFBoxes``.
+    private let rotation: Int?
+
+    /// The longest side libheif may allocate an image of: 32768 pixels, libheif's own default
+    /// limit, set explicitly. The pixel count is checked against ``ImageManager/maximumPixels`` too.
+    static let maximumSide: Int32 = 32768
+
+    /// Starts libheif once per process (`heif_init`, which registers its decoders).
+    private static let started: Void = { _ = heif_init(nil) }()
+
+    /// Reads the file's boxes (not its image data) and finds the primary image.
+    /// - Parameters:
+    ///   - bytes: the whole file (libheif copies what it needs).
+    ///   - formatName: "HEIF" or "AVIF", for messages.
+    /// - Throws: `.truncated`, `.corrupt`, `.unsupported` or `.tooLarge`, with libheif's message.
+    init(_ bytes: [UInt8], formatName: String) throws(ImageProblem) {
+        _ = Self.started
+        self.formatName = formatName
+        guard let context = heif_context_alloc() else {
+            throw ImageProblem(.unsupported, "cannot start the \(formatName) decoder (out of memory)")
+        }
+        heif_context_set_maximum_image_size_limit(context, Self.maximumSide)
+        let read = bytes.withUnsafeBytes { raw in
+            heif_context_read_from_memory(context, raw.baseAddress, raw.count, nil)
+        }
+        var primary: OpaquePointer?
+        var status = read
+        if status.code == heif_error_Ok {
+            status = heif_context_get_primary_image_handle(context, &primary)
+        }
+        guard status.code == heif_error_Ok, let primary else {
+            let problem = Self.problem(status, formatName: formatName)
+            heif_context_free(context)
+            throw problem
+        }
+        self.context = context
+        self.handle = primary
+        rotation = HEIFBoxes.primaryRotation(bytes)
+    }
+
+    deinit {
+        heif_image_handle_release(handle)
+        heif_context_free(context)
+    }
+
+    /// The coded size (`ispe`), before any transformation.
+    var storedSize: Size {
+        Size(width: Int(heif_image_handle_get_ispe_width(handle)), height: Int(heif_image_handle_get_ispe_height(handle)))
+    }
+
+    /// The size once transformed: what the photo displays at.
+    ///
+    /// libheif's handle gives it for grid images, but the coded size for the others; the
+    /// ``HEIFBoxes`` rotation turns the latter. (A `clap` crop is not reflected until decoding;
+    /// the decoded size is what lays out the slide.)
+    var displayedSize: Size {
+        let size = Size(width: Int(heif_image_handle_get_width(handle)), height: Int(heif_image_handle_get_height(handle)))
+        guard let rotation, rotation % 2 == 1, size == storedSize else { return size }
+        return Size(width: size.height, height: size.width)
+    }
+
+    var hasAlpha: Bool { heif_image_handle_has_alpha_channel(handle) != 0 }
+
+    /// Bits per luma sample (8, 10 or 12); 8 when the file does not say.
+    var bitDepth: Int {
+        let bits = Int(heif_image_handle_get_luma_bits_per_pixel(handle))
+        return bits > 0 ? bits : 8
+    }
+
+    /// Refuses images whose decode would cost too much, before anything is allocated.
+    ///
+    /// libheif holds the decoded YCbCr planes and the interleaved RGB(A) image, then the copy
+    /// here: for each coded pixel, 3 plane samples (4:4:4 at worst) and 3 or 4 output samples,
+    /// 1 byte each at 8 bits and 2 above, plus 4 bytes of our copy.
+    /// - Throws: `.tooLarge` over ``ImageManager/maximumPixels`` or ``ImageLimits/maximumIntermediateBytes``.
+    func checkLimits() throws(ImageProblem) {
+        let size = storedSize
+        guard size.width > 0, size.height > 0 else {
+            throw ImageProblem(.corrupt, "corrupt \(formatName) data (no image size)")
+        }
+        try ImageManager.checkPixelCount(size, format: formatName)
+        let sampleBytes = bitDepth > 8 ? 2 : 1
+        let bytes = size.width * size.height * ((3 + (hasAlpha ? 5 : 3)) * sampleBytes + 4)
+        if bytes > ImageLimits.maximumIntermediateBytes {
+            throw ImageProblem(.tooLarge,
+                               "a \(formatName) image of \(size) needs \(bytes >> 20) MiB to decode, over the \(ImageLimits.maximumIntermediateBytes >> 20) MiB cap")
+        }
+    }
+
+    /// The `colr` box: an ICC profile (`prof` or `rICC`) first, else `nclx`, else sRGB.
+    var color: Result<EmbeddedColor, ColorProblem> {
+        let iccSize = heif_image_handle_get_raw_color_profile_size(handle)
+        if iccSize > 0 {
+            var profile = [UInt8](repeating: 0, count: iccSize)
+            let status = profile.withUnsafeMutableBytes { heif_image_handle_get_raw_color_profile(handle, $0.baseAddress) }
+            guard status.code == heif_error_Ok else { return .failure(ColorProblem("its colour profile cannot be read")) }
+            return .success(.icc(profile))
+        }
+        var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
+        let status = heif_image_handle_get_nclx_color_profile(handle, &nclx)
+        guard status.code == heif_error_Ok, let nclx else { return .success(.sRGB) }
+        defer { heif_nclx_color_profile_free(nclx) }
+        return EmbeddedColor.nclx(primaries: Int(nclx.pointee.color_primaries.rawValue),
+                                  transfer: Int(nclx.pointee.transfer_characteristics.rawValue))
+    }
+
+    /// The first EXIF block, from its TIFF header on (the 4-byte offset HEIF puts first is skipped).
+    var exif: [UInt8]? {
+        var id: heif_item_id = 0
+        guard heif_image_handle_get_list_of_metadata_block_IDs(handle, "Exif", &id, 1) == 1 else { return nil }
+        let size = heif_image_handle_get_metadata_size(handle, id)
+        guard size > 4 else { return nil }
+        var block = [UInt8](repeating: 0, count: size)
+        let status = block.withUnsafeMutableBytes { heif_image_handle_get_metadata(handle, id, $0.baseAddress) }
+        guard status.code == heif_error_Ok else { return nil }
+        let offset = Int(block[0]) << 24 | Int(block[1]) << 16 | Int(block[2]) << 8 | Int(block[3])
+        guard offset >= 0, offset <= size - 4 - 8 else { return nil }
+        return Array(block[(4 + offset)...])
+    }
+
+    /// Decodes the primary image with its transformations, to 8-bit RGB or RGBA.
+    ///
+    /// Images of more than 8 bits decode to 16-bit samples and are reduced here with rounding,
+    /// `v8 = (v·255 + max/2) / max` (max = 2^bits − 1), so that no band comes from truncation.
+    /// - Throws: `.corrupt`, `.truncated` or `.unsupported` with libheif's message.
+    func decode() throws(ImageProblem) -> HEIFPicture {
+        let alpha = hasAlpha
+        let deep = bitDepth > 8
+        let chroma: heif_chroma = switch (alpha, deep) {
+        case (false, false): heif_chroma_interleaved_RGB
+        case (true, false): heif_chroma_interleaved_RGBA
+        case (false, true): heif_chroma_interleaved_RRGGBB_LE
+        case (true, true): heif_chroma_interleaved_RRGGBBAA_LE
+        }
+        guard let options = heif_decoding_options_alloc() else {
+            throw ImageProblem(.unsupported, "cannot start the \(formatName) decoder (out of memory)")
+        }
+        defer { heif_decoding_options_free(options) }
+        options.pointee.ignore_transformations = 0
+        options.pointee.convert_hdr_to_8bit = 0
+        var decoded: OpaquePointer?
+        let status = heif_decode_image(handle, &decoded, heif_colorspace_RGB, chroma, options)
+        guard status.code == heif_error_Ok, let decoded else { throw Self.problem(status, formatName: formatName) }
+        defer { heif_image_release(decoded) }
+
+        let width = Int(heif_image_get_width(decoded, heif_channel_interleaved))
+        let height = Int(heif_image_get_height(decoded, heif_channel_interleaved))
+        guard width > 0, height > 0 else {
+            throw ImageProblem(.corrupt, "corrupt \(formatName) data (decoded no pixels)")
+        }
+        var stride: Int32 = 0
+        guard let plane = heif_image_get_plane_readonly(decoded, heif_channel_interleaved, &stride) else {
+            throw ImageProblem(.corrupt, "corrupt \(formatName) data (no decoded pixels)")
+        }
+        let channels = alpha ? 4 : 3
+        let rowBytes = width * channels
+        let bits = Int(heif_image_get_bits_per_pixel_range(decoded, heif_channel_interleaved))
+        let pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * height + ImageLimits.rowPadding) { buffer, count in
+            let to = buffer.baseAddress!
+            if deep {
+                Self.reduce(plane, stride: Int(stride), bits: bits, into: to, width: width * channels, height: height)
+            } else {
+                for row in 0..<height {
+                    (to + row * rowBytes).update(from: plane + row * Int(stride), count: rowBytes)
+                }
+            }
+            (to + rowBytes * height).initialize(repeating: 0, count: ImageLimits.rowPadding)
+            count = buffer.count
+        }
+        return HEIFPicture(image: RGBImage(width: width, height: height, channels: channels, pixels: pixels),
+                           color: color, exif: exif)
+    }
+
+    /// Rounds little-endian 16-bit samples of `bits` significant bits to 8 bits, through a table.
+    static func reduce(_ plane: UnsafePointer<UInt8>, stride: Int, bits: Int, into output: UnsafeMutablePointer<UInt8>,
+                       width samples: Int, height: Int) {
+        let bits = (9...16).contains(bits) ? bits : 10
+        let maximum = (1 << bits) - 1
+        let table = (0...maximum).map { UInt8((($0 * 255) + maximum / 2) / maximum) }
+        table.withUnsafeBufferPointer { lookup in
+            let lookup = lookup.baseAddress!
+            for row in 0..<height {
+                let from = plane + row * stride
+                let to = output + row * samples
+                for index in 0..<samples {
+                    let value = Int(from[index &* 2]) | Int(from[index &* 2 &+ 1]) << 8
+                    to[index] = lookup[min(value, maximum)]
+                }
+            }
+        }
+    }
+
+    /// The problem a libheif error stands for, with libheif's message.
+    static func problem(_ error: heif_error, formatName: String) -> ImageProblem {
+        // libheif's messages may end in a newline; a reason is one line.
+        let text = error.message.map { String(cString: $0) } ?? "libheif error \(error.code.rawValue)"
+        let message = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        switch error.code {
+        case heif_error_Memory_allocation_error where error.subcode == heif_suberror_Security_limit_exceeded:
+            return ImageProblem(.tooLarge, "the \(formatName) image is over libheif's size limit (\(message))")
+        case heif_error_Invalid_input where error.subcode == heif_suberror_End_of_data:
+            return ImageProblem(.truncated, "truncated \(formatName) data (\(message))")
+        case heif_error_Unsupported_filetype, heif_error_Unsupported_feature:
+            return ImageProblem(.unsupported, "unsupported \(formatName) (\(message))")
+        default:
+            return ImageProblem(.corrupt, "corrupt \(formatName) data (\(message))")
+        }
+    }
+}
+

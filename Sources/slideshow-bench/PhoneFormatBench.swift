@@ -1,0 +1,73 @@
+import Foundation
+@_spi(Benchmark) import SlideshowKit
+
+// Issue 11's figures: HEIC decode against libheif's own heif-convert, the colour transform per
+// photo, and a render of three HEICs against the same photos as JPEGs (time and peak RSS).
+
+/// Runs the phone-format benchmark over `../shared/media` (or `folder`) and prints each figure
+/// beside its peer and target.
+func phoneFormatBenchmark(tool: String, media folder: String, scratch: URL, runs: Int) {
+    func path(_ name: String) -> String { URL(fileURLWithPath: folder).appendingPathComponent(name).path }
+    let heics = ["heic_iphone8plus_grid_irot270_exif6_arrow.heic", "heic_iphonexr_grid_landscape.heic",
+                 "heic_samsung_s24fe_grid_exif6_no_irot.heic"].map(path)
+    guard heics.allSatisfy(FileManager.default.fileExists(atPath:)) else {
+        print("Phone formats: skipped (the HEIC files are not in \(folder); give --media DIR)")
+        return
+    }
+    guard let heifConvert = ["/usr/bin/heif-convert", "/usr/local/bin/heif-convert"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
+        print("Phone formats: skipped (heif-convert is not installed: apt-get install libheif-examples)")
+        return
+    }
+    // 3 first, while this process is small: a child started after it has grown reports this
+    // process's size as its own peak RSS (see main.swift). Printed last.
+    let renderLines: [String] = {
+        // 3. A render of the three HEICs against the same photos as JPEGs (heif-convert, quality 92), 1080p.
+        let jpegs = heics.enumerated().map { index, heic in
+            let jpeg = scratch.appendingPathComponent("same-\(index).jpg").path
+            _ = measure(heifConvert, ["-q", "92", heic, jpeg])
+            return jpeg
+        }
+        func render(_ photos: [String], _ name: String) -> [Cost] {
+            let arguments = ["make"] + photos + ["--duration", "3", "--overwrite", "--quiet", "-o", scratch.appendingPathComponent("\(name).mp4").path]
+            _ = measure(tool, arguments)
+            return (0..<runs).map { _ in measure(tool, arguments) }
+        }
+        let heicRuns = render(heics, "heic"), jpegRuns = render(jpegs, "jpeg")
+        guard heicRuns.allSatisfy({ $0.status == 0 }), jpegRuns.allSatisfy({ $0.status == 0 }) else {
+            return ["  render: failed"]
+        }
+        let heicWall = median(heicRuns.map(\.wall)), jpegWall = median(jpegRuns.map(\.wall))
+        let heicPeak = heicRuns.map(\.peakRSS).max()!, jpegPeak = jpegRuns.map(\.peakRSS).max()!
+        return ["  render 3 HEICs (12, 12, 7 MP) at 1080p: \(format(heicWall)), peak RSS \(megabytes(heicPeak))   "
+                + "same photos as JPEGs: \(format(jpegWall)), peak RSS \(megabytes(jpegPeak))",
+                String(format: "  HEIC / JPEG render: %.2fx (target ≤ 1.5x)   HEIC peak RSS: %@ (target ≤ 150 MB)",
+                       heicWall / jpegWall, megabytes(heicPeak))]
+    }()
+
+    print("")
+    print("Phone formats (issue 11): 12 MP iPhone HEIC (\(URL(fileURLWithPath: heics[1]).lastPathComponent)), Display P3")
+
+    // 1. Decode + convert to the show's size, in this process, against heif-convert's decode (to JPEG).
+    let manager = ImageManager()
+    let iphone = Photo(path: heics[1])
+    _ = try? manager.requestImage(for: iphone, targetSize: .hd1080, contentMode: .aspectFit)
+    var oursTimes: [Double] = [], peerTimes: [Double] = []
+    for index in 0..<runs {
+        oursTimes.append(time { _ = try! manager.requestImage(for: iphone, targetSize: .hd1080, contentMode: .aspectFit) })
+        peerTimes.append(measure(heifConvert, [heics[1], scratch.appendingPathComponent("heif-convert-\(index).jpg").path]).wall)
+    }
+    let ours = median(oursTimes), peer = median(peerTimes)
+    print("  decode + colour + fit to 1920x1080: \(format(ours))   heif-convert (decode, write JPEG): \(format(peer))   "
+          + String(format: "ratio %.2fx (target ≤ 1.5x)", ours / peer))
+
+    // 2. The profile transform alone, per photo at its decoded size.
+    for photo in [heics[1], path("jpeg_display_p3_nikon_d3s.jpg"), path("jpeg_adobe_rgb_canon_eos7d.jpg")]
+    where FileManager.default.fileExists(atPath: photo) {
+        let samples = (0..<runs).compactMap { _ in try? manager.timeColorTransform(Photo(path: photo), targetSize: .hd1080) }
+        guard let size = samples.first?.size else { continue }
+        let name = URL(fileURLWithPath: photo).lastPathComponent
+        print("  profile transform, \(name) at \(size): \(String(format: "%.1f ms", median(samples.map(\.seconds)) * 1000))   (target ≤ 25 ms)")
+    }
+
+    renderLines.forEach { print($0) }
+}
