@@ -50,7 +50,8 @@ enum GeneratedPhoto: String, CaseIterable, CustomTestStringConvertible {
         case .truncated: "truncated JPEG data (Premature end of JPEG file)"
         case .empty: "the file is empty (0 bytes)"
         case .badHuffmanTable: "corrupt JPEG data (Bogus Huffman table definition)"
-        case .heifNamedJPEG: "not a JPEG or PNG image (HEIF/HEIC)"
+        // Recognised as HEIF by its content, whatever its name; it holds no image.
+        case .heifNamedJPEG: "corrupt HEIF data (Invalid input: No 'meta' box)"
         case .twelveBit: "12-bit JPEG is not supported"
         default: nil
         }
