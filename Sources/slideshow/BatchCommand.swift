@@ -30,7 +30,7 @@ struct BatchCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The manifest: a JSON array of jobs or JSON Lines; - reads stdin.", valueName: "manifest.json | -"))
     var manifest: String
 
-    @Option(help: ArgumentHelp("Jobs rendered at once (default: the number of cores).", valueName: "N"))
+    @Option(help: ArgumentHelp("Jobs rendered at once, 1 to 1024 (default: the number of cores).", valueName: "N"))
     var jobs: Int?
 
     @Option(help: ArgumentHelp("Render only the jobs whose index modulo n is i (0 ≤ i < n).", valueName: "i/n"))
@@ -43,7 +43,9 @@ struct BatchCommand: AsyncParsableCommand {
     var overwrite = false
 
     func validate() throws {
-        if let jobs, jobs < 1 { throw ValidationError("--jobs \(jobs) must be at least 1") }
+        if let jobs, jobs < 1 || jobs > BatchRunner.maximumConcurrency {
+            throw ValidationError("--jobs \(jobs) is not between 1 and \(BatchRunner.maximumConcurrency)")
+        }
         _ = try shardSelection()
         if skipExisting && overwrite { throw ValidationError("give --skip-existing or --overwrite, not both") }
     }
@@ -53,7 +55,7 @@ struct BatchCommand: AsyncParsableCommand {
         guard let shard else { return nil }
         let parts = shard.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count > 0, index >= 0, index < count else {
-            throw ValidationError("--shard '\(shard)' is not i/n with 0 ≤ i < n, e.g. 0/4")
+            throw ValidationError(Message.oneLine("--shard '\(shard)' is not i/n with 0 ≤ i < n, e.g. 0/4"))
         }
         return (index, count)
     }
@@ -64,7 +66,7 @@ struct BatchCommand: AsyncParsableCommand {
         let loaded: BatchManifest
         do throws(InvalidManifest) {
             if manifest == "-" {
-                loaded = try BatchManifest(data: FileHandle.standardInput.readDataToEndOfFile(), relativeTo: nil)
+                loaded = try BatchManifest(fileDescriptor: STDIN_FILENO, relativeTo: nil)
             } else {
                 loaded = try BatchManifest(contentsOfFile: manifest)
             }
@@ -76,15 +78,29 @@ struct BatchCommand: AsyncParsableCommand {
         for index in selected.indices { selected[index].slideshow.overwrite = overwrite }
 
         ProcessTuning.configureForRendering()
-        let report = BatchReport(jobs: selected, progressBar: Terminal.isTerminal(.standardError))
+        let cancellation = BatchCancellation()
+        let report = BatchReport(jobs: selected, progressBar: Terminal.isTerminal(.standardError), cancellation: cancellation)
         Terminal.installSignalHandlers(report: report.interrupted)
-        let runner = BatchRunner(jobs: selected, concurrency: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+        var runner = BatchRunner(jobs: selected, concurrency: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
                                  skipExisting: skipExisting)
-        for await event in runner.run() {
+        runner.onFinish = { report.ended($0) }
+        runner.cancellation = cancellation
+        var unwritable: String?
+        for await event in runner.run() where unwritable == nil {
             switch event {
             case .progress(let index, let progress): report.progress(job: index, progress)
-            case .finished(let result): report.finished(result)
+            case .finished(let result):
+                // A report that cannot be written stops the batch, status 1: the jobs under way
+                // stop (the stream ends once they have), and one line says how far it got.
+                if let reason = report.finished(result) {
+                    unwritable = reason
+                    cancellation.cancel()
+                }
             }
+        }
+        if Terminal.stopping.load(ordering: .sequentiallyConsistent) { Terminal.waitForStop() }
+        if let unwritable {
+            Terminal.stop(status: ExitCode.failure.rawValue) { "stdout: cannot write the report (\(unwritable)); \(report.summary())" }
         }
         if report.end() { throw ExitCode.failure }
     }
@@ -92,18 +108,28 @@ struct BatchCommand: AsyncParsableCommand {
 
 /// What a batch tells its user: one JSON line per finished job on stdout, as it finishes; the
 /// progress across jobs on stderr; and, when a signal stops the batch, how many jobs finished.
+///
+/// Its methods are called one at a time by the batch's loop, and ``interrupted()`` by the
+/// signal handler at any moment: it must answer within a second even while a line is stuck
+/// on a full stdout (`slideshow batch jobs.json | sleep 1000`), so the counters have a lock
+/// of their own that is never held across a write.
 final class BatchReport: @unchecked Sendable {
-    // @unchecked: the vars are touched only under `lock`, which the signal handler's summary
-    // takes and keeps, so that no line is printed after it.
-    private let lock = NSLock()
+    // @unchecked: the counters are touched only under `counts`; `lines` is held while a line
+    // is written, and kept by the signal handler so that no line follows its summary.
+    private let counts = NSLock()
+    private let lines = NSLock()
     private let photoCounts: [Int: Int]
     private let bar: ProgressBar?
     private var finishedJobs = 0
     private var failedJobs = 0
     private var photosOfFinishedJobs = 0
     private var photosOfRunningJobs: [Int: Int] = [:]
+    private var endedJobs: Set<Int> = []
 
-    init(jobs: [BatchJob], progressBar: Bool) {
+    private let cancellation: BatchCancellation
+
+    init(jobs: [BatchJob], progressBar: Bool, cancellation: BatchCancellation) {
+        self.cancellation = cancellation
         photoCounts = Dictionary(uniqueKeysWithValues: jobs.map { ($0.index, $0.slideshow.photos.count) })
         bar = progressBar && !jobs.isEmpty ? ProgressBar(total: jobs.reduce(0) { $0 + $1.slideshow.photos.count }) : nil
         drawBar()
@@ -111,50 +137,67 @@ final class BatchReport: @unchecked Sendable {
 
     /// A job added photos.
     func progress(job index: Int, _ progress: RenderProgress) {
-        lock.withLock {
-            photosOfRunningJobs[index] = progress.completedPhotos
-            drawBar()
+        // A late progress event of a job that has ended already must not count its photos twice.
+        counts.withLock { if !endedJobs.contains(index) { photosOfRunningJobs[index] = progress.completedPhotos } }
+        drawBar()
+    }
+
+    /// A job ended (from the job's task, the moment it ends): it counts as finished from then
+    /// on, its output complete (or nothing written), whether or not its line is out yet.
+    func ended(_ result: BatchResult) {
+        // A job stopped by the batch's end wrote nothing: it is one of "the other" jobs.
+        if result.outcome == .failed(.cancelled) { return }
+        counts.withLock {
+            photosOfRunningJobs[result.index] = nil
+            photosOfFinishedJobs += photoCounts[result.index] ?? 0
+            endedJobs.insert(result.index)
+            finishedJobs += 1
+            if result.status == .failed { failedJobs += 1 }
         }
     }
 
-    /// A job finished: its line, flushed at once.
-    func finished(_ result: BatchResult) {
+    /// A job's line, written at once.
+    /// - Returns: nil, or why stdout did not take the line.
+    func finished(_ result: BatchResult) -> String? {
         let line = JobLine(result: result).json() + "\n"
-        lock.withLock {
-            photosOfRunningJobs[result.index] = nil
-            photosOfFinishedJobs += photoCounts[result.index] ?? 0
-            finishedJobs += 1
-            if result.status == .failed { failedJobs += 1 }
-            bar?.clear()
-            if case .rendered(let render) = result.outcome {
-                for warning in render.warnings { Terminal.say("slideshow: warning: \(warning)") }
-            }
-            try? FileHandle.standardOutput.write(contentsOf: Data(line.utf8))
-            drawBar()
+        lines.lock()
+        defer { lines.unlock() }
+        bar?.clear()
+        if case .rendered(let render) = result.outcome {
+            for warning in render.warnings { Terminal.say("slideshow: warning: \(warning)") }
         }
+        let failure = Terminal.writeToStandardOutput(line)
+        drawBar()
+        return failure
     }
 
     /// The batch is over: removes the bar.
     /// - Returns: whether any job failed.
     func end() -> Bool {
-        lock.withLock {
-            bar?.clear()
-            return failedJobs > 0
-        }
-    }
-
-    /// For the signal handler: how many jobs finished. Takes the lock and keeps it, so no
-    /// line follows; the process exits next.
-    func interrupted() -> String {
-        lock.lock()
         bar?.clear()
-        let unfinished = photoCounts.count - finishedJobs
-        return "\(finishedJobs) of \(photoCounts.count) jobs finished, the other \(unfinished) wrote nothing"
+        return counts.withLock { failedJobs > 0 }
     }
 
-    /// Call under `lock`.
+    /// For the signal handler: stops the batch and says how many jobs finished. Waits at most
+    /// 0.3 s for a line being written (then keeps that lock, so that no line follows) and 0.4 s
+    /// for the jobs under way to stop and remove their files; the process exits next.
+    func interrupted() -> String {
+        _ = lines.lock(before: Date().addingTimeInterval(0.3))
+        cancellation.cancel()
+        _ = cancellation.waitUntilEnded(timeout: 0.4)
+        return summary()
+    }
+
+    /// `5 of 12 jobs finished, the other 7 wrote nothing`.
+    func summary() -> String {
+        let finished = counts.withLock { finishedJobs }
+        return "\(finished) of \(photoCounts.count) jobs finished, the other \(photoCounts.count - finished) wrote nothing"
+    }
+
     private func drawBar() {
-        bar?.update(photosOfFinishedJobs + photosOfRunningJobs.values.reduce(0, +), detail: ", \(finishedJobs)/\(photoCounts.count) jobs")
+        guard let bar else { return }
+        let (done, finished) = counts.withLock { (photosOfFinishedJobs + photosOfRunningJobs.values.reduce(0, +), finishedJobs) }
+        bar.update(done, detail: ", \(finished)/\(photoCounts.count) jobs")
     }
 }
 
@@ -182,7 +225,7 @@ struct JobLine: Encodable {
             }
         case .failed(let error):
             try container.encodeNil(forKey: .frames)
-            try container.encode(error.description, forKey: .error)
+            try container.encode(Terminal.describe(error), forKey: .error)
         case .skipped:
             try container.encodeNil(forKey: .frames)
             try container.encodeNil(forKey: .error)

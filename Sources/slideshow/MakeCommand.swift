@@ -1,6 +1,8 @@
 import ArgumentParser
+import Dispatch
 import Foundation
 import SlideshowKit
+import Synchronization
 
 /// `slideshow make`: one slideshow.
 struct MakeCommand: AsyncParsableCommand {
@@ -37,24 +39,40 @@ struct MakeCommand: AsyncParsableCommand {
 
     func run() async throws {
         ProcessTuning.configureForRendering()
-        Terminal.installSignalHandlers()
+        // A signal stops the render and gives it 0.4 s to remove its temporary file (one it
+        // was just creating included) before the tool exits.
+        let render = Mutex<Task<RenderResult, any Error>?>(nil)
+        let rendering = DispatchGroup()
+        Terminal.installSignalHandlers {
+            render.withLock { $0 }?.cancel()
+            _ = rendering.wait(timeout: .now() + 0.4)
+            return "no output was written"
+        }
         Terminal.reportPhotoWarnings()
         let show = try options.slideshow(photos: photos, output: output, overwrite: overwrite)
         if !quiet, let plan = try? show.framePlan(), let warning = show.planWarning(plan) {
             Terminal.say("slideshow: warning: \(warning)")
         }
         let bar = (quiet || !Terminal.isTerminal(.standardError)) ? nil : ProgressBar(total: photos.count)
+        rendering.enter()
+        let task = Task {
+            defer { rendering.leave() }
+            return try await show.render { progress in bar?.update(progress.completedPhotos) }
+        }
+        render.withLock { $0 = task }
+        if Terminal.stopping.load(ordering: .sequentiallyConsistent) { task.cancel() }
         let result: RenderResult
         do {
-            result = try await show.render { progress in bar?.update(progress.completedPhotos) }
+            result = try await task.value
         } catch {
+            if Terminal.stopping.load(ordering: .sequentiallyConsistent) { Terminal.waitForStop() }
             bar?.clear()
-            Terminal.fail(error.description)
+            Terminal.fail((error as? RenderError).map(Terminal.describe) ?? "\(error)")
         }
         bar?.clear()
         for warning in result.warnings { Terminal.say("slideshow: warning: \(warning)") }
         if json {
-            print(try Report(result).json())
+            Terminal.report(try Report(result).json() + "\n")
         } else if !quiet {
             Terminal.say("\(result.output): \(result.frames) frames, \(String(format: "%.3f", result.duration.seconds)) s, \(result.size) at \(result.framesPerSecond) fps, \(result.look), \(result.bytes) bytes in \(String(format: "%.2f", result.seconds)) s")
         }

@@ -1,8 +1,10 @@
 import ArgumentParser
+import Foundation
 import SlideshowKit
 
 /// The options that describe how a slideshow looks and is encoded. The library's
-/// ``SlideshowOptions`` checks them, by the same rules as a batch manifest's jobs.
+/// ``SlideshowOptions`` holds their defaults and checks them, by the same rules as a batch
+/// manifest's jobs; this only names them and puts its own words on the library's errors.
 struct RenderOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Total length in seconds (default 3), or 'audio': as long as the music after --audio-start.", valueName: "seconds|audio"))
     var duration: DurationArgument?
@@ -11,28 +13,28 @@ struct RenderOptions: ParsableArguments {
     var slideDuration: Double?
 
     @Option(help: ArgumentHelp("Frame size, even width and height.", valueName: "WxH"))
-    var size: String = "1920x1080"
+    var size: String = SlideshowOptions().size
 
     @Option(help: "Frames per second.")
-    var fps: Int = 30
+    var fps: Int = SlideshowOptions().fps
 
     @Option(help: ArgumentHelp("Film look, or looks separated by commas, applied left to right, each with optional :key=value parameters: \(Looks.catalogue.map(\.name).joined(separator: ", ")) (see `slideshow filters`).", valueName: "look[,look…]"))
-    var filter: String = "original"
+    var filter: String = SlideshowOptions().filter
 
     @Option(help: ArgumentHelp("letterbox (bars, the whole photo), fill (crop to fill the frame) or blur (the whole photo over a blurred copy of itself; --background then shows only under transparency).", valueName: "mode"))
-    var fit: FitMode = .letterbox
+    var fit: FitMode = SlideshowOptions().fit
 
     @Option(help: ArgumentHelp("Colour of the letterbox bars.", valueName: "#RRGGBB"))
-    var background: String = "#000000"
+    var background: String = SlideshowOptions().background
 
     @Option(help: "x264 constant rate factor, 1 to 51 (lower is better quality; 0, lossless, is not possible in H.264 High).")
-    var crf: Int = 20
+    var crf: Int = SlideshowOptions().crf
 
     @Option(help: ArgumentHelp("x264 preset, ultrafast to placebo.", valueName: "preset"))
-    var preset: String = "medium"
+    var preset: String = SlideshowOptions().preset
 
     @Option(help: ArgumentHelp("skip: repeat held frames without encoding them (fast, exact); encode: encode every frame.", valueName: "mode"))
-    var hold: HoldStrategy = .skip
+    var hold: HoldStrategy = SlideshowOptions().hold
 
     @Option(help: ArgumentHelp("How each photo gives way to the next: \(TransitionEffect.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "effect"))
     var transition: TransitionEffect = .none
@@ -88,7 +90,26 @@ struct RenderOptions: ParsableArguments {
         do {
             try options.validate()
         } catch {
-            throw ValidationError(error.description)
+            throw ValidationError(Self.message(for: error))
+        }
+    }
+
+    /// The library's error in the command line's words: `--size: '97x64' must …`.
+    static func message(for error: OptionError) -> String {
+        if let other = error.conflicting {
+            return "give \(flag(for: other)) or \(flag(for: error.field)), not both"
+        }
+        return Message.oneLine("\(flag(for: error.field)): \(error.reason)")
+    }
+
+    /// The option that gives a setting: `--slide-duration` for `slideDuration`, as
+    /// ArgumentParser names an option after its property; the photos are the arguments.
+    static func flag(for field: SlideshowOptions.Field) -> String {
+        switch field {
+        case .photos: return "photos"
+        case .output: return "--output"
+        case .audioLoop: return "--no-audio-loop"
+        default: return "--" + field.rawValue.unicodeScalars.map { CharacterSet.uppercaseLetters.contains($0) ? "-" + String($0).lowercased() : String($0) }.joined()
         }
     }
 
@@ -123,7 +144,7 @@ struct RenderOptions: ParsableArguments {
         do {
             return try options.slideshow(photos: photos.map(Photo.init(path:)), output: output, overwrite: overwrite)
         } catch {
-            throw ValidationError(error.description)
+            throw ValidationError(Self.message(for: error))
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import SlideshowKit
 
 /// `slideshow`: photos to an exact-length H.264 MP4.
@@ -16,6 +17,27 @@ struct SlideshowCommand: AsyncParsableCommand {
         subcommands: [MakeCommand.self, BatchCommand.self, FiltersCommand.self, FormatsCommand.self],
         defaultSubcommand: nil
     )
+
+    /// ArgumentParser's own entry point, except that a usage error's line is one line: a value
+    /// quoted in it (`The value '1<newline>' is invalid for '--fps <fps>'`) has its control
+    /// characters escaped, as every other message does.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            let text = fullMessage(for: error)
+            guard code != .success, !text.isEmpty else { exit(withError: error) }
+            let line = message(for: error)
+            Terminal.writeToStandardError(text.replacingOccurrences(of: line, with: Message.oneLine(line)) + "\n")
+            exit(withError: ExitCode(code.rawValue))
+        }
+    }
 }
 
 /// The tool's version.
@@ -35,7 +57,7 @@ struct FiltersCommand: ParsableCommand {
     )
 
     func run() {
-        print(Self.listing())
+        Terminal.report(Self.listing() + "\n")
     }
 
     /// The listing: a look per line, then a line per parameter, indented.

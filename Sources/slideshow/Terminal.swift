@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import SlideshowKit
+import Synchronization
 
 /// The tool's dealings with the terminal and the process: messages, exit codes, signals.
 enum Terminal {
@@ -10,9 +11,21 @@ enum Terminal {
         isatty(stream == .standardOutput ? STDOUT_FILENO : STDERR_FILENO) == 1
     }
 
-    /// A line on stderr.
+    /// A line on stderr, always one: control characters in it are escaped (``Message/oneLine(_:)``).
     static func say(_ line: String) {
-        writeToStandardError(line + "\n")
+        writeToStandardError(Message.oneLine(line) + "\n")
+    }
+
+    /// Text on stdout, written with `write(2)`, whole.
+    /// - Returns: nil when it was written, else why not (`No space left on device`, `Broken pipe`, …).
+    static func writeToStandardOutput(_ text: String) -> String? {
+        write(Array(text.utf8), to: STDOUT_FILENO)
+    }
+
+    /// A report on stdout (`make --json`, `filters`), or, when stdout cannot take it, one line
+    /// on stderr and status 1: a script that reads the report must not take silence for success.
+    static func report(_ text: String) {
+        if let reason = writeToStandardOutput(text) { fail("stdout: cannot write the report (\(reason))") }
     }
 
     /// Text on stderr, written with `write(2)`.
@@ -21,18 +34,33 @@ enum Terminal {
     /// closed pipe or terminal), the text is lost and the exit status still tells.
     /// `FileHandle.write(_:)` would trap instead, turning a clean failure into a crash.
     static func writeToStandardError(_ text: String) {
-        let bytes = Array(text.utf8)
+        _ = write(Array(text.utf8), to: STDERR_FILENO)
+    }
+
+    /// Writes all the bytes, retrying after a signal. - Returns: nil, or the reason it failed.
+    private static func write(_ bytes: [UInt8], to descriptor: Int32) -> String? {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+            let written = bytes[offset...].withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
             if written > 0 {
                 offset += written
             } else if written < 0 && errno == EINTR {
                 continue
             } else {
-                return
+                return written < 0 ? String(cString: strerror(errno)) : "nothing was written"
             }
         }
+        return nil
+    }
+
+    /// One line for a failed render: the library's, with the command line's words where the
+    /// library speaks of settings (an existing output it was not asked to replace: use
+    /// `--overwrite`). A race lost to another render keeps the library's words.
+    static func describe(_ error: RenderError) -> String {
+        if case .output(let writer) = error, writer.kind == .outputExists, !writer.reason.contains("another render") {
+            return Message.oneLine("\(writer.path): already exists (use --overwrite to replace it)")
+        }
+        return error.description
     }
 
     /// Prints each photo warning (e.g. a broken colour profile replaced by sRGB) as one line,
@@ -50,8 +78,37 @@ enum Terminal {
     /// The signal sources; kept alive for the life of the process.
     nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
 
-    /// SIGINT and SIGTERM remove unfinished outputs, say what became of the outputs in one
-    /// line (`slideshow: interrupted; <report>`), and exit 130 or 143; SIGXFSZ (a file-size limit) and SIGPIPE become
+    /// Whether ``stop(status:_:)`` is under way: the program is about to exit with its status.
+    static let stopping = Atomic<Bool>(false)
+
+    /// For the main task, when a render ended because ``stop(status:_:)`` stopped it: waits for
+    /// the stop to exit, so that nothing else is printed and the status is the stop's.
+    static func waitForStop() -> Never {
+        while true { sleep(60) }
+    }
+
+    /// The progress bar on screen, which a message clears first.
+    static let progressBar = Mutex<ProgressBar?>(nil)
+
+    /// Stops the program at once, as a signal does: removes unfinished outputs, clears the
+    /// progress bar, says one line and exits with `status`.
+    ///
+    /// It never waits long for a lock another thread may hold while blocked on a full pipe or
+    /// a stopped terminal: the bar is given 0.2 s, and the caller's `message` must be as quick
+    /// (a batch's takes at most 0.7 s).
+    static func stop(status: Int32, _ message: @Sendable () -> String) -> Never {
+        stopping.store(true, ordering: .sequentiallyConsistent)
+        // The message first: it stops the renders under way and waits for them (briefly) to end.
+        let text = message()
+        UnfinishedOutputs.removeAll()
+        progressBar.withLock { $0 }?.stop()
+        say("slideshow: \(text)")
+        _exit(status)
+    }
+
+    /// SIGINT and SIGTERM remove unfinished outputs, clear the progress bar, say what became of
+    /// the outputs in one line (`slideshow: interrupted; <report>`), and exit 130 or 143, within
+    /// a second whatever stdout and stderr do; SIGXFSZ (a file-size limit) and SIGPIPE become
     /// write errors instead of killing the process.
     static func installSignalHandlers(report: @escaping @Sendable () -> String = { "no output was written" }) {
         signal(SIGXFSZ, SIG_IGN)
@@ -63,9 +120,7 @@ enum Terminal {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global(qos: .userInteractive))
             source.setEventHandler {
-                UnfinishedOutputs.removeAll()
-                say("slideshow: \(name); \(report())")
-                _exit(128 + number)
+                stop(status: 128 + number) { "\(name); \(report())" }
             }
             source.resume()
             sources.append(source)
@@ -83,22 +138,34 @@ extension Terminal {
 }
 
 /// A one-line progress bar on stderr, for terminals.
+///
+/// The bar on screen is ``Terminal/progressBar``: a message that stops the program clears it
+/// first, so the message starts its own line.
 final class ProgressBar: @unchecked Sendable {
-    // @unchecked: `last` is touched only under `lock`.
+    // @unchecked: `last` and `stopped` are touched only under `lock`.
     private let total: Int
     private let lock = NSLock()
     private var last: (done: Int, detail: String)?
+    private var stopped = false
 
     init(total: Int) {
         self.total = total
+        Terminal.progressBar.withLock { $0 = self }
         update(0)
+    }
+
+    /// Clears the bar for good, for a message that ends the program. Waits at most 0.2 s for a
+    /// drawing under way (stderr may be a stopped terminal); keeps the lock, so nothing is drawn after.
+    func stop() {
+        if lock.lock(before: Date().addingTimeInterval(0.2)) { stopped = true }
+        Terminal.writeToStandardError("\r\u{1B}[K")
     }
 
     /// Draws the bar when `done` or `detail` (shown after the count) changed.
     func update(_ done: Int, detail: String = "") {
         lock.lock()
         defer { lock.unlock() }
-        guard last?.done != done || last?.detail != detail else { return }
+        guard !stopped, last?.done != done || last?.detail != detail else { return }
         last = (done, detail)
         let width = 30
         let filled = total == 0 ? width : done * width / total
@@ -110,6 +177,7 @@ final class ProgressBar: @unchecked Sendable {
     func clear() {
         lock.lock()
         defer { lock.unlock() }
+        guard !stopped else { return }
         last = nil
         Terminal.writeToStandardError("\r\u{1B}[K")
     }

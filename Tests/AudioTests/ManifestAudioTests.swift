@@ -24,9 +24,9 @@ struct ManifestAudioTests {
     @Test("bad audio fields are refused, each naming its field", arguments: [
         (#""audio": 3"#, "audio", "must be a path"),
         (#""audio": "s.mp3", "audioBitrate": "loud""#, "audioBitrate", "'loud' is not a bit rate such as 192k or 128000"),
-        (#""audio": "s.mp3", "audioStart": -1"#, "audioStart", "--audio-start: the audio start -1.0 s must be 0 or more"),
+        (#""audio": "s.mp3", "audioStart": -1"#, "audioStart", "the audio start -1.0 s must be 0 or more"),
         (#""audio": "s.mp3", "audioLoop": "no""#, "audioLoop", "must be true or false"),
-        (#""loudness": -16"#, "loudness", "--loudness needs an audio file (--audio FILE)"),
+        (#""loudness": -16"#, "loudness", "is only for a soundtrack: give an audio file too"),
         (#""duration": "audio""#, "duration", "a duration of 'audio' needs an audio file"),
     ])
     func refused(fields: String, field: String, reason: String) {

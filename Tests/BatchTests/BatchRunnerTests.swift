@@ -110,3 +110,61 @@ struct BatchRunnerTests {
         #expect(folder.contents().isEmpty)
     }
 }
+
+@Suite("BatchRunner: a huge concurrency starts no more than the jobs")
+struct BatchRunnerConcurrencyTests {
+    @Test("concurrency Int.max runs two jobs and ends", .timeLimit(.minutes(1)))
+    func hugeConcurrency() async throws {
+        let folder = try TemporaryFolder()
+        let jobs = [job(0, [samples[0]], folder.path("a.mp4")), job(1, [samples[1]], folder.path("b.mp4"))]
+        let started = ContinuousClock.now
+        let (found, _) = await results(of: BatchRunner(jobs: jobs, concurrency: .max))
+        #expect(found.map(\.status) == [.ok, .ok])
+        #expect(ContinuousClock.now - started < .seconds(30))
+        #expect(BatchRunner.maximumConcurrency == 1024)
+        // No jobs at all: nothing to start, whatever the concurrency.
+        #expect(await results(of: BatchRunner(jobs: [], concurrency: .max)).results.isEmpty)
+    }
+}
+
+@Suite("BatchCancellation: stopping a batch while its stream is read")
+struct BatchCancellationTests {
+    @Test("cancelled mid-job: the stream reports the stopped job as cancelled and ends; nothing partial is left", .timeLimit(.minutes(1)))
+    func cancelWhileReading() async throws {
+        let folder = try TemporaryFolder()
+        // A job still encoding when it is cancelled, then one that never starts.
+        var long = job(0, Array(repeating: samples, count: 4).flatMap { $0 }, folder.path("long.mp4"), seconds: 60)
+        long.slideshow.video = VideoSettings(size: Size(width: 320, height: 240), hold: .encode)
+        let jobs = [long, job(1, [samples[0]], folder.path("never.mp4"))]
+        let cancellation = BatchCancellation()
+        var runner = BatchRunner(jobs: jobs, concurrency: 1)
+        runner.cancellation = cancellation
+        var results: [BatchResult] = []
+        for await event in runner.run() {
+            switch event {
+            case .progress(_, let progress) where progress.completedPhotos >= 1: cancellation.cancel()
+            case .finished(let result): results.append(result)
+            default: break
+            }
+        }
+        #expect(cancellation.isCancelled)
+        #expect(cancellation.waitUntilEnded(timeout: 0))
+        #expect(results.map(\.index) == [0])
+        #expect(results.first?.outcome == .failed(.cancelled))
+        #expect(folder.contents().isEmpty)
+    }
+
+    @Test("cancelled before it starts: no job starts, and waiting ends at once")
+    func cancelBeforeStart() async throws {
+        let folder = try TemporaryFolder()
+        let cancellation = BatchCancellation()
+        cancellation.cancel()
+        var runner = BatchRunner(jobs: [job(0, [samples[0]], folder.path("a.mp4"))], concurrency: 1)
+        runner.cancellation = cancellation
+        var results: [BatchResult] = []
+        for await case .finished(let result) in runner.run() { results.append(result) }
+        #expect(results.isEmpty)
+        #expect(cancellation.waitUntilEnded(timeout: 5))
+        #expect(folder.contents().isEmpty)
+    }
+}

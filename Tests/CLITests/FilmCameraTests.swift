@@ -21,7 +21,7 @@ struct FilmCameraTests {
     }
 
     @Test("bad --date-format and --fit values are usage errors naming the choices", arguments: [
-        (["--date-format", "ydm"], "--date-format 'ydm' is not one of ymd ('YY M D), mdy (M D 'YY), dmy (D M 'YY), iso (YYYY-MM-DD)"),
+        (["--date-format", "ydm"], "--date-format: 'ydm' is not one of ymd ('YY M D), mdy (M D 'YY), dmy (D M 'YY), iso (YYYY-MM-DD)"),
         (["--fit", "stretch"], "stretch"),
     ])
     func usage(arguments: [String], message: String) throws {

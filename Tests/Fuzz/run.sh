@@ -42,18 +42,28 @@ SYMBOLIZER="$(dirname "$(command -v "$SWIFTC")")/llvm-symbolizer"
 build() {
     local name="$1" file="$2" binary="$BUILD/$1"
     local sources
-    sources=$(find Sources/SlideshowKit Sources/CFFmpeg Sources/CTurboJPEG Sources/CProcessTuning -type f | sort)
+    sources=$(find Sources/SlideshowKit Sources/C* -type f | sort)
     if [ -x "$binary" ] && [ -z "$(find $sources "$file" -newer "$binary" | head -1)" ]; then
         return
     fi
     echo "building $name ($file)"
     # The binary takes the time the build started: a source edited meanwhile is newer than it.
     touch "$binary.started"
+    # Every system-library module (a folder of Sources with a module map) by -I; the C++ face
+    # detector (a plain target) compiled to an object, with a module map made for it here.
+    local includes=() module
+    for module in Sources/C*/module.modulemap; do includes+=(-I "$(dirname "$module")"); done
+    mkdir -p "$BUILD/modules/CFaceDetection"
+    printf 'module CFaceDetection {\n    header "%s"\n    export *\n}\n' "$PWD/Sources/CFaceDetection/include/CFaceDetection.h" \
+        > "$BUILD/modules/CFaceDetection/module.modulemap"
+    clang++ -c -O1 -fPIC -I/usr/include/opencv4 -I Sources/CFaceDetection/include Sources/CFaceDetection/face_detection.cpp \
+        -o "$BUILD/face_detection.o"
     # shellcheck disable=SC2086
     "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -module-name SlideshowKit \
-        -I Sources/CFFmpeg -I Sources/CTurboJPEG -I Sources/CProcessTuning -Xcc -I/usr/include/x86_64-linux-gnu -use-ld=lld \
-        $(echo "$sources" | grep '\.swift$') "$file" \
-        -lavformat -lavcodec -lswscale -lavutil -lturbojpeg -o "$binary"
+        "${includes[@]}" -I "$BUILD/modules/CFaceDetection" -Xcc -I/usr/include/x86_64-linux-gnu -use-ld=lld \
+        $(echo "$sources" | grep '\.swift$') "$file" "$BUILD/face_detection.o" \
+        -lavformat -lavcodec -lswscale -lswresample -lavutil -lturbojpeg -lheif -lwebpdemux -lwebp -llcms2 -lebur128 \
+        -lopencv_objdetect -lopencv_imgproc -lopencv_core -lstdc++ -o "$binary"
     touch -r "$binary.started" "$binary"
     rm -f "$binary.started"
 }

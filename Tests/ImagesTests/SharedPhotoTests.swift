@@ -3,6 +3,9 @@ import Testing
 @testable import SlideshowKit
 import TestSupport
 
+/// Why a comparison with ffmpeg's decode could not be made: a failure, never a silent pass.
+private let noReference: Comment = "no reference pixels: ffmpeg is missing (make deps installs it) or could not decode the file"
+
 @Suite("Shared photos", .enabled(if: haveSharedPhotos, "skipped: ../shared/photos is absent (a fresh clone); these tests need the shared photos"))
 struct SharedPhotoTests {
     // MARK: Orientation
@@ -107,7 +110,7 @@ struct SharedPhotoTests {
     func progressiveCamera() throws {
         let buffer = try render("progressive_panasonic_lc70_1280x960.jpg", 1280, 960)
         #expect(buffer.contentRect == Rect(x: 0, y: 0, width: 1280, height: 960))
-        guard let reference = try ffmpegPixels(shared("progressive_panasonic_lc70_1280x960.jpg")) else { return }
+        let reference = try #require(try ffmpegPixels(shared("progressive_panasonic_lc70_1280x960.jpg")), noReference)
         let difference = meanAbsoluteDifference(buffer.pixels, reference)
         #expect(difference < 2, "differs from ffmpeg by \(difference)")
     }
@@ -118,7 +121,7 @@ struct SharedPhotoTests {
         #expect(buffer.contentRect == Rect(x: 0, y: 0, width: 100, height: 100))
         // Inverted Adobe CMYK: the top-left is (C, M, Y, K) = (255, 13, 25, 255) → R = C·K/255 …
         #expect(buffer[0, 0] == RGBColor(red: 255, green: 13, blue: 25))
-        guard let reference = try ffmpegPixels(shared("cmyk_pillow_sample_100x100.jpg")) else { return }
+        let reference = try #require(try ffmpegPixels(shared("cmyk_pillow_sample_100x100.jpg")), noReference)
         let difference = meanAbsoluteDifference(buffer.pixels, reference)
         #expect(difference < 3, "differs from ffmpeg by \(difference)")
     }
@@ -128,7 +131,7 @@ struct SharedPhotoTests {
         let buffer = try render("png_rgb_120x96.png", 120, 96)
         #expect(try ImageManager().inspect(Photo(path: shared("png_rgb_120x96.png")))
                 == PhotoInfo(format: .png, storedSize: Size(width: 120, height: 96), orientation: .up))
-        guard let reference = try ffmpegPixels(shared("png_rgb_120x96.png")) else { return }
+        let reference = try #require(try ffmpegPixels(shared("png_rgb_120x96.png")), noReference)
         #expect(buffer.pixels == reference)
     }
 
@@ -136,7 +139,7 @@ struct SharedPhotoTests {
     func pngAlpha() throws {
         let background = RGBColor(red: 40, green: 60, blue: 200)
         let buffer = try render("png_rgba_32x32.png", 32, 32, background: background)
-        guard let rgba = try ffmpegPixels(shared("png_rgba_32x32.png"), pixelFormat: "rgba") else { return }
+        let rgba = try #require(try ffmpegPixels(shared("png_rgba_32x32.png"), pixelFormat: "rgba"), noReference)
         // The file has gAMA 1.0 (linear light, like every PngSuite image) and no iCCP: its colours
         // are first encoded with the sRGB curve (colour management), then composited.
         func sRGB(_ value: UInt8) -> Double {

@@ -37,7 +37,14 @@ public struct BatchManifest: Sendable {
     public var jobs: [BatchJob]
 
     /// The keys a job may have.
-    public static let fields: [String] = ["photos", "output"] + SlideshowOptions.Field.allCases.map(\.rawValue).filter { $0 != "photos" }
+    public static let fields: [String] = ["photos", "output"] + SlideshowOptions.Field.allCases.map(\.rawValue).filter { $0 != "photos" && $0 != "output" }
+
+    /// The largest manifest read, in bytes: 16 MiB, some 80,000 jobs of a few photos each.
+    ///
+    /// Reading stops there, so that a stream that never ends (`yes | slideshow batch -`) or a
+    /// huge file is refused at once instead of filling memory; a bigger batch is several
+    /// manifests. Checking a manifest takes a few times its size in memory.
+    public static let maximumBytes = 16 << 20
 
     /// Creates a manifest of jobs already made.
     public init(jobs: [BatchJob]) {
@@ -47,10 +54,24 @@ public struct BatchManifest: Sendable {
     /// Reads a manifest file; relative paths in it are relative to its folder.
     /// - Parameter path: the manifest's path.
     /// - Throws: ``InvalidManifest`` when the file cannot be read, or with every problem of every job.
+    /// - Throws: ``InvalidManifest`` when the file cannot be read or is over ``maximumBytes``,
+    ///   or with every problem of every job.
     public init(contentsOfFile path: String) throws(InvalidManifest) {
+        guard !Message.hasNUL(path) else { throw Self.unreadable(ENOENT) }
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { throw Self.unreadable(errno) }
         defer { close(descriptor) }
+        try self.init(fileDescriptor: descriptor, relativeTo: (path as NSString).deletingLastPathComponent)
+    }
+
+    /// Reads a manifest from an open file or stream, such as standard input (descriptor 0),
+    /// to its end; the descriptor stays open.
+    /// - Parameters:
+    ///   - descriptor: the file descriptor to read.
+    ///   - folder: the folder relative paths are relative to (see ``init(data:relativeTo:)``).
+    /// - Throws: ``InvalidManifest`` when it cannot be read or holds more than ``maximumBytes``
+    ///   (reading stops there), or with every problem of every job.
+    public init(fileDescriptor descriptor: Int32, relativeTo folder: String?) throws(InvalidManifest) {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
@@ -60,38 +81,48 @@ public struct BatchManifest: Sendable {
                 if errno == EINTR { continue }
                 throw Self.unreadable(errno)
             }
+            guard data.count + count <= Self.maximumBytes else { throw Self.tooLarge }
             data.append(buffer, count: count)
         }
-        try self.init(data: data, relativeTo: (path as NSString).deletingLastPathComponent)
+        try self.init(data: data, relativeTo: folder)
     }
 
     private static func unreadable(_ code: Int32) -> InvalidManifest {
         InvalidManifest(errors: [ManifestError(job: nil, field: nil, reason: "cannot be read (\(String(cString: strerror(code))))")])
     }
 
+    private static var tooLarge: InvalidManifest {
+        InvalidManifest(errors: [ManifestError(job: nil, field: nil, reason: "the manifest is over \(maximumBytes >> 20) MiB, the cap; split it into smaller manifests")])
+    }
+
     /// Parses a manifest: a JSON array of jobs, or JSON Lines.
     ///
-    /// Every job is checked: its keys (an unknown key, such as a misspelled `durration`, is an
-    /// error), its required fields, each value's type and range, the settings together (a
-    /// length that gives a photo no frame), and that no two jobs write the same output.
+    /// Every job is checked: its keys (an unknown key, such as a misspelled `durration`, or a
+    /// key given twice, is an error), its required fields, each value's type and range, the
+    /// settings together (a length that gives a photo no frame), its paths (no NUL character),
+    /// and that no two jobs write the same output file, however its path is spelled (the
+    /// output's folder is compared by device and inode when it exists, so a symbolic link to a
+    /// folder is seen through).
     /// - Parameters:
-    ///   - data: the manifest's bytes, UTF-8.
+    ///   - data: the manifest's bytes, UTF-8, with or without a byte order mark; at most
+    ///     ``maximumBytes``.
     ///   - folder: the folder relative paths are relative to; nil or empty leaves them as they
     ///     are (relative to the working folder).
     /// - Throws: ``InvalidManifest`` with every problem found: at least the first of each job,
     ///   in the jobs' order.
     public init(data: Data, relativeTo folder: String?) throws(InvalidManifest) {
+        guard data.count <= Self.maximumBytes else { throw Self.tooLarge }
         var errors: [ManifestError] = []
         var jobs: [BatchJob] = []
         var outputs: [String: Int] = [:]
-        for (index, entry) in try Self.entries(of: data).enumerated() {
+        for (index, entry) in try Self.entries(of: data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data).enumerated() {
             errors += entry.problems.map { ManifestError(job: index, field: $0.field, reason: $0.reason) }
-            if let output = entry.output, !output.isEmpty {
-                let key = URL(fileURLWithPath: Self.resolve(output, in: folder)).standardizedFileURL.path
-                if let first = outputs[key] {
+            if let output = entry.output, !output.isEmpty, !Message.hasNUL(output) {
+                let keys = Self.identities(ofOutput: Self.resolve(output, in: folder))
+                if let first = keys.lazy.compactMap({ outputs[$0] }).first {
                     errors.append(ManifestError(job: index, field: "output", reason: "job \(first) writes \(output) too"))
                 } else {
-                    outputs[key] = index
+                    for key in keys { outputs[key] = index }
                 }
             }
             guard var options = entry.options else { continue }
@@ -121,6 +152,21 @@ public struct BatchManifest: Sendable {
         return jobs.filter { $0.index % count == index }
     }
 
+    /// The keys under which an output is the same file as another's: its absolute path with
+    /// `.` and `..` removed, and, when its folder exists, the folder's device and inode with
+    /// the file's name (so a folder reached through a symbolic link is the same folder).
+    static func identities(ofOutput path: String) -> [String] {
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        let name = (path as NSString).lastPathComponent
+        var parent = (path as NSString).deletingLastPathComponent
+        if parent.isEmpty { parent = "." }
+        var info = stat()
+        guard !name.isEmpty, name != ".", name != "..", stat(parent, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+            return [absolute]
+        }
+        return [absolute, "\u{0}\(info.st_dev):\(info.st_ino)/\(name)"]
+    }
+
     /// A path relative to `folder`, unless it is absolute or there is no folder.
     static func resolve(_ path: String, in folder: String?) -> String {
         guard let folder, !folder.isEmpty, !path.hasPrefix("/") else { return path }
@@ -133,19 +179,37 @@ public struct BatchManifest: Sendable {
         let decoder = JSONDecoder()
         let whitespace: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
         guard let first = data.first(where: { !whitespace.contains($0) }) else { return [] }
+        // UTF-8 JSON never holds a NUL byte; the decoder would take such text for UTF-16 or
+        // UTF-32, which the rest of this reading (lines, repeated keys) does not.
+        guard !data.contains(0) else {
+            throw InvalidManifest(errors: [ManifestError(job: nil, field: nil, reason: "not UTF-8 text (it holds a NUL byte)")])
+        }
         if first == UInt8(ascii: "[") {
+            var entries: [JobEntry]
             do {
-                return try decoder.decode([JobEntry].self, from: data)
+                entries = try decoder.decode([JobEntry].self, from: data)
             } catch {
                 throw InvalidManifest(errors: [ManifestError(job: nil, field: nil, reason: "not a JSON array of jobs (\(syntaxError(in: data) ?? "\(error)"))")])
             }
+            // The decoder accepted the text, so the scanner reads it too (the fuzz target checks this).
+            guard let repeated = JSONKeyScanner.repeatedKeysOfElements(Array(data)), repeated.count == entries.count else {
+                throw InvalidManifest(errors: [ManifestError(job: nil, field: nil, reason: "not a JSON array of jobs (its keys cannot be checked)")])
+            }
+            for index in entries.indices { entries[index].repeated(repeated[index]) }
+            return entries
         }
         return data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated()
             .filter { $0.element.contains { !whitespace.contains($0) } }
             .map { number, line in
                 let line = Data(line)
                 do {
-                    return try decoder.decode(JobEntry.self, from: line)
+                    var entry = try decoder.decode(JobEntry.self, from: line)
+                    if let repeated = JSONKeyScanner.repeatedKeysOfObject(Array(line)) {
+                        entry.repeated(repeated)
+                    } else if entry.problems.isEmpty {
+                        return JobEntry(problem: "line \(number + 1) is not a JSON object whose keys can be checked")
+                    }
+                    return entry
                 } catch {
                     return JobEntry(problem: "line \(number + 1) is not JSON (\(syntaxError(in: line) ?? "\(error)"))")
                 }
@@ -179,9 +243,10 @@ public struct ManifestError: Error, Sendable, Hashable, CustomStringConvertible 
         self.reason = reason
     }
 
-    /// `job 3: durration: unknown field (did you mean duration?)`, `job 0: output: missing`, ….
+    /// `job 3: durration: unknown field (did you mean duration?)`, `job 0: output: missing`, …,
+    /// always one line (``Message/oneLine(_:)``).
     public var description: String {
-        [job.map { "job \($0)" }, field, reason].compactMap { $0 }.joined(separator: ": ")
+        Message.oneLine([job.map { "job \($0)" }, field, reason].compactMap { $0 }.joined(separator: ": "))
     }
 }
 
@@ -371,6 +436,11 @@ private struct JobEntry: Decodable {
             return nil
         }
         return read(key, in: container, as: type, expected)
+    }
+
+    /// Records the keys the job gives more than once: the decoder kept one of their values.
+    mutating func repeated(_ keys: [String]) {
+        for key in keys { invalid(key, "given more than once") }
     }
 
     private mutating func invalid(_ field: String, _ reason: String) {

@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+import Synchronization
 
 /// Renders the jobs of a batch a bounded number at a time, and reports each job as it finishes.
 ///
@@ -21,11 +23,23 @@ import Foundation
 public struct BatchRunner: Sendable {
     /// The jobs to render, started in this order.
     public var jobs: [BatchJob]
-    /// How many jobs render at once; at least 1.
+    /// How many jobs render at once; at least 1. No more than the jobs, nor
+    /// ``maximumConcurrency``, are started at once, whatever it says.
     public var concurrency: Int
+
+    /// The most jobs rendered at once: 1024. Each render holds some 60–120 MB and one or two
+    /// cores' work, so no machine gains from more.
+    public static let maximumConcurrency = 1024
     /// Whether a job whose output already exists is skipped (reported as ``BatchResult/Status/skipped``)
     /// rather than rendered.
     public var skipExisting: Bool
+    /// Called with each job's result the moment the job ends, from the job's task, before the
+    /// stream delivers it: a reader that lags behind (blocked on a full pipe) can still tell
+    /// at any moment how many jobs have ended.
+    public var onFinish: (@Sendable (BatchResult) -> Void)?
+    /// Stops the batch from outside its stream, which goes on to report the stopped jobs and
+    /// ends once they have stopped (see ``BatchCancellation``).
+    public var cancellation: BatchCancellation?
 
     /// Creates a runner.
     /// - Parameters:
@@ -48,18 +62,25 @@ public struct BatchRunner: Sendable {
     ///   ``BatchEvent/finished(_:)`` per job, in the order the jobs finish.
     public func run() -> AsyncStream<BatchEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: BatchEvent.self)
+        cancellation?.begin()
         let task = Task { [self] in
             await withTaskGroup(of: Void.self) { group in
                 var pending = jobs[...]
                 func startNext() {
-                    guard !Task.isCancelled, let job = pending.popFirst() else { return }
-                    group.addTask { continuation.yield(.finished(await run(job, events: continuation))) }
+                    guard !Task.isCancelled, cancellation?.isCancelled != true, let job = pending.popFirst() else { return }
+                    group.addTask {
+                        let result = await run(job, events: continuation)
+                        onFinish?(result)
+                        continuation.yield(.finished(result))
+                    }
                 }
-                for _ in 0..<max(1, concurrency) { startNext() }
+                for _ in 0..<min(max(1, concurrency), jobs.count, Self.maximumConcurrency) { startNext() }
                 while await group.next() != nil { startNext() }
             }
             continuation.finish()
+            cancellation?.ended()
         }
+        cancellation?.attach(task)
         continuation.onTermination = { _ in task.cancel() }
         return stream
     }
@@ -81,6 +102,55 @@ public struct BatchRunner: Sendable {
         } catch {
             return result(.failed(error))
         }
+    }
+}
+
+/// Stops a running batch while its stream is still read: no more jobs start, the jobs under way
+/// stop and leave nothing at their outputs (each is reported as failed with
+/// ``RenderError/cancelled``), and the stream ends once they have.
+///
+/// A program that must exit at once (on a signal, or when its report cannot be written) cancels
+/// and then waits, briefly, with ``waitUntilEnded(timeout:)``: a job that was just starting could
+/// otherwise create its temporary file after the program removed the others, and leave it behind.
+public final class BatchCancellation: Sendable {
+    private let state = Mutex<(cancelled: Bool, task: Task<Void, Never>?)>((false, nil))
+    private let running = DispatchGroup()
+
+    /// Creates a cancellation, for one ``BatchRunner/run()``.
+    public init() {}
+
+    /// Stops the batch; safe from any thread, more than once, and before the batch starts.
+    public func cancel() {
+        state.withLock { state -> Task<Void, Never>? in
+            state.cancelled = true
+            return state.task
+        }?.cancel()
+    }
+
+    /// Whether ``cancel()`` was called.
+    public var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+    /// Blocks until every job of the batch has ended (or was never started), at most `timeout`
+    /// seconds. - Returns: whether they all ended in time.
+    public func waitUntilEnded(timeout: Double) -> Bool {
+        running.wait(timeout: .now() + timeout) == .success
+    }
+
+    /// A run is about to start (before its task exists, which may end at once).
+    func begin() {
+        running.enter()
+    }
+
+    func attach(_ task: Task<Void, Never>) {
+        let cancelled = state.withLock { state -> Bool in
+            state.task = task
+            return state.cancelled
+        }
+        if cancelled { task.cancel() }
+    }
+
+    func ended() {
+        running.leave()
     }
 }
 

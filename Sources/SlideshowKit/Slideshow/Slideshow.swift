@@ -106,6 +106,9 @@ public struct Slideshow: Sendable {
     @discardableResult
     public func validate() throws(RenderError) -> Timeline {
         if let problem = video.problem { throw .invalid(problem) }
+        for path in [output] + photos.map(\.path) where Message.hasNUL(path) {
+            throw .invalid("\(path): the path contains a NUL character, which no file name can")
+        }
         var musicLength: Double? = nil
         if let soundtrack {
             do {
@@ -234,12 +237,13 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The render was cancelled; nothing was left at the output path.
     case cancelled
 
+    /// One line: control characters in paths and reasons are escaped (``Message/oneLine(_:)``).
     public var description: String {
         switch self {
-        case .invalid(let reason): reason
-        case .photo(let error): error.description
-        case .audio(let error): error.description
-        case .output(let error): error.description
+        case .invalid(let reason): Message.oneLine(reason)
+        case .photo(let error): Message.oneLine(error.description)
+        case .audio(let error): Message.oneLine(error.description)
+        case .output(let error): Message.oneLine(error.description)
         case .cancelled: "cancelled"
         }
     }

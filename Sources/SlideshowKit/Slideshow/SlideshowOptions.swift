@@ -149,23 +149,8 @@ public struct SlideshowOptions: Sendable, Hashable {
         /// `loudness` / `--loudness`.
         case loudness
 
-        /// The command-line option, e.g. `--slide-duration`.
-        public var option: String {
-            switch self {
-            case .slideDuration: "--slide-duration"
-            case .transitionDuration: "--transition-duration"
-            case .fadeIn: "--fade-in"
-            case .fadeOut: "--fade-out"
-            case .dateStamp: "--date-stamp"
-            case .dateFormat: "--date-format"
-            case .audioBitrate: "--audio-bitrate"
-            case .audioStart: "--audio-start"
-            case .audioFadeIn: "--audio-fade-in"
-            case .audioFadeOut: "--audio-fade-out"
-            case .audioLoop: "--no-audio-loop"
-            default: "--" + rawValue
-            }
-        }
+        /// The MP4 file to write (a manifest's `output`; the command line's `-o`).
+        case output
     }
 
     /// Checks the settings without making a slideshow.
@@ -186,9 +171,14 @@ public struct SlideshowOptions: Sendable, Hashable {
     ///   - overwrite: whether a file already at `output` may be replaced.
     /// - Throws: ``OptionError`` naming the first setting at fault: no photos, a size that is
     ///   not `WxH` or not even, a frame rate, CRF or preset out of range, an unknown look, a
-    ///   colour that is not `#RRGGBB`, both durations given, or a length that gives a photo no frame.
+    ///   colour that is not `#RRGGBB`, both durations given, a length that gives a photo no
+    ///   frame or is over ``Timeline/maximumSeconds``, or a path (photo or output) with a NUL character.
     public func slideshow(photos: [Photo], output: String, overwrite: Bool = false) throws(OptionError) -> Slideshow {
         let settings = try settings(photoCount: photos.count)
+        if let index = photos.firstIndex(where: { Message.hasNUL($0.path) }) {
+            throw OptionError(.photos, "photo \(index) contains a NUL character, which no file name can")
+        }
+        if Message.hasNUL(output) { throw OptionError(.output, "contains a NUL character, which no file name can") }
         var show = Slideshow(photos: photos, output: output, length: settings.length, video: settings.video,
                              look: settings.look, contentMode: fit.contentMode, background: settings.background,
                              overwrite: overwrite)
@@ -210,10 +200,10 @@ public struct SlideshowOptions: Sendable, Hashable {
     private func settings(photoCount: Int?) throws(OptionError) -> (video: VideoSettings, length: SlideshowLength, look: any Look, background: RGBColor, imprint: DateImprint) {
         if photoCount == 0 { throw OptionError(.photos, "no photos given") }
         guard let frameSize = Size(parsing: size), frameSize.width > 0, frameSize.height > 0 else {
-            throw OptionError(.size, "'\(size)' is not WIDTHxHEIGHT with positive numbers, e.g. 1920x1080", namesOption: false)
+            throw OptionError(.size, "'\(size)' is not WIDTHxHEIGHT with positive numbers, e.g. 1920x1080")
         }
         guard frameSize.width % 2 == 0, frameSize.height % 2 == 0 else {
-            throw OptionError(.size, "\(frameSize) must have an even width and height (4:2:0 video)", namesOption: false)
+            throw OptionError(.size, "\(frameSize) must have an even width and height (4:2:0 video)")
         }
         // VideoSettings owns the rules for these; each is checked beside defaults (which pass)
         // so that its problem is known to be that setting's.
@@ -228,29 +218,25 @@ public struct SlideshowOptions: Sendable, Hashable {
         do {
             look = try Looks.parse(filter)
         } catch {
-            throw OptionError(.filter, error.description, namesOption: false)
+            throw OptionError(.filter, error.description)
         }
         guard let color = RGBColor(hex: background) else {
-            throw OptionError(.background, "'\(background)' is not a colour of the form #RRGGBB", namesOption: false)
+            throw OptionError(.background, "'\(background)' is not a colour of the form #RRGGBB")
         }
         guard let format = DateImprint.Format(rawValue: dateFormat) else {
-            throw OptionError(.dateFormat, "'\(dateFormat)' is not one of \(DateImprint.Format.allCases.map { "\($0.rawValue) (\($0.example))" }.joined(separator: ", "))",
-                              namesOption: false)
+            throw OptionError(.dateFormat, "'\(dateFormat)' is not one of \(DateImprint.Format.allCases.map { "\($0.rawValue) (\($0.example))" }.joined(separator: ", "))")
         }
         let imprint = DateImprint(format: format)
         if duration != nil && slideDuration != nil {
-            throw OptionError(field: .slideDuration, reason: "give duration or slideDuration, not both",
-                              description: "give --duration or --slide-duration, not both")
+            throw OptionError(field: .slideDuration, reason: "give duration or slideDuration, not both", conflicting: .duration)
         }
         _ = try soundtrack()
         if durationFollowsAudio {
             if audio == nil {
-                throw OptionError(field: .duration, reason: "a duration of 'audio' needs an audio file",
-                                  description: "--duration audio needs --audio FILE")
+                throw OptionError(field: .duration, reason: "a duration of 'audio' needs an audio file")
             }
             if duration != nil || slideDuration != nil {
-                throw OptionError(field: .duration, reason: "give duration 'audio' or a number of seconds, not both",
-                                  description: "give --duration audio or --slide-duration, not both")
+                throw OptionError(field: .duration, reason: "give duration 'audio' or a number of seconds, not both")
             }
             try checkPlan(length: .soundtrack, photoCount: photoCount)
             return (video, .soundtrack, look, color, imprint)
@@ -334,12 +320,12 @@ extension SlideshowOptions {
         guard let audio else {
             for (field, given) in [(Field.audioStart, audioStart != 0), (.audioFadeIn, audioFadeIn != 0), (.audioFadeOut, audioFadeOut != 2),
                                    (.audioLoop, !audioLoop), (.loudness, loudness != nil), (.audioBitrate, audioBitrate != "192k")] where given {
-                throw OptionError(field, "\(field.option) needs an audio file (--audio FILE)")
+                throw OptionError(field, "is only for a soundtrack: give an audio file too")
             }
             return nil
         }
         guard let bitrate = Self.bitrate(parsing: audioBitrate) else {
-            throw OptionError(.audioBitrate, "'\(audioBitrate)' is not a bit rate such as 192k or 128000", namesOption: false)
+            throw OptionError(.audioBitrate, "'\(audioBitrate)' is not a bit rate such as 192k or 128000")
         }
         let soundtrack = Soundtrack(path: audio, start: audioStart, fadeIn: audioFadeIn, fadeOut: audioFadeOut, loops: audioLoop,
                                     loudness: loudness, bitrate: bitrate)
@@ -352,7 +338,7 @@ extension SlideshowOptions {
             case _ where !Soundtrack.bitrates.contains(bitrate): field = .audioBitrate
             default: field = .loudness
             }
-            throw OptionError(field, "\(field.option): \(problem)")
+            throw OptionError(field, problem)
         }
         return soundtrack
     }
@@ -390,26 +376,30 @@ public enum FitMode: String, Sendable, Hashable, CaseIterable {
 }
 
 /// Why ``SlideshowOptions`` cannot make a slideshow: the setting at fault and the reason.
+///
+/// It speaks of settings as ``SlideshowOptions/Field`` names them; a program with its own
+/// words for them (the command line's options) builds its message from ``field``, ``reason``
+/// and ``conflicting``.
 public struct OptionError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The setting at fault.
     public var field: SlideshowOptions.Field
     /// Why, in words that do not depend on how the setting was given, e.g.
     /// `'big' is not WIDTHxHEIGHT with positive numbers, e.g. 1920x1080`.
     public var reason: String
-    /// The line for the command line, naming the option where the reason does not, e.g.
-    /// `--size 'big' is not WIDTHxHEIGHT with positive numbers, e.g. 1920x1080`.
-    public var description: String
+    /// The other setting, when the fault is that both were given (``field`` is the second).
+    public var conflicting: SlideshowOptions.Field?
 
     /// Creates an error.
-    public init(field: SlideshowOptions.Field, reason: String, description: String) {
+    public init(field: SlideshowOptions.Field, reason: String, conflicting: SlideshowOptions.Field? = nil) {
         self.field = field
         self.reason = reason
-        self.description = description
+        self.conflicting = conflicting
     }
 
-    /// An error whose reason already names the setting (`namesOption`), or whose command-line
-    /// line puts the option in front of it.
-    init(_ field: SlideshowOptions.Field, _ reason: String, namesOption: Bool = true) {
-        self.init(field: field, reason: reason, description: namesOption ? reason : "\(field.option) \(reason)")
+    init(_ field: SlideshowOptions.Field, _ reason: String) {
+        self.init(field: field, reason: reason)
     }
+
+    /// `<field>: <reason>`, one line, e.g. `size: 'big' is not WIDTHxHEIGHT …`.
+    public var description: String { Message.oneLine("\(field.rawValue): \(reason)") }
 }

@@ -39,6 +39,13 @@ public struct Timeline: Sendable, Hashable {
     /// The first frame of each photo when photos have durations of their own (``SlideshowLength/perPhoto(seconds:)``).
     private let starts: [Int]?
 
+    /// The most frames a show may have: 24 hours at 30 fps (3 hours at 240 fps).
+    ///
+    /// The muxer keeps an index entry for every frame until the file is finished (about 70
+    /// bytes a frame, measured), so memory grows with the frame count: at this cap, about
+    /// 180 MB on top of a render's usual 60–120 MB.
+    public static let maximumFrames = 2_592_000
+
     /// Why a length cannot make a timeline.
     public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
         /// One line for the user.
@@ -47,7 +54,7 @@ public struct Timeline: Sendable, Hashable {
 
     /// Lays out `photoCount` photos over a length.
     /// - Throws: ``Problem`` when there are no photos, the length is not a positive finite
-    ///   number, or it gives fewer frames than photos.
+    ///   number, it gives fewer frames than photos, or more than ``maximumFrames``.
     public init(photoCount: Int, length: SlideshowLength, framesPerSecond: Int) throws(Problem) {
         guard photoCount > 0 else { throw Problem(description: "no photos given") }
         guard framesPerSecond > 0 else { throw Problem(description: "the frame rate must be positive") }
@@ -78,7 +85,9 @@ public struct Timeline: Sendable, Hashable {
             throw Problem(description: "the duration must be a positive number of seconds, not \(length)")
         }
         let frames = (seconds * Double(framesPerSecond)).rounded()
-        guard frames <= Double(Int32.max) else { throw Problem(description: "the duration \(seconds) s is too long") }
+        guard frames <= Double(Self.maximumFrames) else {
+            throw Problem(description: "\(length) at \(framesPerSecond) fps is over \(Self.maximumFrames) frames (24 hours at 30 fps), the longest show")
+        }
         guard Int(frames) >= photoCount else {
             throw Problem(description: "\(length) at \(framesPerSecond) fps gives \(Int(frames)) frames for \(photoCount) photos; each photo needs at least one frame")
         }

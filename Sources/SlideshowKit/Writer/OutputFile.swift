@@ -105,7 +105,7 @@ final class OutputFile: Sendable {
         if lstat(resolved, &info) == 0 {
             switch info.st_mode & S_IFMT {
             case S_IFREG:
-                guard overwrite else { throw refuse(.outputExists, "already exists (use --overwrite to replace it)") }
+                guard overwrite else { throw refuse(.outputExists, "already exists (replacing it was not asked for)") }
                 existingMode = info.st_mode & 0o7777
             case S_IFDIR:
                 throw refuse(.outputIsFolder, "is a folder, not a file")

@@ -1,0 +1,39 @@
+/// Text for messages: every message the library and the tool print goes through ``oneLine(_:)``,
+/// so that a message is always exactly one line, whatever a path or a value holds.
+public enum Message {
+    /// The text with every control character escaped, so that it prints as one line and
+    /// cannot move the cursor or recolour a terminal.
+    ///
+    /// Newline, carriage return and tab become `\n`, `\r` and `\t`; any other control character
+    /// (C0, DEL, C1) and the Unicode line and paragraph separators become `\u{XX}` with their
+    /// code point in hex. Nothing else changes (a backslash stays one backslash), so escaping an
+    /// escaped text changes nothing.
+    public static func oneLine(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        var result = ""
+        result.reserveCapacity(text.utf8.count + 8)
+        for scalar in text.unicodeScalars {
+            guard needsEscape(scalar) else {
+                result.unicodeScalars.append(scalar)
+                continue
+            }
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            default: result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            }
+        }
+        return result
+    }
+
+    /// Whether a path holds a NUL character, which no file's name can: the system would see
+    /// only the part before it.
+    public static func hasNUL(_ path: String) -> Bool {
+        path.utf8.contains(0)
+    }
+
+    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value <= 0x9F) || scalar.value == 0x2028 || scalar.value == 0x2029
+    }
+}

@@ -1,0 +1,272 @@
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+
+/// A small, quick job for a manifest (tests run in debug builds).
+private func job(_ photos: [String], _ output: String, _ extra: String = "") -> String {
+    let list = photos.map { "\"\($0)\"" }.joined(separator: ", ")
+    return #"{"photos": [\#(list)], "output": "\#(output)", "size": "96x64", "duration": 1\#(extra)}"#
+}
+
+/// A job that is still rendering seconds after it starts: every frame encoded.
+private func longJob(_ output: String) -> String {
+    let photos = Array(repeating: samplePhotos, count: 10).flatMap { $0 }.map { "\"\($0)\"" }.joined(separator: ",")
+    return #"{"photos": [\#(photos)], "output": "\#(output)", "size": "640x480", "duration": 120, "hold": "encode"}"#
+}
+
+private func writeManifest(_ jobs: [String], in folder: TemporaryFolder, name: String = "jobs.json") throws -> String {
+    let path = folder.path(name)
+    try Data("[\n\(jobs.joined(separator: ",\n"))\n]\n".utf8).write(to: URL(fileURLWithPath: path))
+    return path
+}
+
+/// Runs `slideshow` with stdout on a file handle of the test's choosing (`/dev/full`, a pipe).
+private func slideshow(_ arguments: [String], stdout: FileHandle, timeout: Double = 120) throws -> (status: Int32, stderr: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: slideshowTool)
+    process.arguments = arguments
+    process.standardOutput = stdout
+    let errors = Pipe()
+    process.standardError = errors
+    try process.run()
+    let pid = process.processIdentifier
+    let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+    DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
+    defer { watchdog.cancel() }
+    let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus, stderr)
+}
+
+/// Waits until a condition holds, or the time is up. - Returns: whether it held.
+private func wait(seconds: Double, until condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !condition() {
+        if Date() > deadline { return false }
+        usleep(20_000)
+    }
+    return true
+}
+
+@Suite("slideshow: hostile input and unlucky environments (issue 10)", needsBuiltTool)
+struct HardeningTests {
+    @Test("a newline or escape in a photo's name is escaped: the error is one line")
+    func controlCharactersInPaths() throws {
+        let folder = try TemporaryFolder()
+        let photo = folder.path("bad\nname\u{1B}[31m.jpg")
+        let result = try slideshow(["make", photo, "--size", "64x48", "-o", folder.path("out.mp4")])
+        #expect(result.status == 1)
+        #expect(result.stderr == "slideshow: \(folder.path("bad\\nname\\u{1B}[31m.jpg")): no such file\n")
+        // In a manifest: a field's name and a value; and a usage error's value.
+        let manifest = try writeManifest([
+            #"{"photos": ["a.jpg"], "output": "x\ny.mp4", "fit": "a\tb"}"#,
+            #"{"photos": ["a.jpg"], "output": "y.mp4", "size": "1\r2", "col\u001Bour": 1}"#,
+        ], in: folder)
+        let batch = try slideshow(["batch", manifest])
+        #expect(batch.status == 64)
+        #expect(batch.stderr == """
+            slideshow: \(manifest): job 0: fit: 'a\\tb' is not letterbox, fill or blur
+            slideshow: \(manifest): job 1: col\\u{1B}our: unknown field
+            slideshow: \(manifest): job 1: size: '1\\r2' is not WIDTHxHEIGHT with positive numbers, e.g. 1920x1080
+
+            """)
+        let usage = try slideshow(["make", samplePhotos[0], "--size", "9\n9", "-o", folder.path("out.mp4")])
+        #expect(usage.status == 64)
+        #expect(usage.stderr.contains("--size: '9\\n9' is not WIDTHxHEIGHT"), "\(usage.stderr)")
+        // ArgumentParser's own usage errors quote values too.
+        let parse = try slideshow(["make", samplePhotos[0], "--fps", "3\u{1B}[2J", "-o", folder.path("out.mp4")])
+        #expect(parse.status == 64)
+        #expect(parse.stderr.hasPrefix("Error: The value '3\\u{1B}[2J' is invalid for '--fps <fps>'\n"), "\(parse.stderr)")
+        let shard = try slideshow(["batch", "jobs.json", "--shard", "1\n/2"])
+        #expect(shard.status == 64)
+        #expect(shard.stderr.hasPrefix("Error: --shard '1\\n/2' is not i/n"), "\(shard.stderr)")
+        // A failed job's error in the report names the photo on one line as well.
+        let report = try writeManifest([job([folder.path("a") + "\\nb.jpg"], "out.mp4")], in: folder, name: "report.json")
+        let failed = try slideshow(["batch", report])
+        #expect(failed.status == 1)
+        let line = try #require(try JSONSerialization.jsonObject(with: failed.stdout) as? [String: Any])
+        #expect(line["error"] as? String == "\(folder.path("a\\nb.jpg")): no such file")
+    }
+
+    @Test("a manifest with a NUL in a path, a key given twice, or two outputs in one folder through a link: 64, naming each")
+    func hostileManifests() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder.path("out"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.path("link"), withDestinationPath: folder.path("out"))
+        let manifest = try writeManifest([
+            job([samplePhotos[0]], "out/a\\u0000b.mp4"),
+            job([samplePhotos[0]], "out/c.mp4", #", "duration": 2"#),
+            job([samplePhotos[0]], "out/d.mp4"),
+            job([samplePhotos[0]], "link/d.mp4", #", "overwrite": true"#),
+        ], in: folder)
+        let result = try slideshow(["batch", manifest, "--overwrite"])
+        #expect(result.status == 64)
+        #expect(result.stderr == """
+            slideshow: \(manifest): job 0: output: contains a NUL character, which no file name can
+            slideshow: \(manifest): job 1: duration: given more than once
+            slideshow: \(manifest): job 3: overwrite: unknown field
+            slideshow: \(manifest): job 3: output: job 2 writes link/d.mp4 too
+
+            """)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("out")).isEmpty)
+    }
+
+    @Test("a manifest with a UTF-8 byte order mark renders")
+    func byteOrderMark() throws {
+        let folder = try TemporaryFolder()
+        try (Data([0xEF, 0xBB, 0xBF]) + Data("[\(job([samplePhotos[0]], "a.mp4"))]\n".utf8)).write(to: URL(fileURLWithPath: folder.path("jobs.json")))
+        let result = try slideshow(["batch", folder.path("jobs.json")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try ProbedVideo(path: folder.path("a.mp4")).decodedFrames == 30)
+    }
+
+    @Test("--jobs 1000000000 is a usage error at once; --jobs 1024 with two jobs ends")
+    func hugeJobs() throws {
+        let folder = try TemporaryFolder()
+        let manifest = try writeManifest([job([samplePhotos[0]], "a.mp4"), job([samplePhotos[1]], "b.mp4")], in: folder)
+        let refused = try slideshow(["batch", manifest, "--jobs", "1000000000"], timeout: 20)
+        #expect(refused.status == 64)
+        #expect(refused.stderr.contains("--jobs 1000000000 is not between 1 and 1024"), "\(refused.stderr)")
+        #expect(folder.contents() == ["jobs.json"])
+        let most = try slideshow(["batch", manifest, "--jobs", "1024"], timeout: 60)
+        #expect(most.status == 0)
+        #expect(folder.contents() == ["a.mp4", "b.mp4", "jobs.json"])
+    }
+
+    @Test("an endless manifest on stdin (yes | slideshow batch -) or from /dev/zero is refused at the 16 MiB cap, status 64")
+    func endlessManifest() throws {
+        let piped = try run("/bin/sh", ["-c", "yes | \"$0\" batch -", slideshowTool], timeout: 60)
+        #expect(piped.status == 64)
+        #expect(piped.stderr == "slideshow: stdin: the manifest is over 16 MiB, the cap; split it into smaller manifests\n")
+        let zero = try slideshow(["batch", "/dev/zero"], timeout: 60)
+        #expect(zero.status == 64)
+        #expect(zero.stderr == "slideshow: /dev/zero: the manifest is over 16 MiB, the cap; split it into smaller manifests\n")
+    }
+
+    @Test("a show over 2,592,000 frames (24 hours at 30 fps) is a usage error naming the option")
+    func tooLong() throws {
+        let folder = try TemporaryFolder()
+        let result = try slideshow(["make", samplePhotos[0], "--duration", "86401", "-o", folder.path("out.mp4")], timeout: 20)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--duration: 86401.0 s in total at 30 fps is over 2592000 frames (24 hours at 30 fps), the longest show"), "\(result.stderr)")
+        let perSlide = try slideshow(["make", samplePhotos[0], samplePhotos[1], "--slide-duration", "5401", "--fps", "240", "-o", folder.path("out.mp4")], timeout: 20)
+        #expect(perSlide.status == 64)
+        #expect(perSlide.stderr.contains("--slide-duration: 5401.0 s per slide at 240 fps is over 2592000 frames"), "\(perSlide.stderr)")
+        #expect(folder.contents().isEmpty)
+    }
+
+    @Test("stdout that cannot be written (/dev/full): status 1 and one line, for make --json, batch and filters")
+    func stdoutWriteErrors() throws {
+        let folder = try TemporaryFolder()
+        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        let make = try slideshow(["make", samplePhotos[0], "--size", "96x64", "--duration", "1", "--json", "-o", folder.path("a.mp4")], stdout: full)
+        #expect(make.status == 1)
+        #expect(make.stderr == "slideshow: stdout: cannot write the report (No space left on device)\n")
+        // The video itself was written whole; only its report was lost.
+        #expect(try ProbedVideo(path: folder.path("a.mp4")).decodedFrames == 30)
+        let filters = try slideshow(["filters"], stdout: full)
+        #expect(filters.status == 1)
+        #expect(filters.stderr == "slideshow: stdout: cannot write the report (No space left on device)\n")
+        // batch stops at the first line it cannot write, as a signal would stop it.
+        let manifest = try writeManifest([job([samplePhotos[0]], "b.mp4"), longJob("long.mp4")], in: folder)
+        let batch = try slideshow(["batch", manifest, "--jobs", "1"], stdout: full)
+        #expect(batch.status == 1)
+        #expect(batch.stderr == "slideshow: stdout: cannot write the report (No space left on device); 1 of 2 jobs finished, the other 1 wrote nothing\n")
+        #expect(folder.contents() == ["a.mp4", "b.mp4", "jobs.json"])
+    }
+
+    @Test("SIGTERM while stdout is a full pipe nobody reads: 143 within a second or so, the summary right, nothing partial left",
+          arguments: [SIGTERM, SIGINT])
+    func signalWithFullStdout(signal: Int32) throws {
+        let folder = try TemporaryFolder()
+        let manifest = try writeManifest([job([samplePhotos[0]], "quick.mp4"), longJob("long0.mp4"), longJob("long1.mp4")], in: folder)
+        // A pipe filled to the brim before the tool starts: its first line blocks.
+        let stdout = Pipe()
+        let writer = stdout.fileHandleForWriting.fileDescriptor
+        let flags = fcntl(writer, F_GETFL)
+        #expect(fcntl(writer, F_SETFL, flags | O_NONBLOCK) == 0)
+        var filled = 0
+        for chunk in [4096, 1] {
+            let bytes = [UInt8](repeating: UInt8(ascii: "x"), count: chunk)
+            while true {
+                let written = bytes.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) }
+                if written <= 0 { break }
+                filled += written
+            }
+        }
+        #expect(fcntl(writer, F_SETFL, flags) == 0)
+        #expect(filled >= 4096)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: slideshowTool)
+        process.arguments = ["batch", manifest, "--jobs", "2"]
+        process.standardOutput = stdout
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        // The quick job is done (its line is stuck) and a long one is writing.
+        let started = wait(seconds: 60) {
+            folder.contents().contains("quick.mp4") && folder.contents().contains { $0.hasPrefix(".long") && $0.hasSuffix(".partial") }
+        }
+        #expect(started, "\(folder.contents())")
+        usleep(300_000)
+        let sent = Date()
+        kill(process.processIdentifier, signal)
+        let ended = wait(seconds: 10) { !process.isRunning }
+        let took = Date().timeIntervalSince(sent)
+        #expect(ended, "still running 10 s after the signal")
+        guard ended else { return }
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 128 + signal)
+        // A second, on a 2-core machine shared with other builds: allow for the load.
+        #expect(took < 3, "took \(took) s")
+        let name = signal == SIGINT ? "interrupted" : "terminated"
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(stderr == "slideshow: \(name); 1 of 3 jobs finished, the other 2 wrote nothing\n")
+        #expect(folder.contents() == ["jobs.json", "quick.mp4"])
+    }
+
+    @Test("Ctrl-C while the progress bar is on a terminal: the bar is cleared before the message")
+    func progressBarClearedBeforeMessage() throws {
+        let folder = try TemporaryFolder()
+        // A pseudo-terminal: /dev/ptmx, unlocked, and its /dev/pts/N for the tool's stderr.
+        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        var unlock: Int32 = 0, number: UInt32 = 0
+        #expect(master >= 0 && ioctl(master, 0x4004_5431 /* TIOCSPTLCK */, &unlock) == 0 && ioctl(master, 0x8004_5430 /* TIOCGPTN */, &number) == 0)
+        let terminal = try #require(FileHandle(forUpdatingAtPath: "/dev/pts/\(number)"))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: slideshowTool)
+        process.arguments = ["make"] + Array(repeating: samplePhotos, count: 20).flatMap { $0 }
+            + ["--duration", "120", "--hold", "encode", "--size", "640x480", "-o", folder.path("out.mp4")]
+        process.standardError = terminal
+        process.standardOutput = Pipe()
+        try process.run()
+        try terminal.close()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        // Read the terminal's screen text as it comes.
+        let screen = Mutex(Data())
+        let reader = Thread {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = read(master, &buffer, buffer.count)
+                if count <= 0 { break }
+                screen.withLock { $0.append(contentsOf: buffer[0..<count]) }
+            }
+        }
+        reader.start()
+        let drawn = wait(seconds: 60) { String(decoding: screen.withLock { $0 }, as: UTF8.self).contains(" photos") }
+        #expect(drawn, "the bar was drawn")
+        usleep(200_000)
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        _ = wait(seconds: 5) { String(decoding: screen.withLock { $0 }, as: UTF8.self).contains("written") }
+        close(master)
+        let text = String(decoding: screen.withLock { $0 }, as: UTF8.self)
+        let message = try #require(text.range(of: "slideshow: interrupted; no output was written"), "\(text.debugDescription)")
+        // Right before the message: a carriage return and erase-to-end-of-line, not the bar.
+        #expect(text[..<message.lowerBound].hasSuffix("\r\u{1B}[K"), "\(text.suffix(120).debugDescription)")
+        #expect(folder.contents().isEmpty)
+    }
+}
