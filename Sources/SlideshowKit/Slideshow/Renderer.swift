@@ -26,7 +26,8 @@ struct Renderer {
         let started = ContinuousClock.now
         let timeline = try slideshow.validate()
         let plan = try slideshow.framePlan(timeline: timeline)
-        let settings = slideshow.video
+        var settings = slideshow.video
+        settings.composedFrames = !plan.isHoldsOnly
         let writer: AssetWriter
         do {
             writer = try AssetWriter(outputPath: slideshow.output, settings: settings, overwrite: slideshow.overwrite)

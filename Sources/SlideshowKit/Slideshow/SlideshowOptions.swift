@@ -271,8 +271,7 @@ public struct SlideshowOptions: Sendable, Hashable {
             each = slideDuration
         } else if others == 0 {
             if duration != nil {
-                throw OptionError(field: .duration, reason: "every photo has its own duration; leave out duration",
-                                  description: "every photo has its own duration; leave out --duration")
+                throw OptionError(.duration, "every photo has its own duration; leave out the duration")
             }
             each = 0
         } else {
@@ -290,10 +289,10 @@ public struct SlideshowOptions: Sendable, Hashable {
     private func checkPlan(length: SlideshowLength, photoCount: Int?) throws(OptionError) {
         for (field, value) in [(Field.transitionDuration, transitionDuration), (.fadeIn, fadeIn), (.fadeOut, fadeOut)]
         where !value.isFinite || value < 0 {
-            throw OptionError(field, "\(value) is not 0 or more seconds", namesOption: false)
+            throw OptionError(field, "\(value) is not 0 or more seconds")
         }
         if !zoom.isFinite || zoom < 0 || zoom > 1 {
-            throw OptionError(.zoom, "\(zoom) is not between 0 and 1", namesOption: false)
+            throw OptionError(.zoom, "\(zoom) is not between 0 and 1")
         }
         let seconds: Double?
         switch length {
@@ -304,11 +303,10 @@ public struct SlideshowOptions: Sendable, Hashable {
         }
         guard let seconds else { return }
         if transition != .none, transitionDuration > seconds {
-            throw OptionError(.transitionDuration, "\(transitionDuration) s is longer than the show (\(seconds) s)", namesOption: false)
+            throw OptionError(.transitionDuration, "\(transitionDuration) s is longer than the show (\(seconds) s)")
         }
         if fadeIn + fadeOut > seconds {
-            throw OptionError(fadeOut > 0 ? .fadeOut : .fadeIn, "\(fadeIn) s + \(fadeOut) s of fades are longer than the show (\(seconds) s)",
-                              namesOption: false)
+            throw OptionError(fadeOut > 0 ? .fadeOut : .fadeIn, "\(fadeIn) s + \(fadeOut) s of fades are longer than the show (\(seconds) s)")
         }
     }
 }
