@@ -250,6 +250,20 @@ public struct ImageManager: Sendable {
             let decoder = try HEIFDecoder(bytes, formatName: sniffed == .supported(.avif) ? "AVIF" : "HEIF")
             try decoder.checkLimits()
             // Upright once libheif has applied irot/imir/clap; EXIF orientation is not applied (see HEIFPicture).
+            // A photo larger than the slide needs is converted and resampled to the fitted
+            // size straight from libheif's YCbCr planes (see decodeScaled); the colour
+            // transform then runs at that size.
+            let displayed = decoder.displayedSize
+            let planned = FitGeometry(source: displayed, target: target, mode: mode)
+            let fitted = planned.fittedSize
+            var scaled: HEIFPicture?
+            if fitted.width < displayed.width && fitted.height < displayed.height {
+                scaled = try decoder.decodeScaled(to: fitted, displayed: displayed)
+            }
+            if let scaled {
+                let color = scaled.color
+                return (Self.sRGB((consume scaled).image, color, background: background, warn: warn), planned)
+            }
             let picture = try decoder.decode()
             let geometry = FitGeometry(source: picture.image.size, target: target, mode: mode)
             let color = picture.color
