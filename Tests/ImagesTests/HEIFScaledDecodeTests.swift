@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import SlideshowKit
 import TestSupport
@@ -73,5 +74,45 @@ struct HEIFScaledDecodeTests {
         let exact = ColorManagement.convert(picture.image, from: picture.color, input: .rgb, warn: { _ in })
         #expect(image.size == Size(width: 1204, height: 800))
         #expect(image.pixels[0..<1204 * 800 * 3] == exact.pixels[0..<1204 * 800 * 3])
+    }
+}
+
+@Suite("Decode memory budget")
+struct DecodeMemoryBudgetTests {
+    /// Runs two bodies on two threads, each holding `cost`, and reports whether they overlapped.
+    static func overlapped(budget: Int, cost: Int) -> Bool {
+        let budget = DecodeMemoryBudget(bytes: budget)
+        let peak = Mutex(0), running = Mutex(0)
+        // Two threads of their own (a dispatch pool may run both bodies on one).
+        let done = DispatchSemaphore(value: 0)
+        for _ in 0..<2 {
+            Thread {
+                budget.withBudget(cost) {
+                    let now = running.withLock { $0 += 1; return $0 }
+                    peak.withLock { $0 = max($0, now) }
+                    Thread.sleep(forTimeInterval: 0.2)
+                    running.withLock { $0 -= 1 }
+                }
+                done.signal()
+            }.start()
+        }
+        done.wait()
+        done.wait()
+        #expect(budget.inFlight == 0)
+        return peak.withLock { $0 } == 2
+    }
+
+    @Test("two decodes that fit together run together; two that do not run one after the other; one over the budget still runs")
+    func limits() {
+        #expect(Self.overlapped(budget: 100, cost: 50))
+        #expect(!Self.overlapped(budget: 100, cost: 60))
+        #expect(!Self.overlapped(budget: 100, cost: 500))
+    }
+
+    @Test("a 12 MP 8-bit photo takes the whole shared budget's share: a second waits")
+    func sharedBudget() {
+        let cost = DecodeMemoryBudget.estimate(pixels: 4032 * 3024, deep: false)
+        #expect(cost <= DecodeMemoryBudget.shared.bytes)
+        #expect(2 * cost > DecodeMemoryBudget.shared.bytes)
     }
 }

@@ -256,15 +256,21 @@ public struct ImageManager: Sendable {
             let displayed = decoder.displayedSize
             let planned = FitGeometry(source: displayed, target: target, mode: mode)
             let fitted = planned.fittedSize
-            var scaled: HEIFPicture?
-            if fitted.width < displayed.width && fitted.height < displayed.height {
-                scaled = try decoder.decodeScaled(to: fitted, displayed: displayed)
+            // Decodes in flight share DecodeMemoryBudget: a second 12 MP photo waits for the first.
+            let stored = decoder.storedSize
+            let cost = DecodeMemoryBudget.estimate(pixels: stored.width * stored.height, deep: decoder.bitDepth > 8)
+            let decoded = try DecodeMemoryBudget.shared.withBudget(cost) { () throws(ImageProblem) -> HEIFPicture in
+                if fitted.width < displayed.width && fitted.height < displayed.height,
+                   let scaled = try decoder.decodeScaled(to: fitted, displayed: displayed) {
+                    return scaled
+                }
+                return try decoder.decode()
             }
-            if let scaled {
-                let color = scaled.color
-                return (Self.sRGB((consume scaled).image, color, background: background, warn: warn), planned)
+            if decoded.image.size == fitted && fitted != displayed {
+                let color = decoded.color
+                return (Self.sRGB((consume decoded).image, color, background: background, warn: warn), planned)
             }
-            let picture = try decoder.decode()
+            let picture = consume decoded
             let geometry = FitGeometry(source: picture.image.size, target: target, mode: mode)
             let color = picture.color
             return (Self.sRGB((consume picture).image, color, background: background, warn: warn), geometry)
