@@ -4,13 +4,14 @@ import Synchronization
 
 // slideshow-bench: the speed and memory figures of issue R1 against ffmpeg's best recipe (P1).
 //
-//   .build/release/slideshow-bench [--runs N] [--photos DIR] [--batch]
+//   .build/release/slideshow-bench [--runs N] [--photos DIR] [--batch | --motion]
 //
 // Runs, side by side and alternating: R1 (our tool, original and minimal-life) and P1
 // (ffmpeg, each photo decoded once and held by the loop filter); the floor (decoding the
 // three photos at the chosen DCT scale on one core + encoding only the three distinct
 // frames); peak memory at 3 and 60 photos; and how time grows with the number of photos.
 // With --batch, only the throughput of `slideshow batch` with one and two jobs at once (BatchBench.swift).
+// With --motion, only R2/P2 and R3/P3: transitions and Ken Burns against ffmpeg (MotionBench.swift), which the full run also prints.
 // With --audio, only the soundtrack's figures (AudioBench.swift); a full run prints them last.
 // With --slides, only the per-slide cost of each look, the blur fill and the date imprint (SlideCostBench.swift).
 // With --formats, only the phone-format figures of issue 11 (PhoneFormatBench.swift; HEICs from --media DIR, default ../shared/media).
@@ -18,6 +19,7 @@ import Synchronization
 var runs = 5
 var photoFolder = "../shared/photos"
 var batchOnly = false
+var motionOnly = false
 var slidesOnly = false
 var audioOnly = false
 var formatsOnly = false
@@ -28,12 +30,13 @@ while let argument = arguments.popFirst() {
     case "--runs": runs = Int(arguments.popFirst() ?? "") ?? runs
     case "--photos": photoFolder = arguments.popFirst() ?? photoFolder
     case "--batch": batchOnly = true
+    case "--motion": motionOnly = true
     case "--slides": slidesOnly = true
     case "--audio": audioOnly = true
     case "--formats": formatsOnly = true
     case "--media": mediaFolder = arguments.popFirst() ?? mediaFolder
     default:
-        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --audio | --slides | --formats] [--media DIR]")
+        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --motion | --audio | --slides | --formats] [--media DIR]")
         exit(64)
     }
 }
@@ -56,6 +59,12 @@ let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("sli
 try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: scratch) }
 func scratchFile(_ name: String) -> String { scratch.appendingPathComponent(name).path }
+
+if motionOnly {
+    motionBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, runs: runs, scratch: scratchFile)
+    try? FileManager.default.removeItem(at: scratch)
+    exit(0)
+}
 
 if formatsOnly {
     phoneFormatBenchmark(tool: tool, media: mediaFolder, scratch: scratch, runs: runs)
@@ -155,6 +164,8 @@ for count in [3, 12, 30, 60] {
 scaling.append(String(format: "Peak RSS 60 photos / 3 photos: %.2f   (target ≤ 1.20)", Double(peaks[60]!) / Double(peaks[3]!)))
 scaling.append(String(format: "Time per photo: %.3f s at 3, %.3f s at 60 (linear when these agree)", walls[3]! / 3, walls[60]! / 60))
 
+// 4. R2/P2 and R3/P3 (MotionBench.swift), before anything grows this process.
+motionBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, runs: runs, scratch: scratchFile)
 // 4. The soundtrack's figures (before the floor, which grows this process), printed last.
 let soundtrackLines = audioBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, scratch: scratch, runs: runs)
 

@@ -40,6 +40,9 @@ struct MakeCommand: AsyncParsableCommand {
         Terminal.installSignalHandlers()
         Terminal.reportPhotoWarnings()
         let show = try options.slideshow(photos: photos, output: output, overwrite: overwrite)
+        if !quiet, let plan = try? show.framePlan(), let warning = show.planWarning(plan) {
+            Terminal.say("slideshow: warning: \(warning)")
+        }
         let bar = (quiet || !Terminal.isTerminal(.standardError)) ? nil : ProgressBar(total: photos.count)
         let result: RenderResult
         do {

@@ -34,6 +34,23 @@ struct RenderOptions: ParsableArguments {
     @Option(help: ArgumentHelp("skip: repeat held frames without encoding them (fast, exact); encode: encode every frame.", valueName: "mode"))
     var hold: HoldStrategy = .skip
 
+    @Option(help: ArgumentHelp("How each photo gives way to the next: \(TransitionEffect.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "effect"))
+    var transition: TransitionEffect = .none
+
+    @Option(help: ArgumentHelp("Seconds each transition lasts, centred on its cut.", valueName: "seconds"))
+    var transitionDuration: Double = 0.5
+
+    @Option(help: ArgumentHelp("Seconds of fade from black at the start.", valueName: "seconds"))
+    var fadeIn: Double = 0
+
+    @Option(help: ArgumentHelp("Seconds of fade to black at the end.", valueName: "seconds"))
+    var fadeOut: Double = 0
+
+    @Option(help: ArgumentHelp("How photos move: \(MotionStyle.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "motion"))
+    var motion: MotionStyle = .none
+
+    @Option(help: ArgumentHelp("How far the view changes under motion, 0 to 1 (0.1: by 10%).", valueName: "fraction"))
+    var zoom: Double = 0.1
     @Flag(help: "Print each photo's capture date (EXIF DateTimeOriginal) in its lower right corner, as film cameras did.")
     var dateStamp = false
 
@@ -87,6 +104,12 @@ struct RenderOptions: ParsableArguments {
         options.audioLoop = !noAudioLoop
         options.loudness = loudness
         options.durationFollowsAudio = duration == .audio
+        options.transition = transition
+        options.transitionDuration = transitionDuration
+        options.fadeIn = fadeIn
+        options.fadeOut = fadeOut
+        options.motion = motion
+        options.zoom = zoom
         options.dateStamp = dateStamp
         options.dateFormat = dateFormat
         options.title = title
@@ -107,6 +130,8 @@ struct RenderOptions: ParsableArguments {
 
 extension HoldStrategy: ExpressibleByArgument {}
 extension FitMode: ExpressibleByArgument {}
+extension TransitionEffect: ExpressibleByArgument {}
+extension MotionStyle: ExpressibleByArgument {}
 extension Framing: ExpressibleByArgument {}
 
 /// `--duration`: seconds, or `audio` for the music's length.

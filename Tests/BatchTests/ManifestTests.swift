@@ -54,7 +54,7 @@ struct ManifestTests {
         (#"{"photos": ["a.jpg"], "output": "x.mp4", "colour": "black"}"#, "colour", "unknown field"),
         (#"{"output": "x.mp4"}"#, "photos", "missing (required)"),
         (#"{"photos": ["a.jpg"], "output": null}"#, "output", "missing (required)"),
-        (#"{"photos": "a.jpg", "output": "x.mp4"}"#, "photos", "must be an array of paths"),
+        (#"{"photos": "a.jpg", "output": "x.mp4"}"#, "photos", "must be an array of paths or photo objects"),
         (#"{"photos": [], "output": "x.mp4"}"#, "photos", "no photos given"),
         (#"{"photos": ["a.jpg", ""], "output": "x.mp4"}"#, "photos", "photo 1 is an empty path"),
         (#"{"photos": ["a.jpg"], "output": ""}"#, "output", "is an empty path"),
@@ -194,6 +194,7 @@ struct ManifestTests {
     func fields() {
         #expect(Set(BatchManifest.fields) == ["photos", "output", "duration", "slideDuration", "size", "fps", "filter", "fit",
                                               "background", "crf", "preset", "hold", "dateStamp", "dateFormat", "title", "framing",
-                                              "audio", "audioBitrate", "audioStart", "audioFadeIn", "audioFadeOut", "audioLoop", "loudness"])
+                                              "audio", "audioBitrate", "audioStart", "audioFadeIn", "audioFadeOut", "audioLoop", "loudness",
+                                              "transition", "transitionDuration", "fadeIn", "fadeOut", "motion", "zoom"])
     }
 }

@@ -199,6 +199,54 @@ public struct InvalidManifest: Error, Sendable, Hashable, CustomStringConvertibl
     public var description: String { errors.map(\.description).joined(separator: "\n") }
 }
 
+/// One photo of a job: a path, or an object `{"path": …, "duration": …, "transition": …, "motion": …}`
+/// overriding the show's settings for that photo (`transition` is the one to the next photo).
+private struct PhotoEntry: Decodable {
+    var path = ""
+    var duration: Double?
+    var transition: TransitionEffect?
+    var motion: MotionStyle?
+    var isObject = false
+    var problems: [String] = []
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        if let path = try? decoder.singleValueContainer().decode(String.self) {
+            self.path = path
+            return
+        }
+        let container = try decoder.container(keyedBy: Key.self)
+        isObject = true
+        for key in container.allKeys.map(\.stringValue).sorted() where !["path", "duration", "transition", "motion"].contains(key) {
+            problems.append("\(key): unknown field")
+        }
+        guard let path = try? container.decode(String.self, forKey: Key(stringValue: "path")) else {
+            problems.append("path: missing, or not a string")
+            return
+        }
+        self.path = path
+        if container.contains(Key(stringValue: "duration")) {
+            if let seconds = try? container.decode(Double.self, forKey: Key(stringValue: "duration")) { duration = seconds } else {
+                problems.append("duration: not a number of seconds")
+            }
+        }
+        if let name = try? container.decode(String.self, forKey: Key(stringValue: "transition")) {
+            transition = TransitionEffect(rawValue: name)
+            if transition == nil { problems.append("transition: '\(name)' is not a transition") }
+        }
+        if let name = try? container.decode(String.self, forKey: Key(stringValue: "motion")) {
+            motion = MotionStyle(rawValue: name)
+            if motion == nil { problems.append("motion: '\(name)' is not a motion") }
+        }
+    }
+}
+
 /// One job as the manifest gives it, decoded leniently: every problem is recorded instead of
 /// thrown, so that all of a manifest's problems can be reported at once.
 private struct JobEntry: Decodable {
@@ -239,7 +287,17 @@ private struct JobEntry: Decodable {
             problems.append((key, "unknown field" + (guess.map { " (did you mean \($0)?)" } ?? "")))
         }
 
-        photos = required("photos", in: container, as: [String].self, "an array of paths")
+        let entries = required("photos", in: container, as: [PhotoEntry].self, "an array of paths or photo objects")
+        photos = entries?.map(\.path)
+        if let entries {
+            for (index, entry) in entries.enumerated() {
+                for problem in entry.problems { invalid("photos", "photo \(index): \(problem)") }
+            }
+            if entries.contains(where: { $0.isObject }) {
+                settings.photoSettings = entries.map { PhotoSettings(transition: $0.transition, motion: $0.motion) }
+                settings.photoDurations = entries.map(\.duration)
+            }
+        }
         if let photos, let empty = photos.firstIndex(of: "") { invalid("photos", "photo \(empty) is an empty path") }
         output = required("output", in: container, as: String.self, "a path")
         if output == "" { invalid("output", "is an empty path") }
@@ -262,6 +320,20 @@ private struct JobEntry: Decodable {
         if let hold = read("hold", in: container, as: String.self, "skip or encode") {
             if let strategy = HoldStrategy(rawValue: hold) { settings.hold = strategy } else { invalid("hold", "'\(hold)' is not skip or encode") }
         }
+        if let transition = read("transition", in: container, as: String.self, "a transition's name") {
+            if let effect = TransitionEffect(rawValue: transition) { settings.transition = effect } else {
+                invalid("transition", "'\(transition)' is not one of \(TransitionEffect.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+        }
+        if let seconds = read("transitionDuration", in: container, as: Double.self, "a number of seconds") { settings.transitionDuration = seconds }
+        if let seconds = read("fadeIn", in: container, as: Double.self, "a number of seconds") { settings.fadeIn = seconds }
+        if let seconds = read("fadeOut", in: container, as: Double.self, "a number of seconds") { settings.fadeOut = seconds }
+        if let motion = read("motion", in: container, as: String.self, "a motion's name") {
+            if let style = MotionStyle(rawValue: motion) { settings.motion = style } else {
+                invalid("motion", "'\(motion)' is not one of \(MotionStyle.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+        }
+        if let zoom = read("zoom", in: container, as: Double.self, "a number from 0 to 1") { settings.zoom = zoom }
         if let stamp = read("dateStamp", in: container, as: Bool.self, "true or false") { settings.dateStamp = stamp }
         if let format = read("dateFormat", in: container, as: String.self, "a date format's name") { settings.dateFormat = format }
         if let title = read("title", in: container, as: String.self, "a string") { settings.title = title }

@@ -25,6 +25,7 @@ struct Renderer {
     func run() async throws(RenderError) -> RenderResult {
         let started = ContinuousClock.now
         let timeline = try slideshow.validate()
+        let plan = try slideshow.framePlan(timeline: timeline)
         let settings = slideshow.video
         let writer: AssetWriter
         do {
@@ -42,7 +43,22 @@ struct Renderer {
         let (soundtrack, loudness) = try prepareSoundtrack(timeline: timeline)
         if let soundtrack { writer.add(soundtrack.input) }
         // The first photos decode while the encoder opens and the header is written.
-        let slides = SlidePreparer(slideshow: slideshow, workers: Self.workers, budget: Self.budget, captureDates: captureDates)
+        // The plan's pictures: one per photo, held, when nothing is composed (written exactly as
+        // a show without transitions always was); otherwise holds and composed frames in order.
+        let slides: any FrameFeed
+        let steps: [(frame: Int, photosDone: Int)]
+        if plan.isHoldsOnly {
+            slides = SlidePreparer(slideshow: slideshow, workers: Self.workers, budget: Self.budget, captureDates: captureDates)
+            steps = (0..<timeline.photoCount).map { (timeline.frames(ofPhoto: $0).lowerBound, $0 + 1) }
+        } else {
+            let composer = FrameComposer(slideshow: slideshow, plan: plan, captureDates: captureDates)
+            slides = composer
+            var done = 0
+            steps = composer.steps.map { step in
+                while done < timeline.photoCount && plan.span(ofPhoto: done).upperBound <= step.frame + 1 { done += 1 }
+                return (step.frame, done)
+            }
+        }
         input.bufferConsumed = { slides.release() }
         slides.start()
         do {
@@ -56,7 +72,9 @@ struct Renderer {
         let feed = DispatchQueue(label: "slideshow.feed")
         let outcome = Mutex<RenderError?>(nil)
         let progress = self.progress
-        let total = timeline.photoCount
+        let total = steps.count
+        let photoTotal = timeline.photoCount
+        let fps = Int32(timeline.framesPerSecond)
 
         let finished: Result<Void, WriterError> = await withTaskCancellationHandler {
             // The sound's own ready-for-more-data loop runs beside the pictures'; a sound that
@@ -69,11 +87,13 @@ struct Renderer {
                 guard index < total else { return .finished }
                 switch slides.take(index) {
                 case .success(let slide):
-                    guard adaptor.append(slide, withPresentationTime: timeline.presentationTime(ofPhoto: index)) else {
+                    guard adaptor.append(slide, withPresentationTime: MediaTime(value: Int64(steps[index].frame), timescale: fps)) else {
                         slides.cancel()
                         return .stopped
                     }
-                    progress?(RenderProgress(completedPhotos: index + 1, totalPhotos: total))
+                    if index + 1 == total || steps[index + 1].photosDone != steps[index].photosDone {
+                        progress?(RenderProgress(completedPhotos: index + 1 == total ? photoTotal : steps[index].photosDone, totalPhotos: photoTotal))
+                    }
                     return .appended
                 case .failure(let error):
                     outcome.withLock { $0 = $0 ?? error }
@@ -138,6 +158,18 @@ struct Renderer {
     }
 }
 
+/// The pictures a render appends, in order: what the feed loop takes from.
+protocol FrameFeed: Sendable {
+    /// Starts preparing.
+    func start()
+    /// Waits for picture `index` and takes it.
+    func take(_ index: Int) -> Result<PixelBuffer, RenderError>
+    /// The writer has consumed a picture.
+    func release()
+    /// Stops; anything under way is dropped.
+    func cancel()
+}
+
 /// Prepares slides (decode, orient, fit, look) on background threads ahead of the writer,
 /// and hands them over in order.
 ///
@@ -146,7 +178,7 @@ struct Renderer {
 /// until the writer has consumed it (``release()``); once the encoder has its first picture,
 /// both limits drop to one. Preparation then waits for the encoder instead of piling up
 /// slides, so a long show holds no more at once than a short one.
-final class SlidePreparer: Sendable {
+final class SlidePreparer: FrameFeed {
     private let slideshow: Slideshow
     private let workers: Int
     private let budget: Int
@@ -224,6 +256,11 @@ final class SlidePreparer: Sendable {
     }
 
     private func prepare(_ index: Int) -> Result<PixelBuffer, RenderError> {
+        Self.slide(index, of: slideshow, captureDates: captureDates)
+    }
+
+    /// Slide `index` of a show: decoded, fitted, the look, the backdrop and the date imprint.
+    static func slide(_ index: Int, of slideshow: Slideshow, captureDates: [CaptureDate?]) -> Result<PixelBuffer, RenderError> {
         do {
             var buffer = try ImageManager().requestImage(
                 for: slideshow.photos[index], targetSize: slideshow.video.size,

@@ -25,6 +25,21 @@ public struct Slideshow: Sendable {
     public var background: RGBColor
     /// Whether a file already at ``output`` may be replaced.
     public var overwrite: Bool
+    /// How each photo gives way to the next; a hard cut (``TransitionEffect/none``) by default.
+    public var transition: TransitionEffect = .none
+    /// The length of each transition in seconds, 0.5 by default; shortened so that every
+    /// photo is still alone on screen for at least half its share (``FramePlan/transitionCap``).
+    public var transitionDuration: Double = 0.5
+    /// Seconds of fade from black at the start; 0 by default.
+    public var fadeIn: Double = 0
+    /// Seconds of fade to black at the end; 0 by default.
+    public var fadeOut: Double = 0
+    /// How photos move (Ken Burns); still (``MotionStyle/none``) by default.
+    public var motion: MotionStyle = .none
+    /// How far the view changes under motion, 0 to 1; 0.1 (10%) by default.
+    public var zoom: Double = 0.1
+    /// Per-photo settings that override the show's: empty, or one per photo.
+    public var photoSettings: [PhotoSettings] = []
     /// What surrounds a letterboxed photo: bars of ``background`` (the default) or a blurred,
     /// darkened copy of the photo filling the frame.
     public var backdrop: Backdrop = .color
@@ -104,6 +119,7 @@ public struct Slideshow: Sendable {
             }
         }
         let timeline = try timeline(musicLength: musicLength)
+        _ = try framePlan(timeline: timeline)
         let outputFile = FileIdentity(path: output)
         for photo in photos where outputFile != nil && FileIdentity(path: photo.path) == outputFile {
             throw .invalid("\(output): the output is one of the input photos")

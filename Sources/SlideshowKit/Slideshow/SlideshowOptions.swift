@@ -32,6 +32,23 @@ public struct SlideshowOptions: Sendable, Hashable {
     public var preset: String
     /// How held frames are written; ``HoldStrategy/skip`` by default.
     public var hold: HoldStrategy
+    /// The transition at each cut; `none` (a hard cut) by default.
+    public var transition: TransitionEffect = .none
+    /// Seconds each transition lasts, 0 or more; 0.5 by default.
+    public var transitionDuration: Double = 0.5
+    /// Seconds of fade from black at the start, 0 or more; 0 by default.
+    public var fadeIn: Double = 0
+    /// Seconds of fade to black at the end, 0 or more; 0 by default.
+    public var fadeOut: Double = 0
+    /// How photos move; `none` by default.
+    public var motion: MotionStyle = .none
+    /// How far the view changes under motion, 0 to 1; 0.1 by default.
+    public var zoom: Double = 0.1
+    /// Per-photo settings (a manifest's photo objects): empty, or one per photo.
+    public var photoSettings: [PhotoSettings] = []
+    /// Per-photo durations in seconds (nil: the show's share): empty, or one per photo. Photos
+    /// without one take ``slideDuration`` each, or share what is left of ``duration`` (3 s by default).
+    public var photoDurations: [Double?] = []
     /// Whether each photo's capture date is printed in its lower right corner; off by default.
     public var dateStamp: Bool = false
     /// How the date is written: `ymd`, `mdy`, `dmy` or `iso` (``DateImprint/Format``); `ymd` by default.
@@ -97,6 +114,18 @@ public struct SlideshowOptions: Sendable, Hashable {
         case preset
         /// `hold` / `--hold`.
         case hold
+        /// `transition` / `--transition`.
+        case transition
+        /// `transitionDuration` / `--transition-duration`.
+        case transitionDuration
+        /// `fadeIn` / `--fade-in`.
+        case fadeIn
+        /// `fadeOut` / `--fade-out`.
+        case fadeOut
+        /// `motion` / `--motion`.
+        case motion
+        /// `zoom` / `--zoom`.
+        case zoom
         /// `dateStamp` / `--date-stamp`.
         case dateStamp
         /// `dateFormat` / `--date-format`.
@@ -124,6 +153,9 @@ public struct SlideshowOptions: Sendable, Hashable {
         public var option: String {
             switch self {
             case .slideDuration: "--slide-duration"
+            case .transitionDuration: "--transition-duration"
+            case .fadeIn: "--fade-in"
+            case .fadeOut: "--fade-out"
             case .dateStamp: "--date-stamp"
             case .dateFormat: "--date-format"
             case .audioBitrate: "--audio-bitrate"
@@ -160,6 +192,13 @@ public struct SlideshowOptions: Sendable, Hashable {
         var show = Slideshow(photos: photos, output: output, length: settings.length, video: settings.video,
                              look: settings.look, contentMode: fit.contentMode, background: settings.background,
                              overwrite: overwrite)
+        show.transition = transition
+        show.transitionDuration = transitionDuration
+        show.fadeIn = fadeIn
+        show.fadeOut = fadeOut
+        show.motion = motion
+        show.zoom = zoom
+        show.photoSettings = photoSettings
         show.backdrop = fit == .blur ? .blur : .color
         show.dateImprint = dateStamp ? settings.imprint : nil
         show.title = title
@@ -213,9 +252,16 @@ public struct SlideshowOptions: Sendable, Hashable {
                 throw OptionError(field: .duration, reason: "give duration 'audio' or a number of seconds, not both",
                                   description: "give --duration audio or --slide-duration, not both")
             }
+            try checkPlan(length: .soundtrack, photoCount: photoCount)
             return (video, .soundtrack, look, color, imprint)
         }
-        let length: SlideshowLength = slideDuration.map { .perSlide(seconds: $0) } ?? .total(seconds: duration ?? 3)
+        var length: SlideshowLength = slideDuration.map { .perSlide(seconds: $0) } ?? .total(seconds: duration ?? 3)
+        if photoDurations.contains(where: { $0 != nil }) {
+            length = try perPhotoLength()
+        }
+        if !photoSettings.isEmpty, let photoCount, photoSettings.count != photoCount {
+            throw OptionError(.photos, "\(photoSettings.count) per-photo settings for \(photoCount) photos")
+        }
         if let photoCount {
             do {
                 _ = try Timeline(photoCount: photoCount, length: length, framesPerSecond: fps)
@@ -223,7 +269,61 @@ public struct SlideshowOptions: Sendable, Hashable {
                 throw OptionError(slideDuration == nil ? .duration : .slideDuration, error.description)
             }
         }
+        try checkPlan(length: length, photoCount: photoCount)
         return (video, length, look, color, imprint)
+    }
+
+    /// The length when some photos have durations of their own.
+    private func perPhotoLength() throws(OptionError) -> SlideshowLength {
+        if let bad = photoDurations.firstIndex(where: { $0.map { !$0.isFinite || $0 <= 0 } ?? false }) {
+            throw OptionError(.photos, "photo \(bad): duration \(photoDurations[bad]!) is not a positive number of seconds")
+        }
+        let given = photoDurations.compactMap { $0 }.reduce(0, +)
+        let others = photoDurations.filter { $0 == nil }.count
+        let each: Double
+        if let slideDuration {
+            each = slideDuration
+        } else if others == 0 {
+            if duration != nil {
+                throw OptionError(field: .duration, reason: "every photo has its own duration; leave out duration",
+                                  description: "every photo has its own duration; leave out --duration")
+            }
+            each = 0
+        } else {
+            let total = duration ?? 3
+            each = (total - given) / Double(others)
+            guard each > 0 else {
+                throw OptionError(.photos, "the photos' own durations (\(given) s) leave nothing of the \(total) s for the other \(others)")
+            }
+        }
+        return .perPhoto(seconds: photoDurations.map { $0 ?? each })
+    }
+
+    /// Checks the transition, fade and motion settings: each 0 or more (the zoom up to 1), and
+    /// none longer than the show.
+    private func checkPlan(length: SlideshowLength, photoCount: Int?) throws(OptionError) {
+        for (field, value) in [(Field.transitionDuration, transitionDuration), (.fadeIn, fadeIn), (.fadeOut, fadeOut)]
+        where !value.isFinite || value < 0 {
+            throw OptionError(field, "\(value) is not 0 or more seconds", namesOption: false)
+        }
+        if !zoom.isFinite || zoom < 0 || zoom > 1 {
+            throw OptionError(.zoom, "\(zoom) is not between 0 and 1", namesOption: false)
+        }
+        let seconds: Double?
+        switch length {
+        case .total(let total): seconds = total
+        case .perSlide(let each): seconds = photoCount.map { each * Double($0) }
+        case .perPhoto(let each): seconds = each.reduce(0, +)
+        case .soundtrack: seconds = nil
+        }
+        guard let seconds else { return }
+        if transition != .none, transitionDuration > seconds {
+            throw OptionError(.transitionDuration, "\(transitionDuration) s is longer than the show (\(seconds) s)", namesOption: false)
+        }
+        if fadeIn + fadeOut > seconds {
+            throw OptionError(fadeOut > 0 ? .fadeOut : .fadeIn, "\(fadeIn) s + \(fadeOut) s of fades are longer than the show (\(seconds) s)",
+                              namesOption: false)
+        }
     }
 }
 

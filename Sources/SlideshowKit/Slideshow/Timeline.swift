@@ -4,6 +4,9 @@ public enum SlideshowLength: Sendable, Hashable, CustomStringConvertible {
     case total(seconds: Double)
     /// Each photo is shown this many seconds.
     case perSlide(seconds: Double)
+    /// Photo i is shown `seconds[i]` seconds (one entry per photo); the cuts are the running
+    /// totals rounded to frames, so the whole show is exactly `round(sum × fps)` frames.
+    case perPhoto(seconds: [Double])
     /// As long as the slideshow's soundtrack, from its start offset to the music's end.
     case soundtrack
 
@@ -14,6 +17,7 @@ public enum SlideshowLength: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .total(let seconds): "\(seconds) s in total"
         case .perSlide(let seconds): "\(seconds) s per slide"
+        case .perPhoto(let seconds): "\(seconds.map { "\($0)" }.joined(separator: " + ")) s"
         case .soundtrack: "as long as the soundtrack"
         }
     }
@@ -23,7 +27,8 @@ public enum SlideshowLength: Sendable, Hashable, CustomStringConvertible {
 ///
 /// A show of total duration D at F frames per second has `round(D × F)` frames; photo `i`
 /// of `N` covers frames `floor(i·F/N)` to `floor((i+1)·F/N) − 1`, so the photos' shares
-/// differ by at most one frame and together fill the video exactly.
+/// differ by at most one frame and together fill the video exactly. With a duration per photo,
+/// photo `i` starts at `round((d₀ + … + dᵢ₋₁) × F)`.
 public struct Timeline: Sendable, Hashable {
     /// The number of photos.
     public let photoCount: Int
@@ -31,6 +36,8 @@ public struct Timeline: Sendable, Hashable {
     public let framesPerSecond: Int
     /// Frames in the whole video.
     public let frameCount: Int
+    /// The first frame of each photo when photos have durations of their own (``SlideshowLength/perPhoto(seconds:)``).
+    private let starts: [Int]?
 
     /// Why a length cannot make a timeline.
     public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
@@ -45,9 +52,26 @@ public struct Timeline: Sendable, Hashable {
         guard photoCount > 0 else { throw Problem(description: "no photos given") }
         guard framesPerSecond > 0 else { throw Problem(description: "the frame rate must be positive") }
         let seconds: Double
+        var starts: [Int]?
         switch length {
         case .total(let total): seconds = total
         case .perSlide(let each): seconds = each * Double(photoCount)
+        case .perPhoto(let each):
+            guard each.count == photoCount else {
+                throw Problem(description: "\(each.count) durations for \(photoCount) photos")
+            }
+            if let bad = each.firstIndex(where: { !$0.isFinite || $0 <= 0 }) {
+                throw Problem(description: "photo \(bad)'s duration must be a positive number of seconds, not \(each[bad])")
+            }
+            seconds = each.reduce(0, +)
+            // Cumulative rounding: cut i is round((d0 + … + d(i−1)) × fps).
+            var sum = 0.0
+            var cuts = [0]
+            for duration in each.dropLast() {
+                sum += duration
+                cuts.append(Int(min((sum * Double(framesPerSecond)).rounded(), Double(Int32.max))))
+            }
+            starts = cuts
         case .soundtrack: throw Problem(description: "the length follows the soundtrack: the slideshow works it out from the music")
         }
         guard seconds.isFinite, seconds > 0 else {
@@ -58,9 +82,16 @@ public struct Timeline: Sendable, Hashable {
         guard Int(frames) >= photoCount else {
             throw Problem(description: "\(length) at \(framesPerSecond) fps gives \(Int(frames)) frames for \(photoCount) photos; each photo needs at least one frame")
         }
+        if var cuts = starts {
+            cuts.append(Int(frames))
+            if let empty = (0..<photoCount).first(where: { cuts[$0 + 1] <= cuts[$0] }) {
+                throw Problem(description: "photo \(empty) gets no frame at \(framesPerSecond) fps; each photo needs at least one frame")
+            }
+        }
         self.photoCount = photoCount
         self.framesPerSecond = framesPerSecond
         frameCount = Int(frames)
+        self.starts = starts
     }
 
     /// The frames photo `index` covers.
@@ -80,5 +111,8 @@ public struct Timeline: Sendable, Hashable {
     }
 
     /// floor(i·F/N), in integers.
-    private func firstFrame(_ index: Int) -> Int { index * frameCount / photoCount }
+    private func firstFrame(_ index: Int) -> Int {
+        if let starts { return index < photoCount ? starts[index] : frameCount }
+        return index * frameCount / photoCount
+    }
 }

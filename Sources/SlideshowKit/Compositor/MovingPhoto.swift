@@ -1,0 +1,72 @@
+/// A photo that moves: its picture area decoded once, finer than its place on screen, and the
+/// path its view takes.
+///
+/// Every frame is resampled from this one source (``MotionResampler``), never re-decoded and
+/// never enlarged from a frame-size picture. The look is applied to the source, so that grain
+/// moves with the picture instead of swimming over it.
+struct MovingPhoto: Sendable {
+    /// The picture area at ``PictureArea/sourceSize(content:magnification:)``.
+    var source: PixelBuffer
+    /// Where the picture goes in the frame: its fitted rectangle (letterbox) or the whole frame (fill).
+    var content: Rect
+    /// How the view moves.
+    var path: MotionPath
+    /// The date printed in the frame's corner (still, as a camera prints it), if any.
+    var imprint: (imprint: DateImprint, date: CaptureDate)? = nil
+
+    /// The view at `time` in source pixels: left, top, width, height.
+    func viewRect(at time: Double) -> (x: Double, y: Double, width: Double, height: Double) {
+        let view = path.view(at: time)
+        let width = view.scale * Double(source.width), height = view.scale * Double(source.height)
+        return (view.centerX * Double(source.width) - width / 2, view.centerY * Double(source.height) - height / 2, width, height)
+    }
+}
+
+extension ImageManager {
+    /// Decodes a photo for motion: upright, its picture area (``PictureArea``) resampled with
+    /// Lanczos to `magnification` times its place in a frame of `frameSize`.
+    ///
+    /// The JPEG decodes at the smallest DCT scale that covers that size.
+    /// - Parameters:
+    ///   - photo: the photo.
+    ///   - frameSize: the video's frame size.
+    ///   - contentMode: letterbox or fill.
+    ///   - background: under transparent PNG pixels.
+    ///   - magnification: the path's ``MotionPath/magnification``, 1 or more.
+    ///   - framing: with fill, whether the picture area is chosen around the faces.
+    /// - Returns: the source and where it goes in the frame.
+    /// - Throws: ``PhotoError``, as ``requestImage(for:targetSize:contentMode:background:)``.
+    func requestMovingSource(for photo: Photo, frameSize: Size, contentMode: ContentMode, background: RGBColor,
+                             magnification: Double, framing: Framing = .center) throws(PhotoError) -> (source: PixelBuffer, content: Rect) {
+        let bytes = try PhotoFile.read(photo.path).bytes
+        do throws(ImageProblem) {
+            // Lay the photo out in a frame `magnification` times larger: its fitted size there
+            // is what the decode must cover.
+            let large = Size(width: Int((Double(frameSize.width) * magnification).rounded(.up)),
+                             height: Int((Double(frameSize.height) * magnification).rounded(.up)))
+            let (image, _) = try decodeOriented(bytes, target: large, mode: contentMode, background: background)
+            let content = FitGeometry(source: image.size, target: frameSize, mode: contentMode).content
+            let faces = contentMode == .aspectFill && framing == .faces ? FaceFraming.faces(in: image) : []
+            let region = PictureArea.region(of: image.size, frame: frameSize, mode: contentMode, faces: faces)
+            let size = PictureArea.sourceSize(content: content, magnification: magnification)
+            let rowBytes = size.width * 3
+            var problem: ImageProblem?
+            let pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * size.height) { buffer, count in
+                image.pixels.withUnsafeBufferPointer { source in
+                    let from = source.baseAddress! + (region.y * image.width + region.x) * 3
+                    do throws(ImageProblem) {
+                        let resampler = try PhotoResampler(from: FitGeometry.size(of: region), to: size)
+                        try resampler.scale(from, stride: image.rowBytes, into: buffer.baseAddress!, stride: rowBytes)
+                    } catch {
+                        problem = error
+                    }
+                }
+                count = buffer.count
+            }
+            if let problem { throw problem }
+            return (PixelBuffer(size: size, pixels: pixels), content)
+        } catch {
+            throw error.error(for: photo.path)
+        }
+    }
+}

@@ -1,0 +1,155 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Produces the pictures of a plan with composed frames, in order, on a thread of its own:
+/// a held still once per hold, and every frame of a transition, a motion or a fade.
+///
+/// Photos are prepared once each, one ahead of the one composing (a still slide, or a moving
+/// photo's source at its magnified size), and dropped when their time on screen is over.
+/// At most ``depth`` composed pictures wait for the writer, so memory stays flat however long
+/// the show, and composing the next frame overlaps the encoding of the one before.
+final class FrameComposer: FrameFeed {
+    /// One picture to append.
+    struct Step: Sendable, Hashable {
+        /// The frame it is shown from.
+        var frame: Int
+        /// For a hold, the photo held; nil for a composed frame.
+        var hold: Int?
+    }
+
+    /// Pictures composed ahead of the writer.
+    static let depth = 2
+
+    let steps: [Step]
+    private let slideshow: Slideshow
+    private let plan: FramePlan
+    private let compositor: Compositor
+    private let state = Mutex(State())
+    private let available = DispatchSemaphore(value: 0)
+    private let space = DispatchSemaphore(value: FrameComposer.depth)
+    private let photoReady: [DispatchSemaphore]
+    private let captureDates: [CaptureDate?]
+
+    private struct State {
+        var queue: [Result<PixelBuffer, RenderError>] = []
+        var photos: [Int: Result<ComposedPhoto, RenderError>] = [:]
+        var requested = Set<Int>()
+        var cancelled = false
+    }
+
+    init(slideshow: Slideshow, plan: FramePlan, captureDates: [CaptureDate?] = []) {
+        self.slideshow = slideshow
+        self.captureDates = captureDates
+        self.plan = plan
+        compositor = Compositor(size: slideshow.video.size, background: slideshow.background)
+        photoReady = slideshow.photos.map { _ in DispatchSemaphore(value: 0) }
+        steps = plan.segments.flatMap { segment -> [Step] in
+            switch segment {
+            case .hold(let photo, let frames): [Step(frame: frames.lowerBound, hold: photo)]
+            case .single(_, let frames), .transition(_, let frames): frames.map { Step(frame: $0, hold: nil) }
+            }
+        }
+    }
+
+    func start() {
+        let thread = Thread { [self] in produce() }
+        thread.name = "slideshow.compose"
+        thread.start()
+    }
+
+    func take(_ index: Int) -> Result<PixelBuffer, RenderError> {
+        available.wait()
+        let result = state.withLock { state -> Result<PixelBuffer, RenderError> in
+            state.queue.isEmpty ? .failure(.cancelled) : state.queue.removeFirst()
+        }
+        space.signal()
+        return result
+    }
+
+    func release() {}
+
+    func cancel() {
+        state.withLock { $0.cancelled = true }
+        available.signal()
+        space.signal()
+        for semaphore in photoReady { semaphore.signal() }
+    }
+
+    private var cancelled: Bool { state.withLock { $0.cancelled } }
+
+    private func produce() {
+        for step in steps {
+            space.wait()
+            if cancelled { return }
+            let result = picture(for: step)
+            state.withLock { state in
+                // Photos that no frame from here on shows go.
+                let current = step.hold ?? plan.recipe(at: step.frame).photo
+                for photo in state.photos.keys where photo < current { state.photos[photo] = nil }
+                state.queue.append(result)
+            }
+            available.signal()
+            if case .failure = result { return }
+        }
+    }
+
+    private func picture(for step: Step) -> Result<PixelBuffer, RenderError> {
+        if let photo = step.hold {
+            return photoResult(photo).map { photo in
+                if case .still(let slide) = photo { return slide }
+                return compositor.picture(photo, time: 0.5)
+            }
+        }
+        let recipe = plan.recipe(at: step.frame)
+        var photos: [Int: ComposedPhoto] = [:]
+        for index in [recipe.photo] + (recipe.incoming.map { [$0.photo] } ?? []) {
+            switch photoResult(index) {
+            case .success(let photo): photos[index] = photo
+            case .failure(let error): return .failure(error)
+            }
+        }
+        return .success(compositor.frame(recipe) { photos[$0]! })
+    }
+
+    /// Photo `index`, waiting for it if need be; asks for the next one too.
+    private func photoResult(_ index: Int) -> Result<ComposedPhoto, RenderError> {
+        request(index)
+        if index + 1 < slideshow.photos.count { request(index + 1) }
+        if let ready = state.withLock({ $0.photos[index] }) { return ready }
+        photoReady[index].wait()
+        return state.withLock { $0.photos[index] } ?? .failure(.cancelled)
+    }
+
+    private func request(_ index: Int) {
+        let first = state.withLock { state in state.requested.insert(index).inserted }
+        guard first else { return }
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
+            let result = prepare(index)
+            state.withLock { state in
+                if !state.cancelled { state.photos[index] = result }
+            }
+            photoReady[index].signal()
+        }
+    }
+
+    private func prepare(_ index: Int) -> Result<ComposedPhoto, RenderError> {
+        let photo = slideshow.photos[index]
+        do {
+            if let path = plan.motions[index] {
+                var (source, content) = try ImageManager().requestMovingSource(
+                    for: photo, frameSize: slideshow.video.size, contentMode: slideshow.contentMode,
+                    background: slideshow.background, magnification: path.magnification, framing: slideshow.framing)
+                slideshow.look.apply(to: &source, slideIndex: index)
+                var moving = MovingPhoto(source: source, content: content, path: path)
+                if let imprint = slideshow.dateImprint, index < captureDates.count, let date = captureDates[index] {
+                    moving.imprint = (imprint, date)
+                }
+                return .success(.moving(moving))
+            }
+            return SlidePreparer.slide(index, of: slideshow, captureDates: captureDates).map { .still($0) }
+        } catch {
+            return .failure(.photo(error))
+        }
+    }
+}
