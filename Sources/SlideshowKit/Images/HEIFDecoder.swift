@@ -1,4 +1,5 @@
 internal import CHeif
+internal import CFFmpeg
 
 /// What a HEIF, HEIC or AVIF file holds, read with libheif: its primary image, upright.
 ///
@@ -200,6 +201,92 @@ final class HEIFDecoder {
         }
         return HEIFPicture(image: RGBImage(width: width, height: height, channels: channels, pixels: pixels),
                            color: color, exif: exif)
+    }
+
+    /// Decodes the primary image straight to a smaller size, for a slide: libheif hands over
+    /// the decoder's own 8-bit YCbCr 4:2:0 planes (transformations applied)
+    /// and libswscale converts them to RGB and resamples them (Lanczos) to `size` in one pass,
+    /// so the full-size RGB image libheif would make, and our copy of it, never exist: a
+    /// 12 MP photo costs its 18 MB of planes instead of about 70 MB. The planes are released
+    /// before this returns.
+    ///
+    /// The colour transform then runs on the small image; ``decode()`` (the photo's own size)
+    /// stays the exact path the colour-accuracy tests measure.
+    /// - Parameters:
+    ///   - size: the size to resample to; smaller than the displayed size on both axes.
+    ///   - displayed: the displayed size the caller laid the slide out with; the decode must match it.
+    /// - Returns: nil when the image has alpha, more than 8 bits, or planes or a YCbCr matrix
+    ///   this path does not take (the caller decodes with ``decode()`` then).
+    /// - Throws: `.corrupt`, `.truncated` or `.unsupported` with libheif's message.
+    func decodeScaled(to size: Size, displayed: Size) throws(ImageProblem) -> HEIFPicture? {
+        guard !hasAlpha, bitDepth == 8 else { return nil }
+        guard let options = heif_decoding_options_alloc() else {
+            throw ImageProblem(.unsupported, "cannot start the \(formatName) decoder (out of memory)")
+        }
+        defer { heif_decoding_options_free(options) }
+        options.pointee.ignore_transformations = 0
+        options.pointee.convert_hdr_to_8bit = 0
+        var decoded: OpaquePointer?
+        // 4:2:0 is what phones and cameras write, and what libheif then hands over untouched
+        // (asked for "undefined", libheif 1.15 converts to planar RGB); a rarer 4:4:4 or 4:2:2
+        // file has its chroma halved by libheif, below what a slide at most half its size shows.
+        let status = heif_decode_image(handle, &decoded, heif_colorspace_YCbCr, heif_chroma_420, options)
+        guard status.code == heif_error_Ok, let decoded else { throw Self.problem(status, formatName: formatName) }
+        defer { heif_image_release(decoded) }
+        guard heif_image_get_colorspace(decoded) == heif_colorspace_YCbCr,
+              heif_image_get_chroma_format(decoded) == heif_chroma_420 else { return nil }
+        let format = AV_PIX_FMT_YUV420P
+        let channels = [heif_channel_Y, heif_channel_Cb, heif_channel_Cr]
+        guard channels.allSatisfy({ heif_image_get_bits_per_pixel_range(decoded, $0) == 8 }) else { return nil }
+        let width = Int(heif_image_get_width(decoded, heif_channel_Y))
+        let height = Int(heif_image_get_height(decoded, heif_channel_Y))
+        guard Size(width: width, height: height) == displayed else { return nil }
+        guard let (matrix, fullRange) = Self.matrix(of: decoded) else { return nil }
+        var planes: [UnsafePointer<UInt8>?] = []
+        var strides: [Int32] = []
+        for channel in channels {
+            var stride: Int32 = 0
+            guard let plane = heif_image_get_plane_readonly(decoded, channel, &stride) else {
+                throw ImageProblem(.corrupt, "corrupt \(formatName) data (no decoded pixels)")
+            }
+            planes.append(plane)
+            strides.append(stride)
+        }
+        planes.append(nil)
+        strides.append(0)
+        let resampler = try PhotoResampler(from: Size(width: width, height: height), format: format, to: size)
+        resampler.setYCbCr(matrix: matrix, fullRange: fullRange)
+        let rowBytes = size.width * 3
+        var problem: ImageProblem?
+        let pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * size.height + ImageLimits.rowPadding) { buffer, count in
+            let to = buffer.baseAddress!
+            do throws(ImageProblem) {
+                try resampler.scale(planes: planes, strides: strides, into: to, stride: rowBytes)
+            } catch {
+                problem = error
+                to.initialize(repeating: 0, count: rowBytes * size.height)
+            }
+            (to + rowBytes * size.height).initialize(repeating: 0, count: ImageLimits.rowPadding)
+            count = buffer.count
+        }
+        if let problem { throw problem }
+        return HEIFPicture(image: RGBImage(width: size.width, height: size.height, channels: 3, pixels: pixels),
+                           color: color, exif: exif)
+    }
+
+    /// The YCbCr matrix (H.273 `matrix_coefficients`, which libswscale's `SWS_CS_*` numbers
+    /// follow) and range of a decoded image: its nclx when it has one, else what libheif
+    /// assumes (BT.601, full range). Nil for matrices libswscale does not take (GBR, YCgCo, …).
+    private static func matrix(of image: OpaquePointer) -> (Int32, Bool)? {
+        var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
+        guard heif_image_get_nclx_color_profile(image, &nclx).code == heif_error_Ok, let nclx else { return (6, true) }
+        defer { heif_nclx_color_profile_free(nclx) }
+        let fullRange = nclx.pointee.full_range_flag != 0
+        switch Int32(nclx.pointee.matrix_coefficients.rawValue) {
+        case 2: return (6, fullRange)
+        case let known where [1, 5, 6, 7, 9, 10].contains(known): return (known, fullRange)
+        default: return nil
+        }
     }
 
     /// Rounds little-endian 16-bit samples of `bits` significant bits to 8 bits, through a table.

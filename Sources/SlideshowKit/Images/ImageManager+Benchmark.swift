@@ -22,18 +22,26 @@ extension ImageManager {
 }
 
 extension ImageManager {
-    /// Decodes a photo at the scale a render into `targetSize` would (HEIF, AVIF and WebP at
-    /// full size, JPEG at its chosen DCT scale), then times its colour transform alone: the
-    /// benchmark's "profile transform per photo" figure.
+    /// Decodes a photo at the scale a render into `targetSize` would (HEIF and AVIF at the
+    /// fitted size, straight from their YCbCr planes, or with `fullSize` at their own size;
+    /// JPEG at its chosen DCT scale), then times its colour transform alone: the benchmark's
+    /// "profile transform per photo" figure.
     /// - Returns: the decoded size, and the seconds of the transform (0 when the photo skips it).
     /// - Throws: ``PhotoError`` as ``requestImage(for:targetSize:contentMode:background:)`` does.
-    @_spi(Benchmark) public func timeColorTransform(_ photo: Photo, targetSize: Size) throws(PhotoError) -> (size: Size, seconds: Double) {
+    @_spi(Benchmark) public func timeColorTransform(_ photo: Photo, targetSize: Size, fullSize: Bool = false) throws(PhotoError) -> (size: Size, seconds: Double) {
         let bytes = try PhotoFile.read(photo.path).bytes
         do throws(ImageProblem) {
             let image: RGBImage, color: Result<EmbeddedColor, ColorProblem>
             switch FormatSniffer.sniff(bytes) {
             case .supported(.heif), .supported(.avif):
-                let picture = try HEIFDecoder(bytes, formatName: "HEIF").decode()
+                let decoder = try HEIFDecoder(bytes, formatName: "HEIF")
+                let displayed = decoder.displayedSize
+                let fitted = FitGeometry(source: displayed, target: targetSize, mode: .aspectFit).fittedSize
+                let smaller = !fullSize && fitted.width < displayed.width && fitted.height < displayed.height
+                var scaled: HEIFPicture?
+                if smaller { scaled = try decoder.decodeScaled(to: fitted, displayed: displayed) }
+                let picture: HEIFPicture
+                if let scaled { picture = scaled } else { picture = try decoder.decode() }
                 (image, color) = (picture.image, picture.color)
             case .supported(.jpeg):
                 let header = try JPEGHeader(parsing: bytes)

@@ -250,7 +250,27 @@ public struct ImageManager: Sendable {
             let decoder = try HEIFDecoder(bytes, formatName: sniffed == .supported(.avif) ? "AVIF" : "HEIF")
             try decoder.checkLimits()
             // Upright once libheif has applied irot/imir/clap; EXIF orientation is not applied (see HEIFPicture).
-            let picture = try decoder.decode()
+            // A photo larger than the slide needs is converted and resampled to the fitted
+            // size straight from libheif's YCbCr planes (see decodeScaled); the colour
+            // transform then runs at that size.
+            let displayed = decoder.displayedSize
+            let planned = FitGeometry(source: displayed, target: target, mode: mode)
+            let fitted = planned.fittedSize
+            // Decodes in flight share DecodeMemoryBudget: a second 12 MP photo waits for the first.
+            let stored = decoder.storedSize
+            let cost = DecodeMemoryBudget.estimate(pixels: stored.width * stored.height, deep: decoder.bitDepth > 8)
+            let decoded = try DecodeMemoryBudget.shared.withBudget(cost) { () throws(ImageProblem) -> HEIFPicture in
+                if fitted.width < displayed.width && fitted.height < displayed.height,
+                   let scaled = try decoder.decodeScaled(to: fitted, displayed: displayed) {
+                    return scaled
+                }
+                return try decoder.decode()
+            }
+            if decoded.image.size == fitted && fitted != displayed {
+                let color = decoded.color
+                return (Self.sRGB((consume decoded).image, color, background: background, warn: warn), planned)
+            }
+            let picture = consume decoded
             let geometry = FitGeometry(source: picture.image.size, target: target, mode: mode)
             let color = picture.color
             return (Self.sRGB((consume picture).image, color, background: background, warn: warn), geometry)
