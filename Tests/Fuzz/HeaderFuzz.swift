@@ -3,7 +3,10 @@
 // Sniffs the format; for a JPEG, walks the markers (JPEGHeader), reads the EXIF orientation,
 // applies the limits and has TurboJPEG read the same header (ImageManager.info(checking:in:));
 // for a PNG, walks the chunks (PNGHeader, with its eXIf orientation) both as a prefix and as a
-// whole file. The bytes are also read as a bare TIFF block, as a PNG eXIf chunk is. Built into
+// whole file; for HEIF/AVIF, walks the boxes for the primary image's rotation; for WebP, reads
+// the RIFF chunks (size, alpha, EXIF orientation). The bytes are also read as a bare TIFF block,
+// as a PNG eXIf chunk is, for the orientation and the capture date, and a JPEG's ICC profile
+// segments are gathered. Built into
 // the SlideshowKit module by Tests/Fuzz/run.sh, so it reaches internal API; never part of the package.
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -11,18 +14,25 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: data == nil ? 0 : size))
     _ = EXIFOrientation.parse(jpeg: bytes)
     _ = EXIFOrientation.parse(tiff: bytes, in: 0..<bytes.count)
+    _ = CaptureDate.parse(tiff: bytes, in: 0..<bytes.count)
+    _ = CaptureDate.parse(photo: bytes)
     switch FormatSniffer.sniff(bytes) {
     case .supported(.jpeg):
         if let header = try? JPEGHeader(parsing: bytes) {
             _ = header.coefficientBytes
             _ = try? ImageManager.info(checking: header, in: bytes)
         }
+        _ = ICCProfileReader.jpeg(bytes)
     case .supported(.png):
         for complete in [false, true] {
             if let header = try? PNGHeader(parsing: bytes, complete: complete) {
                 try? header.checkLimits(fileBytes: bytes.count)
             }
         }
+    case .supported(.heif), .supported(.avif):
+        _ = HEIFBoxes.primaryRotation(bytes)
+    case .supported(.webp):
+        _ = try? WebPHeader(parsing: bytes)
     case .other(let description):
         _ = FormatSniffer.problem(for: description)
     }
