@@ -6,7 +6,7 @@ SWIFT ?= swift
 PACKAGES := pkg-config libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libswresample-dev libebur128-dev libturbojpeg0-dev ffmpeg time libopencv-objdetect-dev opencv-data libheif-dev liblcms2-dev libwebp-dev python3-pil libheif-examples webp
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps demo test bench bench-batch bench-audio release fuzz sanitize bench-slides sheets bench-formats contact-sheet
+.PHONY: deps demo test bench bench-batch bench-audio release fuzz sanitize bench-slides sheets bench-formats
 
 ## deps: install the Debian packages that are missing (FFmpeg's, TurboJPEG's, libheif's, Little CMS's and libwebp's headers;
 ## ffmpeg, GNU time, Pillow (python3-pil, the colour tests' reference), heif-convert and the webp tools for the tests)
@@ -63,7 +63,7 @@ bench-slides: deps
 	$(SWIFT) build -c release --product slideshow-bench
 	.build/release/slideshow-bench --slides
 
-## sheets: the README's contact sheets (every look, and blur fill) rendered from the sample photos
+## sheets: the README's contact sheets (every look, blur fill, fades and Ken Burns motion) rendered from the sample photos
 sheets: release
 	Samples/make-sheets.sh .build/release/slideshow
 
@@ -72,13 +72,3 @@ bench-formats: deps
 	$(SWIFT) build -c release --product slideshow-bench
 	$(SWIFT) build -c release --product slideshow
 	.build/release/slideshow-bench --formats
-
-## contact-sheet: docs/contact-sheet.png, every 9th frame of a fade (top) and of a Ken Burns zoom-in (bottom), tiled by ffmpeg
-CONTACT := Samples/photos/landscape.jpg Samples/photos/portrait-orient6.jpg Samples/photos/square.jpg --duration 4.5 --size 320x180 --overwrite --quiet
-contact-sheet: release
-	mkdir -p docs
-	.build/release/slideshow make $(CONTACT) --transition fade --transition-duration 0.6 --fade-in 0.5 --fade-out 0.5 -o .build/contact-fade.mp4
-	.build/release/slideshow make $(CONTACT) --motion zoom-in --zoom 0.3 --fit fill --transition fade --transition-duration 0.6 -o .build/contact-zoom.mp4
-	ffmpeg -v error -y -i .build/contact-fade.mp4 -i .build/contact-zoom.mp4 -filter_complex \
-	  "[0]select='not(mod(n,9))',scale=160:90,tile=5x3:padding=2:margin=2[a];[1]select='not(mod(n,9))',scale=160:90,tile=5x3:padding=2:margin=2[b];[a][b]vstack" \
-	  -frames:v 1 docs/contact-sheet.png

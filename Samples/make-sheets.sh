@@ -4,6 +4,8 @@
 #   Samples/sheets/looks.png      a row per look (original, minimal-life, tumble-down, sepia,
 #                                 vignette, sepia,vignette), a column per sample photo
 #   Samples/sheets/blur-fill.png  the sample photos with --fit blur, and with --fit blur --filter minimal-life
+#   Samples/sheets/motion.png     every 9th frame of a 4.5 s show: fades (with a fade in and out at
+#                                 the ends) above, a Ken Burns zoom-in with fades below
 # Usage: Samples/make-sheets.sh [path/to/slideshow]
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -33,4 +35,11 @@ sheet "$here/sheets/looks.png" $(for look in "${looks[@]}"; do echo "look-${look
 row blur --fit blur
 row blur-minimal-life --fit blur --filter minimal-life
 sheet "$here/sheets/blur-fill.png" blur blur-minimal-life
+# Motion: every 9th frame of a fade show and of a zoom-in show.
+show=("${photos[@]}" --duration 4.5 --size 320x180 --overwrite --quiet)
+"$tool" make "${show[@]}" --transition fade --transition-duration 0.6 --fade-in 0.5 --fade-out 0.5 -o "$scratch/fade.mp4"
+"$tool" make "${show[@]}" --motion zoom-in --zoom 0.3 --fit fill --transition fade --transition-duration 0.6 -o "$scratch/zoom.mp4"
+ffmpeg -v error -y -i "$scratch/fade.mp4" -i "$scratch/zoom.mp4" -filter_complex \
+  "[0]select='not(mod(n,9))',scale=160:90,tile=5x3:padding=2:margin=2[a];[1]select='not(mod(n,9))',scale=160:90,tile=5x3:padding=2:margin=2[b];[a][b]vstack" \
+  -frames:v 1 "$here/sheets/motion.png"
 ls -l "$here/sheets"
