@@ -193,6 +193,25 @@ struct OutputFileTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: deep) == ["a.mp4"])
     }
 
+    @Test("the search for stale temporary files reads every name of a large folder in place (it once read past readdir's buffer)")
+    func staleSearchInLargeFolder() throws {
+        let folder = try TemporaryFolder()
+        // Names of every length from 1 to 255 bytes, several times over: some entry ends a
+        // readdir buffer, and the listing must not read beyond it.
+        for round in 0..<12 {
+            for length in 1...255 {
+                let name = String(round) + String(repeating: "n", count: length - 1)
+                if name.utf8.count <= 255 { FileManager.default.createFile(atPath: folder.path(name), contents: nil) }
+            }
+        }
+        let stale = ".out.mp4.slideshow-\(try deadPID())-1.partial"
+        FileManager.default.createFile(atPath: folder.path(stale), contents: nil,
+                                       attributes: [.modificationDate: Date(timeIntervalSinceNow: -60)])
+        let descriptor = open(folder.url.path, O_RDONLY | O_DIRECTORY)
+        defer { close(descriptor) }
+        #expect(OutputFile.removeStale(stem: ".out.mp4.slideshow-", in: descriptor) == [stale])
+    }
+
     @Test("stale temporary files of the same output are removed when their lock is free; a held one stays")
     func stalePartials() async throws {
         let folder = try TemporaryFolder()

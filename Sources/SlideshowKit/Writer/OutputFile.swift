@@ -244,9 +244,11 @@ final class OutputFile: Sendable {
         defer { closedir(directory) }
         var removed: [String] = []
         while let entry = readdir(directory) {
-            let entryName = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            // The name in place, up to its NUL: readdir's entry is only as long as its record
+            // (d_reclen), so copying the whole 256-byte d_name can read past the end of the
+            // listing's buffer (it did, in a large /tmp).
+            let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+            let entryName = String(cString: (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: CChar.self))
             guard entryName.hasPrefix(stem), entryName.hasSuffix(".partial") else { continue }
             let middle = entryName.dropFirst(stem.count).dropLast(".partial".count).split(separator: "-", omittingEmptySubsequences: false)
             guard middle.count == 2, middle.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }) else { continue }
