@@ -226,7 +226,7 @@ struct MotionSmoothnessTests {
         // The control: the same source, each view cropped on whole pixels (ffmpeg zoompan's way).
         let size = Size(width: width, height: height)
         let path = try #require(MotionStyle.zoomIn.path(photo: 0, zoom: 0.2))
-        let (source, content) = try ImageManager().requestMovingSource(for: Photo(path: photo), frameSize: size, contentMode: .aspectFill,
+        let (source, content, _) = try ImageManager().requestMovingSource(for: Photo(path: photo), frameSize: size, contentMode: .aspectFill,
                                                                         background: .black, magnification: path.magnification)
         let moving = MovingPhoto(source: source, content: content, path: path)
         let frames = (0..<30).map { k -> [UInt8] in

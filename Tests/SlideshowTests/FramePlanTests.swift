@@ -154,4 +154,19 @@ struct FramePlanTests {
         #expect(Set(kenburns).count >= 6)
         #expect(kenburns == (0..<16).compactMap { MotionStyle.kenburns.path(photo: $0, zoom: 0.2) })
     }
+
+    @Test("a path kept on a focus moves its views the least that holds it, and centres on one larger than the view")
+    func keepingFocus() throws {
+        let pan = try #require(MotionStyle.panLeft.path(photo: 0, zoom: 0.25))  // views 0.8 wide, from x 0.6 to 0.4
+        let kept = pan.keeping((x: 0.05...0.3, y: 0.2...0.5))
+        #expect(kept.start == .init(centerX: 0.45, centerY: 0.5, scale: 0.8))  // moved left just enough: 0.05 = 0.45 - 0.4
+        #expect(kept.end == pan.end)                                           // already held it
+        for step in 0...20 {
+            let view = kept.view(at: Double(step) / 20)
+            #expect(view.centerX - view.scale / 2 <= 0.05 + 1e-9 && view.centerX + view.scale / 2 >= 0.3 - 1e-9)
+        }
+        // A focus wider than the view: centred on it, within the picture.
+        let wide = pan.keeping((x: 0.0...0.9, y: 0.0...1.0))
+        #expect(abs(wide.start.centerX - 0.45) < 1e-12 && abs(wide.start.centerY - 0.5) < 1e-12)
+    }
 }

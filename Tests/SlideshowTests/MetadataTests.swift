@@ -154,4 +154,30 @@ struct RenderedOverlayTests {
             }
         }
     }
+
+    @Test("under Ken Burns motion in fill, the astronaut's face is whole in every frame of her slide, transitions included",
+          .enabled(if: FaceFraming.isAvailable, "skipped: no face detector (the OpenCV cascade from opencv-data is not installed)"),
+          arguments: [MotionStyle.zoomIn, .zoomOut, .panUp, .panDown, .panLeft, .panRight])
+    func faceFramingUnderMotion(_ motion: MotionStyle) async throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("motion.mp4")
+        try await render([samples[1], samples[2]], to: path) {
+            $0.contentMode = .aspectFill
+            $0.framing = .faces
+            $0.motion = motion
+            $0.zoom = 0.3
+            $0.transition = .fade
+            $0.transitionDuration = 0.5
+            $0.video.framesPerSecond = 8
+            $0.length = .total(seconds: 4)
+        }
+        let frames = try FrameDecoder.frames(of: path, pixelFormat: "rgb24", width: 320, height: 180)
+        #expect(frames.count == 32)
+        // Her slide: frames 0 to 15; the fade into the coffee cup takes frames 14 to 17.
+        for (index, frame) in frames.prefix(14).enumerated() {
+            let faces = FaceFraming.faces(in: RGBImage(width: 320, height: 180, channels: 3, pixels: [UInt8](frame)))
+            #expect(faces.count == 1, "frame \(index): \(faces)")
+            for face in faces { #expect(face.x >= 0 && face.y >= 0 && face.maxX <= 320 && face.maxY <= 180, "frame \(index): \(face)") }
+        }
+    }
 }

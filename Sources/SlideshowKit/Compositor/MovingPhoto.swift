@@ -34,10 +34,12 @@ extension ImageManager {
     ///   - background: under transparent PNG pixels.
     ///   - magnification: the path's ``MotionPath/magnification``, 1 or more.
     ///   - framing: with fill, whether the picture area is chosen around the faces.
-    /// - Returns: the source and where it goes in the frame.
+    /// - Returns: the source, where it goes in the frame, and the faces to keep in view (all of
+    ///   them, padded, in units of the source: 0…1 each way), nil when none were found.
     /// - Throws: ``PhotoError``, as ``requestImage(for:targetSize:contentMode:background:)``.
     func requestMovingSource(for photo: Photo, frameSize: Size, contentMode: ContentMode, background: RGBColor,
-                             magnification: Double, framing: Framing = .center) throws(PhotoError) -> (source: PixelBuffer, content: Rect) {
+                             magnification: Double, framing: Framing = .center) throws(PhotoError)
+        -> (source: PixelBuffer, content: Rect, focus: (x: ClosedRange<Double>, y: ClosedRange<Double>)?) {
         let bytes = try PhotoFile.read(photo.path).bytes
         do throws(ImageProblem) {
             // Lay the photo out in a frame `magnification` times larger: its fitted size there
@@ -64,7 +66,14 @@ extension ImageManager {
                 count = buffer.count
             }
             if let problem { throw problem }
-            return (PixelBuffer(size: size, pixels: pixels), content)
+            let focus = FaceFraming.regionToKeep(faces: faces, imageSize: image.size).map { keep in
+                func unit(_ from: Int, _ length: Int, _ origin: Int, _ extent: Int) -> ClosedRange<Double> {
+                    let low = min(max(Double(from - origin) / Double(extent), 0), 1)
+                    return low...min(max(Double(from + length - origin) / Double(extent), low), 1)
+                }
+                return (x: unit(keep.x, keep.width, region.x, region.width), y: unit(keep.y, keep.height, region.y, region.height))
+            }
+            return (PixelBuffer(size: size, pixels: pixels), content, focus)
         } catch {
             throw error.error(for: photo.path)
         }

@@ -137,11 +137,12 @@ final class FrameComposer: FrameFeed {
         let photo = slideshow.photos[index]
         do {
             if let path = plan.motions[index] {
-                var (source, content) = try ImageManager().requestMovingSource(
+                var (source, content, focus) = try ImageManager().requestMovingSource(
                     for: photo, frameSize: slideshow.video.size, contentMode: slideshow.contentMode,
                     background: slideshow.background, magnification: path.magnification, framing: slideshow.framing)
                 slideshow.look.apply(to: &source, slideIndex: index)
-                var moving = MovingPhoto(source: source, content: content, path: path)
+                // Faces found in fill stay in view all the way along the path.
+                var moving = MovingPhoto(source: source, content: content, path: focus.map(path.keeping) ?? path)
                 if let imprint = slideshow.dateImprint, index < captureDates.count, let date = captureDates[index] {
                     moving.imprint = (imprint, date)
                 }
