@@ -105,6 +105,43 @@ struct RenderedOverlayTests {
         #expect(plain[2] == dated[2] && plain[3] == dated[3])
     }
 
+    @Test("under a zoom-in the imprint is on the picture: it grows and moves with it",
+          .enabled(if: haveSharedPhotos, "skipped: ../shared/photos is absent (a fresh clone); the test needs the camera photos"))
+    func dateStampMoves() async throws {
+        let folder = try TemporaryFolder()
+        let photos = [Photo(path: TestEnvironment.sharedPhoto("camera_nikon_d90_12mp.jpg")!)]
+        func frames(_ name: String, imprint: DateImprint?) async throws -> [Data] {
+            try await render(photos, to: folder.path(name)) {
+                $0.contentMode = .aspectFill
+                $0.motion = .zoomIn
+                $0.zoom = 0.5
+                $0.dateImprint = imprint
+                $0.video.framesPerSecond = 8
+                $0.length = .total(seconds: 2)
+            }
+            return try FrameDecoder.frames(of: folder.path(name), pixelFormat: "gray", width: 320, height: 180)
+        }
+        let plain = try await frames("plain.mp4", imprint: nil), dated = try await frames("dated.mp4", imprint: DateImprint())
+        #expect(plain.count == 16 && dated.count == 16)
+        // The box of the pixels the imprint changes, in the first and the last frame.
+        func box(_ frame: Int) -> (x0: Int, y0: Int, x1: Int, y1: Int) {
+            var box = (x0: 320, y0: 180, x1: 0, y1: 0)
+            for y in 0..<180 {
+                for x in 0..<320 where abs(Int(plain[frame][y * 320 + x]) - Int(dated[frame][y * 320 + x])) > 24 {
+                    box = (min(box.x0, x), min(box.y0, y), max(box.x1, x), max(box.y1, y))
+                }
+            }
+            return box
+        }
+        let first = box(0), later = box(4)
+        #expect(first.x1 > first.x0 && first.y1 > first.y0, "no imprint in the first frame")
+        // Zooming in towards the centre (1.5 times by the end, 1.1 times by frame 4): the date
+        // slides towards the lower right (it grows too, but the frame's edge clips it), and by the
+        // end it has left the view; a date printed on the frame would stay where it was.
+        #expect(later.x1 > later.x0 && later.x0 > first.x0 && later.y0 > first.y0, "first \(first), frame 4 \(later)")
+        #expect(box(15).x1 < box(15).x0, "the date is still in view at 1.5 times")
+    }
+
     @Test("--fit blur: no bars anywhere in the frame")
     func blurFill() async throws {
         let folder = try TemporaryFolder()

@@ -52,9 +52,7 @@ struct Compositor: Sendable {
                                          frameWidth: size.width, content: moving.content)
                 count = buffer.count
             }
-            var picture = PixelBuffer(size: size, pixels: pixels, contentRect: moving.content)
-            if let (imprint, date) = moving.imprint { imprint.draw(date, on: &picture) }
-            return picture
+            return PixelBuffer(size: size, pixels: pixels, contentRect: moving.content)
         }
     }
 

@@ -2,8 +2,8 @@
 /// path its view takes.
 ///
 /// Every frame is resampled from this one source (``MotionResampler``), never re-decoded and
-/// never enlarged from a frame-size picture. The look is applied to the source, so that grain
-/// moves with the picture instead of swimming over it.
+/// never enlarged from a frame-size picture. The look and the date imprint are applied to the
+/// source, so that grain and date move with the picture instead of swimming over it.
 struct MovingPhoto: Sendable {
     /// The picture area at ``PictureArea/sourceSize(content:magnification:)``.
     var source: PixelBuffer
@@ -11,8 +11,6 @@ struct MovingPhoto: Sendable {
     var content: Rect
     /// How the view moves.
     var path: MotionPath
-    /// The date printed in the frame's corner (still, as a camera prints it), if any.
-    var imprint: (imprint: DateImprint, date: CaptureDate)? = nil
 
     /// The view at `time` in source pixels: left, top, width, height.
     func viewRect(at time: Double) -> (x: Double, y: Double, width: Double, height: Double) {

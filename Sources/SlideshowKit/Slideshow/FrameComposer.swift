@@ -141,11 +141,13 @@ final class FrameComposer: FrameFeed {
                     for: photo, frameSize: slideshow.video.size, contentMode: slideshow.contentMode,
                     background: slideshow.background, magnification: path.magnification, framing: slideshow.framing)
                 slideshow.look.apply(to: &source, slideIndex: index)
-                // Faces found in fill stay in view all the way along the path.
-                var moving = MovingPhoto(source: source, content: content, path: focus.map(path.keeping) ?? path)
+                // The date is printed on the picture, as a camera prints it on the film, so it
+                // moves with the picture.
                 if let imprint = slideshow.dateImprint, index < captureDates.count, let date = captureDates[index] {
-                    moving.imprint = (imprint, date)
+                    imprint.draw(date, on: &source)
                 }
+                // Faces found in fill stay in view all the way along the path.
+                let moving = MovingPhoto(source: source, content: content, path: focus.map(path.keeping) ?? path)
                 return .success(.moving(moving))
             }
             return SlidePreparer.slide(index, of: slideshow, captureDates: captureDates).map { .still($0) }
