@@ -26,8 +26,7 @@ struct Renderer {
         let started = ContinuousClock.now
         let timeline = try slideshow.validate()
         let plan = try slideshow.framePlan(timeline: timeline)
-        var settings = slideshow.video
-        settings.composedFrames = !plan.isHoldsOnly
+        let settings = slideshow.video
         let writer: AssetWriter
         do {
             writer = try AssetWriter(outputPath: slideshow.output, settings: settings, overwrite: slideshow.overwrite)

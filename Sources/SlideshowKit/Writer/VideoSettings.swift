@@ -22,9 +22,6 @@ public struct VideoSettings: Sendable, Hashable {
     public var tune: String?
     /// How held frames are written.
     public var hold: HoldStrategy
-    /// Whether most pictures are composed frames that change every frame (transitions, motion)
-    /// rather than one still per photo: set by the renderer from its frame plan.
-    var composedFrames = false
 
     /// The x264 presets, fastest first.
     public static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
