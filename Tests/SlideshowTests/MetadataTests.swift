@@ -142,6 +142,35 @@ struct RenderedOverlayTests {
         #expect(box(15).x1 < box(15).x0, "the date is still in view at 1.5 times")
     }
 
+    @Test("--fit blur under Ken Burns motion: the blurred backdrop stays still around the moving picture, never bars")
+    func blurFillUnderMotion() async throws {
+        let folder = try TemporaryFolder()
+        var options = SlideshowOptions(duration: 2, size: "320x180", fps: 6, fit: .blur, background: "#00FF00", preset: "ultrafast")
+        options.motion = .zoomIn
+        options.zoom = 0.3
+        let show = try options.slideshow(photos: [samples[1]], output: folder.path("blur.mp4"))
+        _ = try await show.render()
+        let frames = try FrameDecoder.frames(of: folder.path("blur.mp4"), pixelFormat: "rgb24", width: 320, height: 180)
+        #expect(frames.count == 12)
+        // The portrait's sides (x < 100 and x >= 220 hold no picture): neither green nor black,
+        // and the same in the first and the last frame, within coding noise; the picture moves.
+        func side(_ frame: Data) -> [Int] {
+            var values: [Int] = []
+            for y in stride(from: 0, to: 180, by: 12) {
+                for x in [0, 40, 90, 230, 280, 319] {
+                    let at = (y * 320 + x) * 3
+                    values.append(Int(frame[at]) + Int(frame[at + 1]) + Int(frame[at + 2]))
+                    #expect(!(frame[at + 1] > 200 && frame[at] < 60 && frame[at + 2] < 60), "green bar at (\(x), \(y))")
+                }
+            }
+            return values
+        }
+        let first = side(frames[0]), last = side(frames[11])
+        #expect(first.allSatisfy { $0 > 30 }, "black bars")
+        #expect(zip(first, last).allSatisfy { abs($0 - $1) <= 24 }, "the backdrop moved")
+        #expect(meanAbsoluteDifference(frames[0], frames[11]) > 2, "the picture did not move")
+    }
+
     @Test("--fit blur: no bars anywhere in the frame")
     func blurFill() async throws {
         let folder = try TemporaryFolder()

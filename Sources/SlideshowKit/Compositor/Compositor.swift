@@ -47,7 +47,7 @@ struct Compositor: Sendable {
             let rowBytes = size.width * 3
             let pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * size.height) { buffer, count in
                 let frame = buffer.baseAddress!
-                ImageManager.fillBackground(frame, size: size, except: moving.content, with: background)
+                moving.paintBars(frame, size: size, background: background)
                 MotionResampler.resample(moving.source, view: moving.viewRect(at: time), into: frame,
                                          frameWidth: size.width, content: moving.content)
                 count = buffer.count

@@ -11,6 +11,33 @@ struct MovingPhoto: Sendable {
     var content: Rect
     /// How the view moves.
     var path: MotionPath
+    /// With blur fill in letterbox: a whole frame whose outside of ``content`` is the blurred,
+    /// darkened picture, still while the picture moves; nil for plain bars.
+    var backdrop: PixelBuffer? = nil
+
+    /// Paints the frame outside ``content``: the backdrop when there is one, else the colour.
+    func paintBars(_ frame: UnsafeMutablePointer<UInt8>, size: Size, background: RGBColor) {
+        guard let backdrop else {
+            ImageManager.fillBackground(frame, size: size, except: content, with: background)
+            return
+        }
+        backdrop.withUnsafeBytes { bytes in frame.update(from: bytes.bindMemory(to: UInt8.self).baseAddress!, count: size.width * size.height * 3) }
+    }
+
+    /// Makes ``backdrop`` from the picture at its first view, as a still slide's blur fill is made.
+    mutating func makeBlurredBackdrop(frameSize size: Size, background: RGBColor) {
+        guard content != Rect(size) else { return }
+        let start = self
+        let pixels = [UInt8](unsafeUninitializedCapacity: size.width * size.height * 3) { buffer, count in
+            ImageManager.fillBackground(buffer.baseAddress!, size: size, except: start.content, with: background)
+            MotionResampler.resample(start.source, view: start.viewRect(at: 0), into: buffer.baseAddress!,
+                                     frameWidth: size.width, content: start.content)
+            count = buffer.count
+        }
+        var still = PixelBuffer(size: size, pixels: pixels, contentRect: content)
+        BlurredBackdrop.fill(&still)
+        backdrop = still
+    }
 
     /// The view at `time` in source pixels: left, top, width, height.
     func viewRect(at time: Double) -> (x: Double, y: Double, width: Double, height: Double) {

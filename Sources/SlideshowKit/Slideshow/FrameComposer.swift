@@ -147,7 +147,10 @@ final class FrameComposer: FrameFeed {
                     imprint.draw(date, on: &source)
                 }
                 // Faces found in fill stay in view all the way along the path.
-                let moving = MovingPhoto(source: source, content: content, path: focus.map(path.keeping) ?? path)
+                var moving = MovingPhoto(source: source, content: content, path: focus.map(path.keeping) ?? path)
+                if slideshow.backdrop == .blur {
+                    moving.makeBlurredBackdrop(frameSize: slideshow.video.size, background: slideshow.background)
+                }
                 return .success(.moving(moving))
             }
             return SlidePreparer.slide(index, of: slideshow, captureDates: captureDates).map { .still($0) }
