@@ -201,12 +201,12 @@ struct OutputFileTests {
         for round in 0..<12 {
             for length in 1...255 {
                 let name = String(round) + String(repeating: "n", count: length - 1)
-                if name.utf8.count <= 255 { FileManager.default.createFile(atPath: folder.path(name), contents: nil) }
+                if name.utf8.count <= 255 { #expect(FileManager.default.createFile(atPath: folder.path(name), contents: nil)) }
             }
         }
         let stale = ".out.mp4.slideshow-\(try deadPID())-1.partial"
-        FileManager.default.createFile(atPath: folder.path(stale), contents: nil,
-                                       attributes: [.modificationDate: Date(timeIntervalSinceNow: -60)])
+        #expect(FileManager.default.createFile(atPath: folder.path(stale), contents: nil,
+                                               attributes: [.modificationDate: Date(timeIntervalSinceNow: -60)]))
         let descriptor = open(folder.url.path, O_RDONLY | O_DIRECTORY)
         defer { close(descriptor) }
         #expect(OutputFile.removeStale(stem: ".out.mp4.slideshow-", in: descriptor) == [stale])
