@@ -117,10 +117,9 @@ struct BatchRunnerConcurrencyTests {
     func hugeConcurrency() async throws {
         let folder = try TemporaryFolder()
         let jobs = [job(0, [samples[0]], folder.path("a.mp4")), job(1, [samples[1]], folder.path("b.mp4"))]
-        let started = ContinuousClock.now
+        // The time limit is the guard against spinning for ever (no timed assertion: it flaked under ThreadSanitizer).
         let (found, _) = await results(of: BatchRunner(jobs: jobs, concurrency: .max))
         #expect(found.map(\.status) == [.ok, .ok])
-        #expect(ContinuousClock.now - started < .seconds(30))
         #expect(BatchRunner.maximumConcurrency == 1024)
         // No jobs at all: nothing to start, whatever the concurrency.
         #expect(await results(of: BatchRunner(jobs: [], concurrency: .max)).results.isEmpty)
