@@ -164,43 +164,34 @@ final class HEIFDecoder {
         case (false, true): heif_chroma_interleaved_RRGGBB_LE
         case (true, true): heif_chroma_interleaved_RRGGBBAA_LE
         }
-        guard let options = heif_decoding_options_alloc() else {
-            throw ImageProblem(.unsupported, "cannot start the \(formatName) decoder (out of memory)")
-        }
-        defer { heif_decoding_options_free(options) }
-        options.pointee.ignore_transformations = 0
-        options.pointee.convert_hdr_to_8bit = 0
-        var decoded: OpaquePointer?
-        let status = heif_decode_image(handle, &decoded, heif_colorspace_RGB, chroma, options)
-        guard status.code == heif_error_Ok, let decoded else { throw Self.problem(status, formatName: formatName) }
-        defer { heif_image_release(decoded) }
-
-        let width = Int(heif_image_get_width(decoded, heif_channel_interleaved))
-        let height = Int(heif_image_get_height(decoded, heif_channel_interleaved))
-        guard width > 0, height > 0 else {
-            throw ImageProblem(.corrupt, "corrupt \(formatName) data (decoded no pixels)")
-        }
-        var stride: Int32 = 0
-        guard let plane = heif_image_get_plane_readonly(decoded, heif_channel_interleaved, &stride) else {
-            throw ImageProblem(.corrupt, "corrupt \(formatName) data (no decoded pixels)")
-        }
-        let channels = alpha ? 4 : 3
-        let rowBytes = width * channels
-        let bits = Int(heif_image_get_bits_per_pixel_range(decoded, heif_channel_interleaved))
-        let pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * height + ImageLimits.rowPadding) { buffer, count in
-            let to = buffer.baseAddress!
-            if deep {
-                Self.reduce(plane, stride: Int(stride), bits: bits, into: to, width: width * channels, height: height)
-            } else {
-                for row in 0..<height {
-                    (to + row * rowBytes).update(from: plane + row * Int(stride), count: rowBytes)
-                }
+        return try withDecodedImage(heif_colorspace_RGB, chroma) { decoded throws(ImageProblem) -> HEIFPicture in
+            let width = Int(heif_image_get_width(decoded, heif_channel_interleaved))
+            let height = Int(heif_image_get_height(decoded, heif_channel_interleaved))
+            guard width > 0, height > 0 else {
+                throw ImageProblem(.corrupt, "corrupt \(formatName) data (decoded no pixels)")
             }
-            (to + rowBytes * height).initialize(repeating: 0, count: ImageLimits.rowPadding)
-            count = buffer.count
+            var stride: Int32 = 0
+            guard let plane = heif_image_get_plane_readonly(decoded, heif_channel_interleaved, &stride) else {
+                throw ImageProblem(.corrupt, "corrupt \(formatName) data (no decoded pixels)")
+            }
+            let channels = alpha ? 4 : 3
+            let rowBytes = width * channels
+            let bits = Int(heif_image_get_bits_per_pixel_range(decoded, heif_channel_interleaved))
+            let pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * height + ImageLimits.rowPadding) { buffer, count in
+                let to = buffer.baseAddress!
+                if deep {
+                    Self.reduce(plane, stride: Int(stride), bits: bits, into: to, width: width * channels, height: height)
+                } else {
+                    for row in 0..<height {
+                        (to + row * rowBytes).update(from: plane + row * Int(stride), count: rowBytes)
+                    }
+                }
+                (to + rowBytes * height).initialize(repeating: 0, count: ImageLimits.rowPadding)
+                count = buffer.count
+            }
+            return HEIFPicture(image: RGBImage(width: width, height: height, channels: channels, pixels: pixels),
+                               color: color, exif: exif)
         }
-        return HEIFPicture(image: RGBImage(width: width, height: height, channels: channels, pixels: pixels),
-                           color: color, exif: exif)
     }
 
     /// Decodes the primary image straight to a smaller size, for a slide: libheif hands over
@@ -220,6 +211,59 @@ final class HEIFDecoder {
     /// - Throws: `.corrupt`, `.truncated` or `.unsupported` with libheif's message.
     func decodeScaled(to size: Size, displayed: Size) throws(ImageProblem) -> HEIFPicture? {
         guard !hasAlpha, bitDepth == 8 else { return nil }
+        // 4:2:0 is what phones and cameras write, and what libheif then hands over untouched
+        // (asked for "undefined", libheif 1.15 converts to planar RGB); a rarer 4:4:4 or 4:2:2
+        // file has its chroma halved by libheif, below what a slide at most half its size shows.
+        return try withDecodedImage(heif_colorspace_YCbCr, heif_chroma_420) { decoded throws(ImageProblem) -> HEIFPicture? in
+            guard heif_image_get_colorspace(decoded) == heif_colorspace_YCbCr,
+                  heif_image_get_chroma_format(decoded) == heif_chroma_420 else { return nil }
+            let format = AV_PIX_FMT_YUV420P
+            let channels = [heif_channel_Y, heif_channel_Cb, heif_channel_Cr]
+            guard channels.allSatisfy({ heif_image_get_bits_per_pixel_range(decoded, $0) == 8 }) else { return nil }
+            let width = Int(heif_image_get_width(decoded, heif_channel_Y))
+            let height = Int(heif_image_get_height(decoded, heif_channel_Y))
+            guard Size(width: width, height: height) == displayed else { return nil }
+            guard let (matrix, fullRange) = Self.matrix(of: decoded) else { return nil }
+            var planes: [UnsafePointer<UInt8>?] = []
+            var strides: [Int32] = []
+            for channel in channels {
+                var stride: Int32 = 0
+                guard let plane = heif_image_get_plane_readonly(decoded, channel, &stride) else {
+                    throw ImageProblem(.corrupt, "corrupt \(formatName) data (no decoded pixels)")
+                }
+                planes.append(plane)
+                strides.append(stride)
+            }
+            planes.append(nil)
+            strides.append(0)
+            let resampler = try PhotoResampler(from: Size(width: width, height: height), format: format, to: size)
+            resampler.setYCbCr(matrix: matrix, fullRange: fullRange)
+            let rowBytes = size.width * 3
+            var problem: ImageProblem?
+            let pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * size.height + ImageLimits.rowPadding) { buffer, count in
+                let to = buffer.baseAddress!
+                do throws(ImageProblem) {
+                    try resampler.scale(planes: planes, strides: strides, into: to, stride: rowBytes)
+                } catch {
+                    problem = error
+                    to.initialize(repeating: 0, count: rowBytes * size.height)
+                }
+                (to + rowBytes * size.height).initialize(repeating: 0, count: ImageLimits.rowPadding)
+                count = buffer.count
+            }
+            if let problem { throw problem }
+            return HEIFPicture(image: RGBImage(width: size.width, height: size.height, channels: 3, pixels: pixels),
+                               color: color, exif: exif)
+        }
+    }
+
+    /// Decodes the primary image (transformations applied, more than 8 bits kept) into
+    /// `colorspace` and `chroma`, and lends it to `body`; libheif's image is released when
+    /// `body` returns.
+    /// - Throws: `.unsupported` when the decoder cannot start; libheif's failure as
+    ///   ``problem(_:formatName:)``; what `body` throws.
+    private func withDecodedImage<Result>(_ colorspace: heif_colorspace, _ chroma: heif_chroma,
+                                          _ body: (OpaquePointer) throws(ImageProblem) -> Result) throws(ImageProblem) -> Result {
         guard let options = heif_decoding_options_alloc() else {
             throw ImageProblem(.unsupported, "cannot start the \(formatName) decoder (out of memory)")
         }
@@ -227,51 +271,10 @@ final class HEIFDecoder {
         options.pointee.ignore_transformations = 0
         options.pointee.convert_hdr_to_8bit = 0
         var decoded: OpaquePointer?
-        // 4:2:0 is what phones and cameras write, and what libheif then hands over untouched
-        // (asked for "undefined", libheif 1.15 converts to planar RGB); a rarer 4:4:4 or 4:2:2
-        // file has its chroma halved by libheif, below what a slide at most half its size shows.
-        let status = heif_decode_image(handle, &decoded, heif_colorspace_YCbCr, heif_chroma_420, options)
+        let status = heif_decode_image(handle, &decoded, colorspace, chroma, options)
         guard status.code == heif_error_Ok, let decoded else { throw Self.problem(status, formatName: formatName) }
         defer { heif_image_release(decoded) }
-        guard heif_image_get_colorspace(decoded) == heif_colorspace_YCbCr,
-              heif_image_get_chroma_format(decoded) == heif_chroma_420 else { return nil }
-        let format = AV_PIX_FMT_YUV420P
-        let channels = [heif_channel_Y, heif_channel_Cb, heif_channel_Cr]
-        guard channels.allSatisfy({ heif_image_get_bits_per_pixel_range(decoded, $0) == 8 }) else { return nil }
-        let width = Int(heif_image_get_width(decoded, heif_channel_Y))
-        let height = Int(heif_image_get_height(decoded, heif_channel_Y))
-        guard Size(width: width, height: height) == displayed else { return nil }
-        guard let (matrix, fullRange) = Self.matrix(of: decoded) else { return nil }
-        var planes: [UnsafePointer<UInt8>?] = []
-        var strides: [Int32] = []
-        for channel in channels {
-            var stride: Int32 = 0
-            guard let plane = heif_image_get_plane_readonly(decoded, channel, &stride) else {
-                throw ImageProblem(.corrupt, "corrupt \(formatName) data (no decoded pixels)")
-            }
-            planes.append(plane)
-            strides.append(stride)
-        }
-        planes.append(nil)
-        strides.append(0)
-        let resampler = try PhotoResampler(from: Size(width: width, height: height), format: format, to: size)
-        resampler.setYCbCr(matrix: matrix, fullRange: fullRange)
-        let rowBytes = size.width * 3
-        var problem: ImageProblem?
-        let pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * size.height + ImageLimits.rowPadding) { buffer, count in
-            let to = buffer.baseAddress!
-            do throws(ImageProblem) {
-                try resampler.scale(planes: planes, strides: strides, into: to, stride: rowBytes)
-            } catch {
-                problem = error
-                to.initialize(repeating: 0, count: rowBytes * size.height)
-            }
-            (to + rowBytes * size.height).initialize(repeating: 0, count: ImageLimits.rowPadding)
-            count = buffer.count
-        }
-        if let problem { throw problem }
-        return HEIFPicture(image: RGBImage(width: size.width, height: size.height, channels: 3, pixels: pixels),
-                           color: color, exif: exif)
+        return try body(decoded)
     }
 
     /// The YCbCr matrix (H.273 `matrix_coefficients`, which libswscale's `SWS_CS_*` numbers
