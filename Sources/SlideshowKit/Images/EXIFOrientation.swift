@@ -37,40 +37,11 @@ enum EXIFOrientation {
     ///     block count from its start.
     /// - Returns: the orientation, or nil when absent or garbled.
     static func parse(tiff bytes: [UInt8], in range: Range<Int>) -> Orientation? {
-        guard range.lowerBound >= 0, range.upperBound <= bytes.count, range.count >= 8 else { return nil }
-        let base = range.lowerBound
-        let length = range.count
-        let littleEndian: Bool
-        switch (bytes[base], bytes[base + 1]) {
-        case (0x49, 0x49): littleEndian = true   // "II"
-        case (0x4D, 0x4D): littleEndian = false  // "MM"
-        default: return nil
-        }
-        // Offsets are relative to the TIFF header; each read checks `offset + size <= length`.
-        func u16(_ offset: Int) -> Int? {
-            guard offset >= 0, offset <= length - 2 else { return nil }
-            let a = Int(bytes[base + offset]), b = Int(bytes[base + offset + 1])
-            return littleEndian ? a | b << 8 : a << 8 | b
-        }
-        func u32(_ offset: Int) -> Int? {
-            guard let first = u16(offset), let second = u16(offset + 2) else { return nil }
-            return littleEndian ? first | second << 16 : first << 16 | second
-        }
-        guard u16(2) == 42, let ifd0 = u32(4), let entryCount = u16(ifd0) else { return nil }
-        let entriesStart = ifd0 + 2
-        // Only the entries that lie inside the block are looked at.
-        let available = max(0, (length - entriesStart) / 12)
-        for index in 0..<min(entryCount, available) {
-            let entry = entriesStart + index * 12
-            guard let tag = u16(entry) else { return nil }
-            guard tag == 0x0112 else { continue }
-            // Type 3 is SHORT; the count must be at least 1; the value sits left-justified
-            // in the 4-byte value field, in the block's byte order.
-            guard u16(entry + 2) == 3, let count = u32(entry + 4), count >= 1,
-                  let value = u16(entry + 8) else { return nil }
-            return Orientation(rawValue: value)
-        }
-        return nil
+        // Tag 0x0112 in IFD0, of type 3 (SHORT) with at least one value, left-justified in the
+        // entry's value field; every offset checked by the TIFF reader the capture date shares.
+        guard let tiff = TIFFBlock(bytes, range), let entry = tiff.entry(0x0112, inIFDAt: tiff.firstIFD),
+              entry.type == 3, entry.count >= 1, let value = tiff.u16(entry.valueOffset) else { return nil }
+        return Orientation(rawValue: value)
     }
 }
 
