@@ -8,9 +8,9 @@ internal import CZimg
 /// a pixel from frame to frame, never in whole-pixel steps. The filter is bilinear, widened
 /// to the step between output pixels when reducing (up to 2:1, which is all motion needs:
 /// the source is at most `1 + zoom` times its place on screen), so aliasing does not crawl
-/// over the picture. zimg picks its SIMD kernels (AVX-512, AVX2, SSE2) at run time; its
-/// integer kernels give the same bytes as its C code, so the output does not depend on the
-/// machine. It writes a few rows at a time into a small ring, from which each finished row
+/// over the picture. zimg picks its SIMD kernels (AVX-512, AVX2, SSE2) at run time; for 8-bit
+/// pictures they give the same bytes as its C code (tested), so the output does not depend on
+/// the machine. It writes a few rows at a time into a small ring, from which each finished row
 /// is interleaved into the frame while it is still in the cache.
 enum MotionResampler {
     /// Resamples.
@@ -20,11 +20,14 @@ enum MotionResampler {
     ///   - frame: the frame's pixels, `frameWidth × 3` bytes a row.
     ///   - frameWidth: the frame's width.
     ///   - content: where in the frame to write.
+    ///   - plainC: zimg's C kernels instead of its SIMD ones (for the test that they agree).
     /// - Throws: ``ImageProblem`` (kind `unsupported`) with zimg's message, when zimg cannot
     ///   build or run the resample (it runs out of memory).
     static func resample(_ source: PlanarPicture, view: (x: Double, y: Double, width: Double, height: Double),
-                         into frame: UnsafeMutablePointer<UInt8>, frameWidth: Int, content: Rect) throws(ImageProblem) {
-        let resize = try ZimgResize(from: source.size, view: view, to: Size(width: content.width, height: content.height))
+                         into frame: UnsafeMutablePointer<UInt8>, frameWidth: Int, content: Rect,
+                         plainC: Bool = false) throws(ImageProblem) {
+        let resize = try ZimgResize(from: source.size, view: view, to: Size(width: content.width, height: content.height),
+                                    plainC: plainC)
         let rows = try resize.outputRows()
         let stride = PlanarPicture.padded(content.width)
         let ring = UnsafeMutableRawPointer.allocate(byteCount: stride * rows * 3, alignment: PlanarPicture.alignment)
@@ -66,9 +69,10 @@ enum MotionResampler {
 final class ZimgResize {
     private let graph: OpaquePointer
 
-    /// Builds the graph.
+    /// Builds the graph: with zimg's fastest kernels for this CPU, or its C ones when `plainC`.
     /// - Throws: ``ImageProblem`` with zimg's message.
-    init(from source: Size, view: (x: Double, y: Double, width: Double, height: Double), to output: Size) throws(ImageProblem) {
+    init(from source: Size, view: (x: Double, y: Double, width: Double, height: Double), to output: Size,
+         plainC: Bool = false) throws(ImageProblem) {
         var input = zimg_image_format(), result = zimg_image_format()
         zimg_image_format_default(&input, slideshow_zimg_api_version())
         zimg_image_format_default(&result, slideshow_zimg_api_version())
@@ -81,7 +85,7 @@ final class ZimgResize {
         var parameters = zimg_graph_builder_params()
         zimg_graph_builder_params_default(&parameters, slideshow_zimg_api_version())
         parameters.resample_filter = ZIMG_RESIZE_BILINEAR
-        parameters.cpu_type = ZIMG_CPU_AUTO_64B
+        parameters.cpu_type = plainC ? ZIMG_CPU_NONE : ZIMG_CPU_AUTO_64B
         guard let graph = zimg_filter_graph_build(&input, &result, &parameters) else {
             throw Self.lastError("zimg_filter_graph_build")
         }
