@@ -84,16 +84,19 @@ func motionBenchmark(tool: String, ffmpeg: String, photos: [String], runs: Int, 
                          "select='eq(n,0)+between(n,75,104)+eq(n,105)+between(n,165,194)+eq(n,195)'", "-fps_mode", "passthrough",
                          "-f", "rawvideo", "-pix_fmt", "yuv420p", scratch("r2.yuv")])
     _ = measure(ffmpeg, ["-v", "error", "-y", "-i", scratch("r3.mp4"), "-f", "rawvideo", "-pix_fmt", "yuv420p", scratch("r3.yuv")])
+    _ = measure(ffmpeg, ["-v", "error", "-y", "-i", scratch("p3.mp4"), "-f", "rawvideo", "-pix_fmt", "yuv420p", scratch("p3.yuv")])
     let x264 = ["-c:v", "libx264", "-preset", "medium", "-tune", "stillimage", "-crf", "20",
                 "-x264-params", "bframes=0:threads=2:rc-lookahead=0:sync-lookahead=0:mbtree=0:scenecut=0:sliced-threads=1", "-f", "mp4"]
     func encodeAlone(_ raw: String) -> [String] {
         ["-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "1920x1080", "-r", "30", "-i", raw] + x264 + [scratch("floor.mp4")]
     }
-    // And R3's frames encoded the way P3 encodes (ffmpeg's x264 defaults: B-frames, lookahead,
-    // frame threads): what the encoder alone costs on the same work at the peer's settings.
-    let peerEncode = ["-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "1920x1080", "-r", "30", "-i", scratch("r3.yuv")]
-        + encode.filter { $0 != "+faststart" && $0 != "-movflags" } + ["-f", "mp4", scratch("floor.mp4")]
-    var decodeTimes: [Double] = [], r2Encodes: [Double] = [], r3Encodes: [Double] = [], r3PeerEncodes: [Double] = []
+    // R3's and P3's frames encoded the way P3 encodes (ffmpeg's x264 defaults: B-frames,
+    // lookahead, frame threads): what the encoder alone costs on each show at the peer's settings.
+    func peerEncode(_ raw: String) -> [String] {
+        ["-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "1920x1080", "-r", "30", "-i", raw]
+            + encode.filter { $0 != "+faststart" && $0 != "-movflags" } + ["-f", "mp4", scratch("floor.mp4")]
+    }
+    var decodeTimes: [Double] = [], r2Encodes: [Double] = [], r3Encodes: [Double] = [], r3PeerEncodes: [Double] = [], p3Encodes: [Double] = []
     let manager = ImageManager()
     for _ in 0..<runs {
         decodeTimes.append(time {
@@ -101,10 +104,12 @@ func motionBenchmark(tool: String, ffmpeg: String, photos: [String], runs: Int, 
         })
         r2Encodes.append(measure(ffmpeg, encodeAlone(scratch("r2.yuv"))).wall)
         r3Encodes.append(measure(ffmpeg, encodeAlone(scratch("r3.yuv"))).wall)
-        r3PeerEncodes.append(measure(ffmpeg, peerEncode).wall)
+        r3PeerEncodes.append(measure(ffmpeg, peerEncode(scratch("r3.yuv"))).wall)
+        p3Encodes.append(measure(ffmpeg, peerEncode(scratch("p3.yuv"))).wall)
     }
     try? FileManager.default.removeItem(atPath: scratch("r2.yuv"))
     try? FileManager.default.removeItem(atPath: scratch("r3.yuv"))
+    try? FileManager.default.removeItem(atPath: scratch("p3.yuv"))
     let r2Floor = median(decodeTimes) + median(r2Encodes)
     let r3Floor = median(r3Encodes)
 
@@ -117,6 +122,11 @@ func motionBenchmark(tool: String, ffmpeg: String, photos: [String], runs: Int, 
     print("Frames: R2 \(frameCount(scratch("r2.mp4"))), P2 \(frameCount(scratch("p2.mp4"))), R3 \(frameCount(scratch("r3.mp4"))), P3 \(frameCount(scratch("p3.mp4")))   (ours: exactly 270)")
     print("Floor R2: decode at DCT scale \(format(median(decodeTimes))) + x264 alone on the 63 changing pictures \(format(median(r2Encodes))) = \(format(r2Floor))")
     print("Floor R3: x264 alone on the 270 frames \(format(r3Floor)); with P3's x264 settings \(format(median(r3PeerEncodes)))")
+    func megabits(_ path: String) -> String {
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        return String(format: "%.1f Mbit/s", Double(bytes) * 8 / 9 / 1_000_000)
+    }
+    print("P3's own: x264 alone on P3's 270 frames, P3's settings \(format(median(p3Encodes)))   bit rates: R3 \(megabits(scratch("r3.mp4"))), P3 \(megabits(scratch("p3.mp4")))")
     let wall = { (name: String) in median(costs[name]!.map(\.wall)) }
     print(String(format: "P2 / R2: %.1fx   (target ≥ 4x)      R2 / floor: %.2fx   (target ≤ 1.30x)", wall("P2 ffmpeg xfade") / wall("R2 fade"), wall("R2 fade") / r2Floor))
     print(String(format: "P3 / R3: %.2fx   (target ≥ 1.3x)    R3 / floor: %.2fx   (target ≤ 1.20x)", wall("P3 ffmpeg zoompan") / wall("R3 fade+zoom"), wall("R3 fade+zoom") / r3Floor))
