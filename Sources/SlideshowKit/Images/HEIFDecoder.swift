@@ -37,8 +37,12 @@ final class HEIFDecoder {
     /// limit, set explicitly. The pixel count is checked against ``ImageManager/maximumPixels`` too.
     static let maximumSide: Int32 = 32768
 
-    /// Starts libheif once per process (`heif_init`, which registers its decoders).
-    private static let started: Void = { _ = heif_init(nil) }()
+    /// Starts libheif once per process (`heif_init`, which registers its decoders), then
+    /// registers ``HEVCDecoderPlugin``, which libheif then prefers to libde265 for HEVC.
+    private static let started: Void = {
+        _ = heif_init(nil)
+        HEVCDecoderPlugin.registered
+    }()
 
     /// Reads the file's boxes (not its image data) and finds the primary image.
     /// - Parameters:
