@@ -4,7 +4,7 @@ import Testing
 @testable import SlideshowKit
 import TestSupport
 
-/// A slide's HEIF/AVIF is converted from libheif's YCbCr planes and resampled in one
+/// A slide's HEIF/AVIF is resampled from libheif's planar RGB and interleaved in one
 /// libswscale pass, then colour-converted at the slide's size. These tests hold it against the
 /// exact path (libheif's RGB at the photo's own size, colour-converted there, then resampled).
 @Suite("HEIF decoded straight to a slide's size", .enabled(if: haveSharedMedia, noSharedMedia))

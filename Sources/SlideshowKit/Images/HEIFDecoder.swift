@@ -199,35 +199,35 @@ final class HEIFDecoder {
     }
 
     /// Decodes the primary image straight to a smaller size, for a slide: libheif hands over
-    /// the decoder's own 8-bit YCbCr 4:2:0 planes (transformations applied)
-    /// and libswscale converts them to RGB and resamples them (Lanczos) to `size` in one pass,
-    /// so the full-size RGB image libheif would make, and our copy of it, never exist: a
-    /// 12 MP photo costs its 18 MB of planes instead of about 70 MB. The planes are released
-    /// before this returns.
+    /// its 8-bit planar RGB (transformations applied) and libswscale resamples it (Lanczos) to
+    /// `size` and interleaves it in one pass, so the interleaved full-size RGB image libheif
+    /// would make, and our copy of it, never exist: a 12 MP photo costs its 36 MB of planes
+    /// instead of about 80 MB. The planes are released before this returns.
+    ///
+    /// Planar RGB is what libheif 1.15 converts every HEVC or AV1 picture to (each grid tile
+    /// too, with the file's nclx or the bitstream's colour description) before it assembles and
+    /// turns the image; asking for it costs no further conversion (asking for YCbCr 4:2:0
+    /// would convert that RGB back, at about 100 ms for 12 MP).
     ///
     /// The colour transform then runs on the small image; ``decode()`` (the photo's own size)
     /// stays the exact path the colour-accuracy tests measure.
     /// - Parameters:
     ///   - size: the size to resample to; smaller than the displayed size on both axes.
     ///   - displayed: the displayed size the caller laid the slide out with; the decode must match it.
-    /// - Returns: nil when the image has alpha, more than 8 bits, or planes or a YCbCr matrix
-    ///   this path does not take (the caller decodes with ``decode()`` then).
+    /// - Returns: nil when the image has alpha, more than 8 bits, or planes this path does not
+    ///   take (the caller decodes with ``decode()`` then).
     /// - Throws: `.corrupt`, `.truncated` or `.unsupported` with libheif's message.
     func decodeScaled(to size: Size, displayed: Size) throws(ImageProblem) -> HEIFPicture? {
         guard !hasAlpha, bitDepth == 8 else { return nil }
-        // 4:2:0 is what phones and cameras write, and what libheif then hands over untouched
-        // (asked for "undefined", libheif 1.15 converts to planar RGB); a rarer 4:4:4 or 4:2:2
-        // file has its chroma halved by libheif, below what a slide at most half its size shows.
-        return try withDecodedImage(heif_colorspace_YCbCr, heif_chroma_420) { decoded throws(ImageProblem) -> HEIFPicture? in
-            guard heif_image_get_colorspace(decoded) == heif_colorspace_YCbCr,
-                  heif_image_get_chroma_format(decoded) == heif_chroma_420 else { return nil }
-            let format = AV_PIX_FMT_YUV420P
-            let channels = [heif_channel_Y, heif_channel_Cb, heif_channel_Cr]
+        return try withDecodedImage(heif_colorspace_RGB, heif_chroma_444) { decoded throws(ImageProblem) -> HEIFPicture? in
+            guard heif_image_get_colorspace(decoded) == heif_colorspace_RGB,
+                  heif_image_get_chroma_format(decoded) == heif_chroma_444 else { return nil }
+            // libswscale's planar RGB takes its planes in the order G, B, R.
+            let channels = [heif_channel_G, heif_channel_B, heif_channel_R]
             guard channels.allSatisfy({ heif_image_get_bits_per_pixel_range(decoded, $0) == 8 }) else { return nil }
-            let width = Int(heif_image_get_width(decoded, heif_channel_Y))
-            let height = Int(heif_image_get_height(decoded, heif_channel_Y))
+            let width = Int(heif_image_get_width(decoded, heif_channel_G))
+            let height = Int(heif_image_get_height(decoded, heif_channel_G))
             guard Size(width: width, height: height) == displayed else { return nil }
-            guard let (matrix, fullRange) = Self.matrix(of: decoded) else { return nil }
             var planes: [UnsafePointer<UInt8>?] = []
             var strides: [Int32] = []
             for channel in channels {
@@ -240,8 +240,7 @@ final class HEIFDecoder {
             }
             planes.append(nil)
             strides.append(0)
-            let resampler = try PhotoResampler(from: Size(width: width, height: height), format: format, to: size)
-            resampler.setYCbCr(matrix: matrix, fullRange: fullRange)
+            let resampler = try PhotoResampler(from: Size(width: width, height: height), format: AV_PIX_FMT_GBRP, to: size)
             let rowBytes = size.width * 3
             var problem: ImageProblem?
             let pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * size.height + ImageLimits.rowPadding) { buffer, count in
@@ -279,21 +278,6 @@ final class HEIFDecoder {
         guard status.code == heif_error_Ok, let decoded else { throw Self.problem(status, formatName: formatName) }
         defer { heif_image_release(decoded) }
         return try body(decoded)
-    }
-
-    /// The YCbCr matrix (H.273 `matrix_coefficients`, which libswscale's `SWS_CS_*` numbers
-    /// follow) and range of a decoded image: its nclx when it has one, else what libheif
-    /// assumes (BT.601, full range). Nil for matrices libswscale does not take (GBR, YCgCo, …).
-    private static func matrix(of image: OpaquePointer) -> (Int32, Bool)? {
-        var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
-        guard heif_image_get_nclx_color_profile(image, &nclx).code == heif_error_Ok, let nclx else { return (6, true) }
-        defer { heif_nclx_color_profile_free(nclx) }
-        let fullRange = nclx.pointee.full_range_flag != 0
-        switch Int32(nclx.pointee.matrix_coefficients.rawValue) {
-        case 2: return (6, fullRange)
-        case let known where [1, 5, 6, 7, 9, 10].contains(known): return (known, fullRange)
-        default: return nil
-        }
     }
 
     /// Rounds little-endian 16-bit samples of `bits` significant bits to 8 bits, through a table.
