@@ -44,13 +44,16 @@ final class HEIFDecoder {
         HEVCDecoderPlugin.registered
     }()
 
+    /// Starts libheif and registers the plugin, if not done yet in this process.
+    static func start() { _ = started }
+
     /// Reads the file's boxes (not its image data) and finds the primary image.
     /// - Parameters:
     ///   - bytes: the whole file (libheif copies what it needs).
     ///   - formatName: "HEIF" or "AVIF", for messages.
     /// - Throws: `.truncated`, `.corrupt`, `.unsupported` or `.tooLarge`, with libheif's message.
     init(_ bytes: [UInt8], formatName: String) throws(ImageProblem) {
-        _ = Self.started
+        Self.start()
         self.formatName = formatName
         guard let context = heif_context_alloc() else {
             throw ImageProblem(.unsupported, "cannot start the \(formatName) decoder (out of memory)")

@@ -25,13 +25,24 @@ import Synchronization
 enum HEVCDecoderPlugin {
     /// The plugin's `id_name`, which `heif_decoding_options.decoder_id` may name.
     static let idName = "slideshow-libavcodec"
-    /// libde265's `id_name`, for the test that compares both decoders' pictures.
-    static let libde265IDName = "libde265"
     /// The priority claimed for HEVC: above libde265's 100.
     static let priority: Int32 = 120
 
     /// Pictures this plugin has decoded in the process (each grid tile counts once).
     static let decodedPictures = Atomic<Int>(0)
+
+    /// Whether the plugin claims HEVC; only the test that compares its pictures with
+    /// libde265's turns it off (libheif 1.15's `decoder_id` option does not reach grid tiles).
+    static let isEnabled = Atomic<Bool>(true)
+
+    /// The `id_name`s of libheif's HEVC decoders, the one libheif chooses first
+    /// (`heif_get_decoder_descriptors`, which sorts them by priority).
+    static var hevcDecoderIDs: [String] {
+        HEIFDecoder.start()
+        var descriptors = [OpaquePointer?](repeating: nil, count: 8)
+        let count = Int(heif_get_decoder_descriptors(heif_compression_HEVC, &descriptors, Int32(descriptors.count)))
+        return descriptors.prefix(count).compactMap { $0.flatMap(heif_decoder_descriptor_get_id_name).map { String(cString: $0) } }
+    }
 
     /// Registers the plugin with libheif, once per process, after `heif_init`. libheif keeps a
     /// pointer to the plugin table, which is therefore allocated once and never freed.
@@ -42,7 +53,9 @@ enum HEVCDecoderPlugin {
             get_plugin_name: { HEVCDecoderPlugin.cString("FFmpeg libavcodec HEVC decoder (slideshow)") },
             init_plugin: nil,
             deinit_plugin: nil,
-            does_support_format: { $0 == heif_compression_HEVC ? HEVCDecoderPlugin.priority : 0 },
+            does_support_format: { format in
+                format == heif_compression_HEVC && HEVCDecoderPlugin.isEnabled.load(ordering: .relaxed) ? HEVCDecoderPlugin.priority : 0
+            },
             new_decoder: { decoder in
                 decoder?.pointee = Unmanaged.passRetained(HEVCPictureDecoder()).toOpaque()
                 return HEVCDecoderPlugin.success
