@@ -38,11 +38,15 @@ func phoneFormatBenchmark(tool: String, media folder: String, scratch: URL, runs
         }
         let heicWall = median(heicRuns.map(\.wall)), jpegWall = median(jpegRuns.map(\.wall))
         let heicPeak = heicRuns.map(\.peakRSS).max()!, jpegPeak = jpegRuns.map(\.peakRSS).max()!
+        let heicCPU = median(heicRuns.map(\.cpu)), jpegCPU = median(jpegRuns.map(\.cpu))
         return ["  render 3 HEICs (12, 12, 7 MP) at 1080p: \(format(heicWall)), peak RSS \(megabytes(heicPeak))   "
                 + "same photos as JPEGs: \(format(jpegWall)), peak RSS \(megabytes(jpegPeak))",
                 String(format: "  HEIC / JPEG render: %.2fx (target ≤ 1.5x)   HEIC peak RSS: %@ (target ≤ 150 MB)",
-                       heicWall / jpegWall, megabytes(heicPeak))]
+                       heicWall / jpegWall, megabytes(heicPeak)),
+                "  CPU time of those renders: HEICs \(format(heicCPU)), JPEGs \(format(jpegCPU))"]
     }()
+    let photos = heics.map { Photo(path: $0) }
+    let jpegPhotos = (0..<heics.count).map { Photo(path: scratch.appendingPathComponent("same-\($0).jpg").path) }
 
     print("")
     print("Phone formats (issue 11): 12 MP iPhone HEIC (\(URL(fileURLWithPath: heics[1]).lastPathComponent)), Display P3")
@@ -77,5 +81,18 @@ func phoneFormatBenchmark(tool: String, media folder: String, scratch: URL, runs
         }
     }
 
+    // 4. Where the render's time goes: the three photos' decodes alone, in this process.
+    let manager4 = ImageManager()
+    func total(_ body: (Photo) throws -> Void, _ list: [Photo]) -> Double {
+        median((0..<runs).map { _ in time { for photo in list { try! body(photo) } } })
+    }
+    let ffmpegDecode = total({ _ = try manager4.timeHEIFDecode($0) }, photos)
+    let libde265Decode = total({ _ = try manager4.timeHEIFDecode($0, libde265: true) }, photos)
+    let heicSlides = total({ _ = try manager4.requestImage(for: $0, targetSize: .hd1080, contentMode: .aspectFit) }, photos)
+    let jpegSlides = total({ _ = try manager4.requestImage(for: $0, targetSize: .hd1080, contentMode: .aspectFit) }, jpegPhotos)
+    print("  the 3 HEICs decoded to libheif's full-size RGB, HEVC by FFmpeg's libavcodec: \(format(ffmpegDecode))   "
+          + "by libde265: \(format(libde265Decode))")
+    print("  the 3 photos as 1080p slides (decode, colour, fit), one after another: HEICs \(format(heicSlides))   "
+          + "JPEGs (DCT-scaled decode) \(format(jpegSlides))")
     renderLines.forEach { print($0) }
 }

@@ -263,6 +263,12 @@ final class HEIFDecoder {
         }
     }
 
+    /// Decodes the primary image to libheif's planar RGB and releases it: the decode alone, for the benchmark.
+    /// - Throws: as ``decodeScaled(to:displayed:)``.
+    func decodePlanes() throws(ImageProblem) {
+        try withDecodedImage(heif_colorspace_RGB, heif_chroma_444) { _ throws(ImageProblem) in }
+    }
+
     /// Decodes the primary image (transformations applied, more than 8 bits kept) into
     /// `colorspace` and `chroma`, and lends it to `body`; libheif's image is released when
     /// `body` returns.
