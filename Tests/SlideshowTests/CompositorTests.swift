@@ -13,6 +13,23 @@ private func gradient(_ size: Size, offset: Int = 0, reversed: Bool = false) -> 
     return PixelBuffer(size: size, pixels: pixels)
 }
 
+/// `view` of `source` resampled into `content` of a black frame of `frame`'s size.
+private func resampled(_ source: PlanarPicture, view: (x: Double, y: Double, width: Double, height: Double),
+                       frame: Size, content: Rect, plainC: Bool = false) throws(ImageProblem) -> [UInt8] {
+    var pixels = [UInt8](repeating: 0, count: frame.width * frame.height * 3)
+    var problem: ImageProblem?
+    pixels.withUnsafeMutableBufferPointer { out in
+        do throws(ImageProblem) {
+            try MotionResampler.resample(source, view: view, into: out.baseAddress!, frameWidth: frame.width, content: content,
+                                         plainC: plainC)
+        } catch {
+            problem = error
+        }
+    }
+    if let problem { throw problem }
+    return pixels
+}
+
 @Suite("The compositor: linear-light mixing, transitions, motion with still bars")
 struct CompositorTests {
     static let size = Size(width: 48, height: 32)
@@ -86,7 +103,7 @@ struct CompositorTests {
         let compositor = Compositor(size: frameSize, background: background)
         var pictures: [[UInt8]] = []
         for k in 0..<20 {
-            let frame = compositor.picture(.moving(moving), time: (Double(k) + 0.5) / 20)
+            let frame = try compositor.picture(.moving(moving), time: (Double(k) + 0.5) / 20)
             for y in 0..<frameSize.height {
                 for x in 0..<frameSize.width where !content.contains(x: x, y: y) {
                     #expect(frame[x, y] == background)
@@ -95,6 +112,62 @@ struct CompositorTests {
             pictures.append(frame.pixels)
         }
         #expect(Set(pictures).count == 20)
+    }
+
+    @Test("the resampler puts every output pixel where its centre maps in the source, to a fraction of a pixel",
+          arguments: [(x: 20.25, y: 1.5, width: 100.5, height: 4.0, outputWidth: 67, outputHeight: 4),   // reduced 1.5:1
+                      (x: 7.8, y: 2.125, width: 60.0, height: 3.0, outputWidth: 96, outputHeight: 6)])   // enlarged 1.6x
+    func resamplerPositions(view: (x: Double, y: Double, width: Double, height: Double, outputWidth: Int, outputHeight: Int)) throws {
+        // Ramps: red is x, green is 20·y, blue is 255 − x; a symmetric filter over a ramp gives
+        // the ramp's value at the mapped centre.
+        var ramps = [UInt8]()
+        for y in 0..<12 {
+            for x in 0..<160 { ramps += [UInt8(x), UInt8(20 * y), UInt8(255 - x)] }
+        }
+        let source = PixelBuffer(size: Size(width: 160, height: 12), pixels: ramps)
+        let frame = Size(width: view.outputWidth + 4, height: view.outputHeight + 2)
+        let content = Rect(x: 3, y: 1, width: view.outputWidth, height: view.outputHeight)
+        let out = try resampled(PlanarPicture(source), view: (view.x, view.y, view.width, view.height), frame: frame, content: content)
+        let (stepX, stepY) = (view.width / Double(view.outputWidth), view.height / Double(view.outputHeight))
+        for j in 0..<view.outputHeight {
+            let y = view.y + (Double(j) + 0.5) * stepY - 0.5
+            for i in 2..<(view.outputWidth - 2) {
+                let x = view.x + (Double(i) + 0.5) * stepX - 0.5
+                let o = ((content.y + j) * frame.width + content.x + i) * 3
+                let (red, green, blue) = (Double(out[o]), Double(out[o + 1]), Double(out[o + 2]))
+                #expect(abs(red - x) <= 0.51, "red at \(i),\(j): \(red), expected \(x)")
+                #expect(abs(blue - (255 - x)) <= 0.51, "blue at \(i),\(j): \(blue), expected \(255 - x)")
+                if y >= 1, y <= 10 {
+                    #expect(abs(green - 20 * y) <= 0.51, "green at \(i),\(j): \(green), expected \(20 * y)")
+                }
+            }
+        }
+        // Outside the content rectangle nothing is written.
+        for y in 0..<frame.height {
+            for x in 0..<frame.width where !content.contains(x: x, y: y) {
+                #expect(out[(y * frame.width + x) * 3] == 0)
+            }
+        }
+    }
+
+    @Test("zimg's SIMD kernels give the same bytes as its C kernels, so motion frames do not depend on the machine")
+    func resamplerMachineIndependent() throws {
+        var noise = [UInt8](repeating: 0, count: 301 * 173 * 3)
+        var state: UInt64 = 0x9E3779B97F4A7C15
+        for i in noise.indices {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            noise[i] = UInt8(truncatingIfNeeded: state >> 56)
+        }
+        let source = PlanarPicture(PixelBuffer(size: Size(width: 301, height: 173), pixels: noise))
+        let frame = Size(width: 250, height: 141)
+        for k in 0..<4 {
+            let zoom = 1 + 0.2 * Double(k) / 4
+            let view = (x: 3.37 * Double(k), y: 1.21 * Double(k), width: 301 / zoom, height: 173 / zoom)
+            let fast = try resampled(source, view: view, frame: frame, content: Rect(frame))
+            let plain = try resampled(source, view: view, frame: frame, content: Rect(frame), plainC: true)
+            #expect(fast == plain, "view \(k)")
+            #expect(Set(fast).count > 100)
+        }
     }
 
     @Test("a fill-mode portrait keeps its upper third in view; landscapes and letterbox stay centred")
@@ -229,14 +302,11 @@ struct MotionSmoothnessTests {
         let (source, content, _) = try ImageManager().requestMovingSource(for: Photo(path: photo), frameSize: size, contentMode: .aspectFill,
                                                                         background: .black, magnification: path.magnification)
         let moving = MovingPhoto(source: source, content: content, path: path)
-        let frames = (0..<30).map { k -> [UInt8] in
+        let frames = try (0..<30).map { k -> [UInt8] in
             let view = moving.viewRect(at: (Double(k) + 0.5) / 30)
             let x = view.x.rounded(.down), y = view.y.rounded(.down)
             let w = view.width.rounded(), h = view.height.rounded()
-            var pixels = [UInt8](repeating: 0, count: width * height * 3)
-            pixels.withUnsafeMutableBufferPointer { out in
-                MotionResampler.resample(source, view: (x, y, w, h), into: out.baseAddress!, frameWidth: width, content: content)
-            }
+            let pixels = try resampled(moving.source, view: (x, y, w, h), frame: size, content: content)
             // Luma, as the decoded frames are.
             return (0..<(width * height)).map { i -> UInt8 in
                 let r: Double = 0.2126 * Double(pixels[i * 3])

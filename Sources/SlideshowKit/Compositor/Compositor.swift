@@ -21,14 +21,28 @@ struct Compositor: Sendable {
     /// The colour of the bars.
     let background: RGBColor
 
+    /// A photo whose picture could not be made (``MotionResampler`` failed), by index.
+    struct Failure: Error {
+        var photo: Int
+        var problem: ImageProblem
+    }
+
     /// The frame for a recipe.
     /// - Parameters:
     ///   - recipe: what the frame shows.
     ///   - photo: the composed photos by index (those the recipe names).
-    func frame(_ recipe: FramePlan.Recipe, photo: (Int) -> ComposedPhoto) -> PixelBuffer {
-        var frame = picture(photo(recipe.photo), time: recipe.time)
+    /// - Throws: ``Failure`` naming the photo whose picture could not be made.
+    func frame(_ recipe: FramePlan.Recipe, photo: (Int) -> ComposedPhoto) throws(Failure) -> PixelBuffer {
+        func picture(_ index: Int, _ time: Double) throws(Failure) -> PixelBuffer {
+            do throws(ImageProblem) {
+                return try self.picture(photo(index), time: time)
+            } catch {
+                throw Failure(photo: index, problem: error)
+            }
+        }
+        var frame = try picture(recipe.photo, recipe.time)
         if let incoming = recipe.incoming {
-            let other = picture(photo(incoming.photo), time: incoming.time)
+            let other = try picture(incoming.photo, incoming.time)
             frame = transition(from: frame, to: other, effect: incoming.effect, progress: incoming.progress)
         }
         if recipe.visibility < 1 {
@@ -39,20 +53,13 @@ struct Compositor: Sendable {
 
     /// A photo's picture at a motion time: the slide itself when still; otherwise the bars
     /// and the view resampled into the content rectangle.
-    func picture(_ photo: ComposedPhoto, time: Double) -> PixelBuffer {
+    /// - Throws: ``ImageProblem`` when a moving photo cannot be resampled.
+    func picture(_ photo: ComposedPhoto, time: Double) throws(ImageProblem) -> PixelBuffer {
         switch photo {
         case .still(let slide):
-            return slide
+            slide
         case .moving(let moving):
-            let rowBytes = size.width * 3
-            let pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * size.height) { buffer, count in
-                let frame = buffer.baseAddress!
-                moving.paintBars(frame, size: size, background: background)
-                MotionResampler.resample(moving.source, view: moving.viewRect(at: time), into: frame,
-                                         frameWidth: size.width, content: moving.content)
-                count = buffer.count
-            }
-            return PixelBuffer(size: size, pixels: pixels, contentRect: moving.content)
+            try moving.picture(at: time, frameSize: size, background: background)
         }
     }
 

@@ -1,109 +1,149 @@
-/// Resamples a rectangle of a source with fractional position and size into a rectangle of a
-/// frame: a separable four-tap tent filter in fixed point.
-///
-/// Every output pixel centre maps back to a source position `left + (i + ½)·w/W − ½` (and the
-/// same down), so the picture moves by fractions of a pixel from frame to frame, never in
-/// whole-pixel steps. The tent is as wide as the step between output pixels in the source
-/// (at least one source pixel): plain bilinear interpolation at 1:1 and when enlarging, a
-/// low-pass that keeps aliasing from crawling over the picture when reducing (up to 2:1, which
-/// is all motion needs: the source is at most `1 + zoom` times its place on screen). Weights have
-/// 14 bits; the horizontal pass keeps 8 bits of fraction, the vertical pass rounds once. Source
-/// rows are filtered horizontally once each, as the output rows walk down.
-enum MotionResampler {
-    /// Weight bits.
-    static let shift = 14
-    static let unit = 1 << shift
-    /// Taps per output pixel.
-    static let taps = 4
+internal import CZimg
 
+/// Resamples a rectangle of a source, with fractional position and size, into a rectangle of
+/// a frame, through zimg.
+///
+/// zimg takes the view as an "active region" of the source: every output pixel centre maps
+/// back to `left + (i + ½)·w/W − ½` (and the same down), so the picture moves by fractions of
+/// a pixel from frame to frame, never in whole-pixel steps. The filter is bilinear, widened
+/// to the step between output pixels when reducing (up to 2:1, which is all motion needs:
+/// the source is at most `1 + zoom` times its place on screen), so aliasing does not crawl
+/// over the picture. zimg picks its SIMD kernels (AVX-512, AVX2, SSE2) at run time; for 8-bit
+/// pictures they give the same bytes as its C code (tested), so the output does not depend on
+/// the machine. It writes a few rows at a time into a small ring, from which each finished row
+/// is interleaved into the frame while it is still in the cache.
+enum MotionResampler {
     /// Resamples.
     /// - Parameters:
-    ///   - source: the source picture (RGB, whole buffer).
+    ///   - source: the source picture.
     ///   - view: the source rectangle, in source pixels (may be fractional).
     ///   - frame: the frame's pixels, `frameWidth × 3` bytes a row.
     ///   - frameWidth: the frame's width.
     ///   - content: where in the frame to write.
-    static func resample(_ source: PixelBuffer, view: (x: Double, y: Double, width: Double, height: Double),
-                         into frame: UnsafeMutablePointer<UInt8>, frameWidth: Int, content: Rect) {
-        let (columns, columnWeights) = filter(count: content.width, start: view.x, step: view.width / Double(content.width), limit: source.width)
-        let (rows, rowWeights) = filter(count: content.height, start: view.y, step: view.height / Double(content.height), limit: source.height)
-        let width = content.width
-        let lineLength = width * 3
-        // Filtered source rows, row r in slot r % 8 (the four an output row needs never collide).
-        var lines = [UInt16](repeating: 0, count: lineLength * 8)
-        var tags = [Int](repeating: -1, count: 8)
-        let sourceRowBytes = source.width * 3
-        source.pixels.withUnsafeBufferPointer { pixels in
-            lines.withUnsafeMutableBufferPointer { lineBuffer in
-                columns.withUnsafeBufferPointer { columns in
-                    columnWeights.withUnsafeBufferPointer { weights in
-                        let s = pixels.baseAddress!, l = lineBuffer.baseAddress!
-                        func filterRow(_ row: Int) -> UnsafeMutablePointer<UInt16> {
-                            let slot = row & 7
-                            let line = l + slot * lineLength
-                            if tags[slot] == row { return line }
-                            tags[slot] = row
-                            let from = s + row * sourceRowBytes
-                            for i in 0..<width {
-                                let t = i &* taps
-                                let x0 = columns[t] &* 3, x1 = columns[t &+ 1] &* 3, x2 = columns[t &+ 2] &* 3, x3 = columns[t &+ 3] &* 3
-                                let w0 = Int32(weights[t]), w1 = Int32(weights[t &+ 1]), w2 = Int32(weights[t &+ 2]), w3 = Int32(weights[t &+ 3])
-                                let o = i &* 3
-                                for c in 0..<3 {
-                                    var sum = Int32(from[x0 &+ c]) &* w0
-                                    sum &+= Int32(from[x1 &+ c]) &* w1
-                                    sum &+= Int32(from[x2 &+ c]) &* w2
-                                    sum &+= Int32(from[x3 &+ c]) &* w3
-                                    line[o &+ c] = UInt16(truncatingIfNeeded: (sum &+ 32) >> 6)
-                                }
-                            }
-                            return line
-                        }
-                        let round = Int32(1) << (Int32(shift) + 7)
-                        for j in 0..<content.height {
-                            let t = j * taps
-                            let a = filterRow(rows[t]), b = filterRow(rows[t + 1]), c = filterRow(rows[t + 2]), d = filterRow(rows[t + 3])
-                            let wa = Int32(rowWeights[t]), wb = Int32(rowWeights[t + 1]), wc = Int32(rowWeights[t + 2]), wd = Int32(rowWeights[t + 3])
-                            let out = frame + ((content.y + j) * frameWidth + content.x) * 3
-                            for o in 0..<lineLength {
-                                var sum = Int32(a[o]) &* wa
-                                sum &+= Int32(b[o]) &* wb
-                                sum &+= Int32(c[o]) &* wc
-                                sum &+= Int32(d[o]) &* wd
-                                out[o] = UInt8(truncatingIfNeeded: min(max((sum &+ round) >> (Int32(shift) + 8), 0), 255))
-                            }
-                        }
-                    }
-                }
+    ///   - plainC: zimg's C kernels instead of its SIMD ones (for the test that they agree).
+    /// - Throws: ``ImageProblem`` (kind `unsupported`) with zimg's message, when zimg cannot
+    ///   build or run the resample (it runs out of memory).
+    static func resample(_ source: PlanarPicture, view: (x: Double, y: Double, width: Double, height: Double),
+                         into frame: UnsafeMutablePointer<UInt8>, frameWidth: Int, content: Rect,
+                         plainC: Bool = false) throws(ImageProblem) {
+        let resize = try ZimgResize(from: source.size, view: view, to: Size(width: content.width, height: content.height),
+                                    plainC: plainC)
+        let rows = try resize.outputRows()
+        let stride = PlanarPicture.padded(content.width)
+        let ring = UnsafeMutableRawPointer.allocate(byteCount: stride * rows * 3, alignment: PlanarPicture.alignment)
+        defer { ring.deallocate() }
+        var target = Target(ring: ring.assumingMemoryBound(to: UInt8.self), stride: stride, mask: rows - 1, rows: rows,
+                            frame: frame + (content.y * frameWidth + content.x) * 3, frameRowBytes: frameWidth * 3)
+        try resize.process(source, into: &target)
+    }
+
+    /// Where zimg writes, and the frame the finished rows go to: what the pack callback reads.
+    struct Target {
+        /// The three planes' rings, one after the other, `rows` rows of `stride` bytes each.
+        var ring: UnsafeMutablePointer<UInt8>
+        var stride: Int
+        /// `rows − 1`: row `i` of the output is at ring row `i & mask`.
+        var mask: Int
+        var rows: Int
+        /// The content rectangle's top left pixel in the frame.
+        var frame: UnsafeMutablePointer<UInt8>
+        var frameRowBytes: Int
+
+        /// Interleaves columns `left..<right` of output row `row` into the frame.
+        func pack(row: Int, left: Int, right: Int) {
+            let offset = (row & mask) * stride
+            let r = ring + offset, g = r + rows * stride, b = g + rows * stride
+            var out = frame + row * frameRowBytes + left * 3
+            for x in left..<right {
+                out[0] = r[x]
+                out[1] = g[x]
+                out[2] = b[x]
+                out += 3
             }
         }
     }
+}
 
-    /// For each output position, four source indices (clamped to the source) and their
-    /// weights, which sum to ``unit``.
-    static func filter(count: Int, start: Double, step: Double, limit: Int) -> ([Int], [Int]) {
-        var indices = [Int](repeating: 0, count: count * taps)
-        var weights = [Int](repeating: 0, count: count * taps)
-        let radius = max(1, step)
-        for i in 0..<count {
-            let position = start + (Double(i) + 0.5) * step - 0.5
-            let base = Int(position.rounded(.down)) - 1
-            var raw = [Double](repeating: 0, count: taps)
-            for k in 0..<taps {
-                raw[k] = max(0, 1 - abs(position - Double(base + k)) / radius)
-            }
-            let total = raw.reduce(0, +)
-            var assigned = 0
-            var largest = 0
-            for k in 0..<taps {
-                let weight = Int((raw[k] / total * Double(unit)).rounded())
-                weights[i * taps + k] = weight
-                assigned += weight
-                if raw[k] > raw[largest] { largest = k }
-                indices[i * taps + k] = min(max(base + k, 0), limit - 1)
-            }
-            weights[i * taps + largest] += unit - assigned
+/// One zimg filter graph (`zimg_filter_graph_build` … `zimg_filter_graph_free`): 8-bit RGB
+/// from a fractional rectangle of a source to a whole output.
+final class ZimgResize {
+    private let graph: OpaquePointer
+
+    /// Builds the graph: with zimg's fastest kernels for this CPU, or its C ones when `plainC`.
+    /// - Throws: ``ImageProblem`` with zimg's message.
+    init(from source: Size, view: (x: Double, y: Double, width: Double, height: Double), to output: Size,
+         plainC: Bool = false) throws(ImageProblem) {
+        var input = zimg_image_format(), result = zimg_image_format()
+        zimg_image_format_default(&input, slideshow_zimg_api_version())
+        zimg_image_format_default(&result, slideshow_zimg_api_version())
+        Self.describe(&input, source)
+        Self.describe(&result, output)
+        input.active_region.left = view.x
+        input.active_region.top = view.y
+        input.active_region.width = view.width
+        input.active_region.height = view.height
+        var parameters = zimg_graph_builder_params()
+        zimg_graph_builder_params_default(&parameters, slideshow_zimg_api_version())
+        parameters.resample_filter = ZIMG_RESIZE_BILINEAR
+        parameters.cpu_type = plainC ? ZIMG_CPU_NONE : ZIMG_CPU_AUTO_64B
+        guard let graph = zimg_filter_graph_build(&input, &result, &parameters) else {
+            throw Self.lastError("zimg_filter_graph_build")
         }
-        return (indices, weights)
+        self.graph = graph
+    }
+
+    deinit { zimg_filter_graph_free(graph) }
+
+    /// The rows the output ring must hold: zimg's minimum, rounded up to a power of two.
+    func outputRows() throws(ImageProblem) -> Int {
+        var rows: UInt32 = 0
+        try Self.check(zimg_filter_graph_get_output_buffering(graph, &rows), "zimg_filter_graph_get_output_buffering")
+        return Int(zimg_select_buffer_mask(rows)) + 1
+    }
+
+    /// Runs the graph over `source`; each finished output row is handed to `target.pack`.
+    func process(_ source: PlanarPicture, into target: inout MotionResampler.Target) throws(ImageProblem) {
+        var temporaryBytes = 0
+        try Self.check(zimg_filter_graph_get_tmp_size(graph, &temporaryBytes), "zimg_filter_graph_get_tmp_size")
+        let temporary = UnsafeMutableRawPointer.allocate(byteCount: max(temporaryBytes, 1), alignment: PlanarPicture.alignment)
+        defer { temporary.deallocate() }
+        var input = zimg_image_buffer_const()
+        var output = zimg_image_buffer()
+        input.version = slideshow_zimg_api_version()
+        output.version = slideshow_zimg_api_version()
+        let inputStride = source.stride, outputStride = target.stride, mask = UInt32(target.mask)
+        let planeBytes = target.rows * target.stride
+        for p in 0..<3 {
+            slideshow_zimg_set_input_plane(&input, Int32(p), source.plane(p), inputStride, UInt32.max)
+            slideshow_zimg_set_output_plane(&output, Int32(p), target.ring + p * planeBytes, outputStride, mask)
+        }
+        let status = withUnsafeMutablePointer(to: &target) { target in
+            zimg_filter_graph_process(graph, &input, &output, temporary, nil, nil, { user, row, left, right in
+                user!.assumingMemoryBound(to: MotionResampler.Target.self).pointee.pack(row: Int(row), left: Int(left), right: Int(right))
+                return 0
+            }, target)
+        }
+        try Self.check(status, "zimg_filter_graph_process")
+    }
+
+    private static func describe(_ format: inout zimg_image_format, _ size: Size) {
+        format.width = UInt32(size.width)
+        format.height = UInt32(size.height)
+        format.pixel_type = ZIMG_PIXEL_BYTE
+        format.color_family = ZIMG_COLOR_RGB
+        format.pixel_range = ZIMG_RANGE_FULL
+    }
+
+    private static func check(_ status: zimg_error_code_e, _ call: String) throws(ImageProblem) {
+        guard status == ZIMG_ERROR_SUCCESS else { throw lastError(call) }
+    }
+
+    /// zimg's message for the last failure on this thread (cleared after reading).
+    private static func lastError(_ call: String) -> ImageProblem {
+        var message = [CChar](repeating: 0, count: 256)
+        let code = zimg_get_last_error(&message, message.count)
+        zimg_clear_last_error()
+        let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return ImageProblem(.unsupported, "zimg could not resample the photo (\(call): \(text.isEmpty ? "error \(code.rawValue)" : text))")
     }
 }

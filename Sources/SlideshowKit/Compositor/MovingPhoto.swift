@@ -5,8 +5,8 @@
 /// never enlarged from a frame-size picture. The look and the date imprint are applied to the
 /// source, so that grain and date move with the picture instead of swimming over it.
 struct MovingPhoto: Sendable {
-    /// The picture area at ``PictureArea/sourceSize(content:magnification:)``.
-    var source: PixelBuffer
+    /// The picture area at ``PictureArea/sourceSize(content:magnification:)``, in planes.
+    var source: PlanarPicture
     /// Where the picture goes in the frame: its fitted rectangle (letterbox) or the whole frame (fill).
     var content: Rect
     /// How the view moves.
@@ -14,6 +14,13 @@ struct MovingPhoto: Sendable {
     /// With blur fill in letterbox: a whole frame whose outside of ``content`` is the blurred,
     /// darkened picture, still while the picture moves; nil for plain bars.
     var backdrop: PixelBuffer? = nil
+
+    /// A moving photo whose source is `source` (the packed picture, look and imprint applied).
+    init(source: PixelBuffer, content: Rect, path: MotionPath) {
+        self.source = PlanarPicture(source)
+        self.content = content
+        self.path = path
+    }
 
     /// Paints the frame outside ``content``: the backdrop when there is one, else the colour.
     func paintBars(_ frame: UnsafeMutablePointer<UInt8>, size: Size, background: RGBColor) {
@@ -25,18 +32,30 @@ struct MovingPhoto: Sendable {
     }
 
     /// Makes ``backdrop`` from the picture at its first view, as a still slide's blur fill is made.
-    mutating func makeBlurredBackdrop(frameSize size: Size, background: RGBColor) {
+    /// - Throws: ``ImageProblem`` when the picture cannot be resampled (``MotionResampler``).
+    mutating func makeBlurredBackdrop(frameSize size: Size, background: RGBColor) throws(ImageProblem) {
         guard content != Rect(size) else { return }
-        let start = self
-        let pixels = [UInt8](unsafeUninitializedCapacity: size.width * size.height * 3) { buffer, count in
-            ImageManager.fillBackground(buffer.baseAddress!, size: size, except: start.content, with: background)
-            MotionResampler.resample(start.source, view: start.viewRect(at: 0), into: buffer.baseAddress!,
-                                     frameWidth: size.width, content: start.content)
-            count = buffer.count
-        }
-        var still = PixelBuffer(size: size, pixels: pixels, contentRect: content)
+        var still = try picture(at: 0, frameSize: size, background: background)
         BlurredBackdrop.fill(&still)
         backdrop = still
+    }
+
+    /// The frame at motion time `time`: the bars (or backdrop) and the view resampled into ``content``.
+    /// - Throws: ``ImageProblem`` when the picture cannot be resampled (``MotionResampler``).
+    func picture(at time: Double, frameSize size: Size, background: RGBColor) throws(ImageProblem) -> PixelBuffer {
+        var problem: ImageProblem?
+        let pixels = [UInt8](unsafeUninitializedCapacity: size.width * size.height * 3) { buffer, count in
+            let frame = buffer.baseAddress!
+            paintBars(frame, size: size, background: background)
+            do throws(ImageProblem) {
+                try MotionResampler.resample(source, view: viewRect(at: time), into: frame, frameWidth: size.width, content: content)
+            } catch {
+                problem = error
+            }
+            count = buffer.count
+        }
+        if let problem { throw problem }
+        return PixelBuffer(size: size, pixels: pixels, contentRect: content)
     }
 
     /// The view at `time` in source pixels: left, top, width, height.

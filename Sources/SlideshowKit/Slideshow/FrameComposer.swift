@@ -96,9 +96,12 @@ final class FrameComposer: FrameFeed {
 
     private func picture(for step: Step) -> Result<PixelBuffer, RenderError> {
         if let photo = step.hold {
-            return photoResult(photo).map { photo in
-                if case .still(let slide) = photo { return slide }
-                return compositor.picture(photo, time: 0.5)
+            return photoResult(photo).flatMap { composed in
+                do throws(ImageProblem) {
+                    return .success(try compositor.picture(composed, time: 0.5))
+                } catch {
+                    return .failure(.photo(error.error(for: slideshow.photos[photo].path)))
+                }
             }
         }
         let recipe = plan.recipe(at: step.frame)
@@ -109,7 +112,11 @@ final class FrameComposer: FrameFeed {
             case .failure(let error): return .failure(error)
             }
         }
-        return .success(compositor.frame(recipe) { photos[$0]! })
+        do throws(Compositor.Failure) {
+            return .success(try compositor.frame(recipe) { photos[$0]! })
+        } catch {
+            return .failure(.photo(error.problem.error(for: slideshow.photos[error.photo].path)))
+        }
     }
 
     /// Photo `index`, waiting for it if need be; asks for the next one too.
@@ -135,7 +142,7 @@ final class FrameComposer: FrameFeed {
 
     private func prepare(_ index: Int) -> Result<ComposedPhoto, RenderError> {
         let photo = slideshow.photos[index]
-        do {
+        do throws(PhotoError) {
             if let path = plan.motions[index] {
                 var (source, content, focus) = try ImageManager().requestMovingSource(
                     for: photo, frameSize: slideshow.video.size, contentMode: slideshow.contentMode,
@@ -149,7 +156,11 @@ final class FrameComposer: FrameFeed {
                 // Faces found in fill stay in view all the way along the path.
                 var moving = MovingPhoto(source: source, content: content, path: focus.map(path.keeping) ?? path)
                 if slideshow.backdrop == .blur {
-                    moving.makeBlurredBackdrop(frameSize: slideshow.video.size, background: slideshow.background)
+                    do throws(ImageProblem) {
+                        try moving.makeBlurredBackdrop(frameSize: slideshow.video.size, background: slideshow.background)
+                    } catch {
+                        throw error.error(for: photo.path)
+                    }
                 }
                 return .success(.moving(moving))
             }
