@@ -38,6 +38,46 @@ struct HEVCDecoderPluginTests {
         #expect(ours.image.pixels == again.image.pixels)
     }
 
+    /// The pictures x265 makes through `heif-enc` (libheif's own encoder tool) of a 67x45 PNG,
+    /// odd on both axes: each chroma layout libavcodec hands over, 10 bits, and an alpha plane
+    /// (a second, monochrome HEVC picture).
+    static let encodings: [(name: String, colorType: Int, bitDepth: Int, options: [String])] = [
+        ("4:2:0", 2, 8, ["-p", "chroma=420"]),
+        ("4:2:2", 2, 8, ["-p", "chroma=422"]),
+        ("4:4:4", 2, 8, ["-p", "chroma=444"]),
+        ("monochrome", 0, 8, []),
+        ("monochrome, 10 bits", 0, 16, ["-b", "10"]),
+        ("4:2:0 with alpha", 6, 8, []),
+    ]
+
+    @Test("every chroma layout, 10 bits and alpha decode through FFmpeg as through libde265",
+          .enabled(if: which("heif-enc") != nil, "skipped: heif-enc (libheif-examples) is not installed"),
+          arguments: encodings)
+    func layouts(_ name: String, _ colorType: Int, _ bitDepth: Int, _ options: [String]) throws {
+        let (width, height) = (67, 45)
+        let channels = [0: 1, 2: 3, 6: 4][colorType]!
+        let bytesPerSample = bitDepth / 8
+        let rows = (0..<height).map { y in
+            (0..<width * channels * bytesPerSample).map { UInt8(truncatingIfNeeded: $0 * 7 + y * 13 + ($0 / channels) * y) }
+        }
+        let folder = try TemporaryFolder()
+        try Data(SyntheticPNG.file(width: width, height: height, bitDepth: bitDepth, colorType: colorType, rows: rows))
+            .write(to: URL(fileURLWithPath: folder.path("in.png")))
+        let encoded = try run(which("heif-enc")!, ["-q", "80"] + options + [folder.path("in.png"), "-o", folder.path("out.heic")])
+        #expect(encoded.status == 0, "\(encoded.stderr)")
+        let bytes = try PhotoFile.read(folder.path("out.heic")).bytes
+
+        let before = HEVCDecoderPlugin.decodedPictures.load(ordering: .relaxed)
+        let ours = try HEIFDecoder(bytes, formatName: "HEIF").decode()
+        #expect(HEVCDecoderPlugin.decodedPictures.load(ordering: .relaxed) - before >= (colorType == 6 ? 2 : 1))
+        HEVCDecoderPlugin.isEnabled.store(false, ordering: .relaxed)
+        defer { HEVCDecoderPlugin.isEnabled.store(true, ordering: .relaxed) }
+        let libde265 = try HEIFDecoder(bytes, formatName: "HEIF").decode()
+        #expect(ours.image.size == Size(width: width, height: height))
+        #expect(ours.image.channels == (colorType == 6 ? 4 : 3))
+        #expect(ours.image.pixels == libde265.image.pixels)
+    }
+
     @Test("a tile whose NAL unit length runs past its data is refused as corrupt, with the photo's path")
     func damagedLength() throws {
         var bytes = try PhotoFile.read(media("heic_iphone8plus_grid_irot270_exif6_arrow.heic")).bytes
