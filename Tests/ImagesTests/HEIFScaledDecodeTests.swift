@@ -35,7 +35,11 @@ struct HEIFScaledDecodeTests {
     @Test("decodes at the fitted size, and matches the exact path: mean difference ≤ 0.5, 99% within 2 levels", arguments: files)
     func matchesExactPath(_ name: String, _ displayed: Size) throws {
         let bytes = try PhotoFile.read(media(name)).bytes
-        let format = name.hasSuffix(".avif") ? "AVIF" : "HEIF"
+        try Self.matchExactPath(bytes, format: name.hasSuffix(".avif") ? "AVIF" : "HEIF", displayed: displayed, name: name)
+    }
+
+    /// Decodes `bytes` for a 320x240 slide and holds it against the exact path.
+    static func matchExactPath(_ bytes: [UInt8], format: String, displayed: Size, name: String) throws {
         let target = Size(width: 320, height: 240)
         let fitted = FitGeometry(source: displayed, target: target, mode: .aspectFit).fittedSize
         let decoder = try HEIFDecoder(bytes, formatName: format)
@@ -59,6 +63,26 @@ struct HEIFScaledDecodeTests {
         print("\(name) at \(fitted): mean \(mean), within 1: \(share1), within 2: \(share2), largest \(largest)")
         #expect(mean <= 0.5, "mean difference \(mean)")
         #expect(share2 >= 0.99, "within 2 levels: \(share2)")
+    }
+
+    @Test("an item turned by irot alone is resampled as stored and turned after; a mirrored one keeps libheif's transformations")
+    func turnedAfterResampling() throws {
+        let arrow = try PhotoFile.read(media("heic_iphone8plus_grid_irot270_exif6_arrow.heic")).bytes
+        let kimono = try PhotoFile.read(media("avif_kimono_irot270.avif")).bytes
+        #expect(HEIFBoxes.primaryTransformations(arrow) == ["irot"])
+        #expect(HEIFBoxes.primaryTransformations(kimono) == ["irot"])
+        // The XR's landscape has an irot of 0 (nothing to turn), the Samsung photo none at all.
+        #expect(HEIFBoxes.primaryTransformations(try PhotoFile.read(media("heic_iphonexr_grid_landscape.heic")).bytes) == ["irot"])
+        #expect(HEIFBoxes.primaryRotation(try PhotoFile.read(media("heic_iphonexr_grid_landscape.heic")).bytes) == 0)
+        #expect(HEIFBoxes.primaryTransformations(try PhotoFile.read(media("heic_samsung_s24fe_grid_exif6_no_irot.heic")).bytes) == [])
+        // The kimono with its irot box renamed imir (the payload, 3, reads as a mirror's axis 1).
+        var mirrored = kimono
+        let irot = try #require(firstIndex(of: Array("irot".utf8), in: mirrored))
+        mirrored.replaceSubrange(irot..<irot + 4, with: Array("imir".utf8))
+        #expect(HEIFBoxes.primaryTransformations(mirrored) == ["imir"])
+        let decoder = try HEIFDecoder(mirrored, formatName: "AVIF")
+        #expect(decoder.displayedSize == Size(width: 1024, height: 722))
+        try Self.matchExactPath(mirrored, format: "AVIF", displayed: decoder.displayedSize, name: "the mirrored kimono")
     }
 
     @Test("a 10-bit file, or a slide no smaller than the photo, takes the exact path")

@@ -32,6 +32,8 @@ final class HEIFDecoder {
     let formatName: String
     /// The primary item's `irot` in quarter turns, from ``HEIFBoxes``.
     private let rotation: Int?
+    /// The primary item's transformations (`clap`, `irot`, `imir`) in order, from ``HEIFBoxes``.
+    private let transformations: [String]?
 
     /// The longest side libheif may allocate an image of: 32768 pixels, libheif's own default
     /// limit, set explicitly. The pixel count is checked against ``ImageManager/maximumPixels`` too.
@@ -75,6 +77,7 @@ final class HEIFDecoder {
         self.context = context
         self.handle = primary
         rotation = HEIFBoxes.primaryRotation(bytes)
+        transformations = HEIFBoxes.primaryTransformations(bytes)
     }
 
     deinit {
@@ -212,6 +215,11 @@ final class HEIFDecoder {
     /// turns the image; asking for it costs no further conversion (asking for YCbCr 4:2:0
     /// would convert that RGB back, at about 100 ms for 12 MP).
     ///
+    /// An item whose only transformation is `irot` (every iPhone portrait) is decoded as stored,
+    /// resampled to the turned slide size and turned here (``RGBImage/oriented(_:)``), which
+    /// spares libheif's turn of the full-size planes; `imir` or `clap` keep libheif's
+    /// transformations, applied in the file's order.
+    ///
     /// The colour transform then runs on the small image; ``decode()`` (the photo's own size)
     /// stays the exact path the colour-accuracy tests measure.
     /// - Parameters:
@@ -222,7 +230,19 @@ final class HEIFDecoder {
     /// - Throws: `.corrupt`, `.truncated` or `.unsupported` with libheif's message.
     func decodeScaled(to size: Size, displayed: Size) throws(ImageProblem) -> HEIFPicture? {
         guard !hasAlpha, bitDepth == 8 else { return nil }
-        return try withDecodedImage(heif_colorspace_RGB, heif_chroma_444) { decoded throws(ImageProblem) -> HEIFPicture? in
+        // An item that is only turned (an iPhone portrait's irot, no imir or clap) is decoded as
+        // stored and turned here, once resampled: libheif 1.15 turns the full-size planes in a
+        // per-sample loop (about 0.2 s for 12 MP, and a second copy of the planes).
+        let turn: Orientation? = switch (rotation, transformations) {
+        case (1?, ["irot"]?): .left    // a quarter turn anticlockwise
+        case (2?, ["irot"]?): .down
+        case (3?, ["irot"]?): .right   // three quarter turns anticlockwise: one clockwise
+        default: nil
+        }
+        let swaps = turn?.swapsWidthAndHeight ?? false
+        let stored = swaps ? Size(width: displayed.height, height: displayed.width) : displayed
+        let storedTarget = swaps ? Size(width: size.height, height: size.width) : size
+        return try withDecodedImage(heif_colorspace_RGB, heif_chroma_444, ignoringTransformations: turn != nil) { decoded throws(ImageProblem) -> HEIFPicture? in
             guard heif_image_get_colorspace(decoded) == heif_colorspace_RGB,
                   heif_image_get_chroma_format(decoded) == heif_chroma_444 else { return nil }
             // libswscale's planar RGB takes its planes in the order G, B, R.
@@ -230,7 +250,7 @@ final class HEIFDecoder {
             guard channels.allSatisfy({ heif_image_get_bits_per_pixel_range(decoded, $0) == 8 }) else { return nil }
             let width = Int(heif_image_get_width(decoded, heif_channel_G))
             let height = Int(heif_image_get_height(decoded, heif_channel_G))
-            guard Size(width: width, height: height) == displayed else { return nil }
+            guard Size(width: width, height: height) == stored else { return nil }
             var planes: [UnsafePointer<UInt8>?] = []
             var strides: [Int32] = []
             for channel in channels {
@@ -243,23 +263,23 @@ final class HEIFDecoder {
             }
             planes.append(nil)
             strides.append(0)
-            let resampler = try PhotoResampler(from: Size(width: width, height: height), format: AV_PIX_FMT_GBRP, to: size)
-            let rowBytes = size.width * 3
+            let resampler = try PhotoResampler(from: Size(width: width, height: height), format: AV_PIX_FMT_GBRP, to: storedTarget)
+            let rowBytes = storedTarget.width * 3
             var problem: ImageProblem?
-            let pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * size.height + ImageLimits.rowPadding) { buffer, count in
+            let pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * storedTarget.height + ImageLimits.rowPadding) { buffer, count in
                 let to = buffer.baseAddress!
                 do throws(ImageProblem) {
                     try resampler.scale(planes: planes, strides: strides, into: to, stride: rowBytes)
                 } catch {
                     problem = error
-                    to.initialize(repeating: 0, count: rowBytes * size.height)
+                    to.initialize(repeating: 0, count: rowBytes * storedTarget.height)
                 }
-                (to + rowBytes * size.height).initialize(repeating: 0, count: ImageLimits.rowPadding)
+                (to + rowBytes * storedTarget.height).initialize(repeating: 0, count: ImageLimits.rowPadding)
                 count = buffer.count
             }
             if let problem { throw problem }
-            return HEIFPicture(image: RGBImage(width: size.width, height: size.height, channels: 3, pixels: pixels),
-                               color: color, exif: exif)
+            let image = RGBImage(width: storedTarget.width, height: storedTarget.height, channels: 3, pixels: pixels)
+            return HEIFPicture(image: turn.map { image.oriented($0) } ?? image, color: color, exif: exif)
         }
     }
 
@@ -269,18 +289,18 @@ final class HEIFDecoder {
         try withDecodedImage(heif_colorspace_RGB, heif_chroma_444) { _ throws(ImageProblem) in }
     }
 
-    /// Decodes the primary image (transformations applied, more than 8 bits kept) into
-    /// `colorspace` and `chroma`, and lends it to `body`; libheif's image is released when
-    /// `body` returns.
+    /// Decodes the primary image (transformations applied unless `ignoringTransformations`,
+    /// more than 8 bits kept) into `colorspace` and `chroma`, and lends it to `body`; libheif's
+    /// image is released when `body` returns.
     /// - Throws: `.unsupported` when the decoder cannot start; libheif's failure as
     ///   ``problem(_:formatName:)``; what `body` throws.
-    private func withDecodedImage<Result>(_ colorspace: heif_colorspace, _ chroma: heif_chroma,
+    private func withDecodedImage<Result>(_ colorspace: heif_colorspace, _ chroma: heif_chroma, ignoringTransformations: Bool = false,
                                           _ body: (OpaquePointer) throws(ImageProblem) -> Result) throws(ImageProblem) -> Result {
         guard let options = heif_decoding_options_alloc() else {
             throw ImageProblem(.unsupported, "cannot start the \(formatName) decoder (out of memory)")
         }
         defer { heif_decoding_options_free(options) }
-        options.pointee.ignore_transformations = 0
+        options.pointee.ignore_transformations = ignoringTransformations ? 1 : 0
         options.pointee.convert_hdr_to_8bit = 0
         var decoded: OpaquePointer?
         let status = heif_decode_image(handle, &decoded, colorspace, chroma, options)
