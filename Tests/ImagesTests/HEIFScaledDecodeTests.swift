@@ -85,6 +85,44 @@ struct HEIFScaledDecodeTests {
         try Self.matchExactPath(mirrored, format: "AVIF", displayed: decoder.displayedSize, name: "the mirrored kimono")
     }
 
+    @Test("the sliced resampler's output, on 1 to 3 threads, is the one-pass resampler's, byte for byte")
+    func slicedResampler() throws {
+        let source = Size(width: 997, height: 741), target = Size(width: 301, height: 223)
+        // Three planes (G, B, R) of pseudo-random samples with some smooth structure.
+        var state: UInt32 = 12345
+        let planes: [[UInt8]] = (0..<3).map { plane in
+            (0..<source.width * source.height + 64).map { index in
+                state = state &* 1_664_525 &+ 1_013_904_223
+                return UInt8(truncatingIfNeeded: (index % source.width) / 4 + plane * 40 + Int(state >> 28))
+            }
+        }
+        func scaled(_ body: ([UnsafePointer<UInt8>?], [Int32], UnsafeMutablePointer<UInt8>) throws -> Void) throws -> [UInt8] {
+            var output = [UInt8](repeating: 0, count: target.width * target.height * 3)
+            try planes[0].withUnsafeBufferPointer { g in
+                try planes[1].withUnsafeBufferPointer { b in
+                    try planes[2].withUnsafeBufferPointer { r in
+                        try output.withUnsafeMutableBufferPointer { out in
+                            try body([g.baseAddress, b.baseAddress, r.baseAddress, nil], [Int32(source.width), Int32(source.width), Int32(source.width), 0],
+                                     out.baseAddress!)
+                        }
+                    }
+                }
+            }
+            return output
+        }
+        let onePass = try scaled { planes, strides, out in
+            try PhotoResampler(from: source, format: SlicedResampler.planarRGB, to: target).scale(planes: planes, strides: strides, into: out, stride: target.width * 3)
+        }
+        #expect(Set(onePass).count > 100)
+        for threads in 1...3 {
+            let sliced = try scaled { planes, strides, out in
+                try SlicedResampler(from: source, format: SlicedResampler.planarRGB, to: target, threads: threads)
+                    .scale(planes: planes, strides: strides, into: out, stride: target.width * 3)
+            }
+            #expect(sliced == onePass, "\(threads) threads")
+        }
+    }
+
     @Test("a 10-bit file, or a slide no smaller than the photo, takes the exact path")
     func exactPathKept() throws {
         let deep = try PhotoFile.read(media("avif_hato_10bit_420.avif")).bytes
