@@ -213,9 +213,10 @@ final class HEIFDecoder {
 
     /// Decodes the primary image straight to a smaller size, for a slide: libheif hands over
     /// its 8-bit planar RGB (transformations applied) and libswscale resamples it (Lanczos) to
-    /// `size` and interleaves it in one pass, on ``resampleThreads`` slice threads, so the interleaved full-size RGB image libheif
-    /// would make, and our copy of it, never exist: a 12 MP photo costs its 36 MB of planes
-    /// instead of about 80 MB. The planes are released before this returns.
+    /// `size` and interleaves it in one pass, on ``resampleThreads`` slice threads, so the
+    /// interleaved full-size RGB image libheif would make, and our copy of it, never exist: a
+    /// 12 MP photo costs its 36 MB of planes instead of about 80 MB. The planes are released
+    /// before this returns.
     ///
     /// Planar RGB is what libheif 1.15 converts every HEVC or AV1 picture to (each grid tile
     /// too, with the file's nclx or the bitstream's colour description) before it assembles and
