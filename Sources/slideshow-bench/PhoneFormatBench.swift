@@ -38,11 +38,15 @@ func phoneFormatBenchmark(tool: String, media folder: String, scratch: URL, runs
         }
         let heicWall = median(heicRuns.map(\.wall)), jpegWall = median(jpegRuns.map(\.wall))
         let heicPeak = heicRuns.map(\.peakRSS).max()!, jpegPeak = jpegRuns.map(\.peakRSS).max()!
+        let heicCPU = median(heicRuns.map(\.cpu)), jpegCPU = median(jpegRuns.map(\.cpu))
         return ["  render 3 HEICs (12, 12, 7 MP) at 1080p: \(format(heicWall)), peak RSS \(megabytes(heicPeak))   "
                 + "same photos as JPEGs: \(format(jpegWall)), peak RSS \(megabytes(jpegPeak))",
                 String(format: "  HEIC / JPEG render: %.2fx (target ≤ 1.5x)   HEIC peak RSS: %@ (target ≤ 150 MB)",
-                       heicWall / jpegWall, megabytes(heicPeak))]
+                       heicWall / jpegWall, megabytes(heicPeak)),
+                "  CPU time of those renders: HEICs \(format(heicCPU)), JPEGs \(format(jpegCPU))"]
     }()
+    let photos = heics.map { Photo(path: $0) }
+    let jpegPhotos = (0..<heics.count).map { Photo(path: scratch.appendingPathComponent("same-\($0).jpg").path) }
 
     print("")
     print("Phone formats (issue 11): 12 MP iPhone HEIC (\(URL(fileURLWithPath: heics[1]).lastPathComponent)), Display P3")
@@ -77,5 +81,33 @@ func phoneFormatBenchmark(tool: String, media folder: String, scratch: URL, runs
         }
     }
 
+    // 4. Where the render's time goes: the three photos' decodes alone, in this process, in
+    // wall and CPU seconds (CPU time holds up better than wall time on a loaded machine).
+    let manager4 = ImageManager()
+    func total(_ list: [Photo], _ body: (Photo) throws -> Void) -> (wall: Double, cpu: Double) {
+        let samples = (0..<runs).map { _ in
+            let cpu = processCPUSeconds()
+            let wall = time { for photo in list { try! body(photo) } }
+            return (wall, processCPUSeconds() - cpu)
+        }
+        return (median(samples.map(\.0)), median(samples.map(\.1)))
+    }
+    func both(_ cost: (wall: Double, cpu: Double)) -> String { "\(format(cost.wall)) (CPU \(format(cost.cpu)))" }
+    let ffmpegDecode = total(photos) { _ = try manager4.timeHEIFDecode($0) }
+    let libde265Decode = total(photos) { _ = try manager4.timeHEIFDecode($0, libde265: true) }
+    let heicSlides = total(photos) { _ = try manager4.requestImage(for: $0, targetSize: .hd1080, contentMode: .aspectFit) }
+    let jpegSlides = total(jpegPhotos) { _ = try manager4.requestImage(for: $0, targetSize: .hd1080, contentMode: .aspectFit) }
+    print("  the 3 HEICs decoded to libheif's full-size RGB, HEVC by FFmpeg's libavcodec: \(both(ffmpegDecode))   "
+          + "by libde265: \(both(libde265Decode))")
+    print("  the 3 photos as 1080p slides (decode, colour, fit), one after another: HEICs \(both(heicSlides))   "
+          + "JPEGs (DCT-scaled decode) \(both(jpegSlides))")
     renderLines.forEach { print($0) }
+}
+
+/// This process's CPU time so far (user + system, all threads), in seconds.
+private func processCPUSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+        + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
 }

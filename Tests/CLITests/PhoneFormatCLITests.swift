@@ -17,6 +17,7 @@ struct PhoneFormatCLITests {
         let lines = result.stdoutText.split(separator: "\n").map(String.init)
         #expect(lines.map { String($0.prefix(while: { $0 != " " })) } == ["JPEG", "PNG", "HEIF/HEIC", "AVIF", "WebP", "colour"])
         #expect(lines[2].contains("libheif 1.") && lines[4].contains("libwebp 1."))
+        #expect(lines[2].contains("HEVC decoded by FFmpeg libavcodec 59.") || lines[2].contains("HEVC decoded by FFmpeg libavcodec 6"))
         #expect(lines[5].hasPrefix("colour management: Little CMS 2."))
     }
 

@@ -4,7 +4,7 @@ import Testing
 @testable import SlideshowKit
 import TestSupport
 
-/// A slide's HEIF/AVIF is converted from libheif's YCbCr planes and resampled in one
+/// A slide's HEIF/AVIF is resampled from libheif's planar RGB and interleaved in one
 /// libswscale pass, then colour-converted at the slide's size. These tests hold it against the
 /// exact path (libheif's RGB at the photo's own size, colour-converted there, then resampled).
 @Suite("HEIF decoded straight to a slide's size", .enabled(if: haveSharedMedia, noSharedMedia))
@@ -35,7 +35,11 @@ struct HEIFScaledDecodeTests {
     @Test("decodes at the fitted size, and matches the exact path: mean difference ≤ 0.5, 99% within 2 levels", arguments: files)
     func matchesExactPath(_ name: String, _ displayed: Size) throws {
         let bytes = try PhotoFile.read(media(name)).bytes
-        let format = name.hasSuffix(".avif") ? "AVIF" : "HEIF"
+        try Self.matchExactPath(bytes, format: name.hasSuffix(".avif") ? "AVIF" : "HEIF", displayed: displayed, name: name)
+    }
+
+    /// Decodes `bytes` for a 320x240 slide and holds it against the exact path.
+    static func matchExactPath(_ bytes: [UInt8], format: String, displayed: Size, name: String) throws {
         let target = Size(width: 320, height: 240)
         let fitted = FitGeometry(source: displayed, target: target, mode: .aspectFit).fittedSize
         let decoder = try HEIFDecoder(bytes, formatName: format)
@@ -59,6 +63,64 @@ struct HEIFScaledDecodeTests {
         print("\(name) at \(fitted): mean \(mean), within 1: \(share1), within 2: \(share2), largest \(largest)")
         #expect(mean <= 0.5, "mean difference \(mean)")
         #expect(share2 >= 0.99, "within 2 levels: \(share2)")
+    }
+
+    @Test("an item turned by irot alone is resampled as stored and turned after; a mirrored one keeps libheif's transformations")
+    func turnedAfterResampling() throws {
+        let arrow = try PhotoFile.read(media("heic_iphone8plus_grid_irot270_exif6_arrow.heic")).bytes
+        let kimono = try PhotoFile.read(media("avif_kimono_irot270.avif")).bytes
+        #expect(HEIFBoxes.primaryTransformations(arrow) == ["irot"])
+        #expect(HEIFBoxes.primaryTransformations(kimono) == ["irot"])
+        // The XR's landscape has an irot of 0 (nothing to turn), the Samsung photo none at all.
+        #expect(HEIFBoxes.primaryTransformations(try PhotoFile.read(media("heic_iphonexr_grid_landscape.heic")).bytes) == ["irot"])
+        #expect(HEIFBoxes.primaryRotation(try PhotoFile.read(media("heic_iphonexr_grid_landscape.heic")).bytes) == 0)
+        #expect(HEIFBoxes.primaryTransformations(try PhotoFile.read(media("heic_samsung_s24fe_grid_exif6_no_irot.heic")).bytes) == [])
+        // The kimono with its irot box renamed imir (the payload, 3, reads as a mirror's axis 1).
+        var mirrored = kimono
+        let irot = try #require(firstIndex(of: Array("irot".utf8), in: mirrored))
+        mirrored.replaceSubrange(irot..<irot + 4, with: Array("imir".utf8))
+        #expect(HEIFBoxes.primaryTransformations(mirrored) == ["imir"])
+        let decoder = try HEIFDecoder(mirrored, formatName: "AVIF")
+        #expect(decoder.displayedSize == Size(width: 1024, height: 722))
+        try Self.matchExactPath(mirrored, format: "AVIF", displayed: decoder.displayedSize, name: "the mirrored kimono")
+    }
+
+    @Test("the sliced resampler's output, on 1 to 3 threads, is the one-pass resampler's, byte for byte")
+    func slicedResampler() throws {
+        let source = Size(width: 997, height: 741), target = Size(width: 301, height: 223)
+        // Three planes (G, B, R) of pseudo-random samples with some smooth structure.
+        var state: UInt32 = 12345
+        let planes: [[UInt8]] = (0..<3).map { plane in
+            (0..<source.width * source.height + 64).map { index in
+                state = state &* 1_664_525 &+ 1_013_904_223
+                return UInt8(truncatingIfNeeded: (index % source.width) / 4 + plane * 40 + Int(state >> 28))
+            }
+        }
+        func scaled(_ body: ([UnsafePointer<UInt8>?], [Int32], UnsafeMutablePointer<UInt8>) throws -> Void) throws -> [UInt8] {
+            var output = [UInt8](repeating: 0, count: target.width * target.height * 3)
+            try planes[0].withUnsafeBufferPointer { g in
+                try planes[1].withUnsafeBufferPointer { b in
+                    try planes[2].withUnsafeBufferPointer { r in
+                        try output.withUnsafeMutableBufferPointer { out in
+                            try body([g.baseAddress, b.baseAddress, r.baseAddress, nil], [Int32(source.width), Int32(source.width), Int32(source.width), 0],
+                                     out.baseAddress!)
+                        }
+                    }
+                }
+            }
+            return output
+        }
+        let onePass = try scaled { planes, strides, out in
+            try PhotoResampler(from: source, format: SlicedResampler.planarRGB, to: target).scale(planes: planes, strides: strides, into: out, stride: target.width * 3)
+        }
+        #expect(Set(onePass).count > 100)
+        for threads in 1...3 {
+            let sliced = try scaled { planes, strides, out in
+                try SlicedResampler(from: source, format: SlicedResampler.planarRGB, to: target, threads: threads)
+                    .scale(planes: planes, strides: strides, into: out, stride: target.width * 3)
+            }
+            #expect(sliced == onePass, "\(threads) threads")
+        }
     }
 
     @Test("a 10-bit file, or a slide no smaller than the photo, takes the exact path")

@@ -90,6 +90,25 @@ final class OwnedScaleContext {
         self.pointer = pointer
     }
 
+    /// A context that splits each picture into slices scaled on `threads` threads of its own
+    /// (libswscale's slice threads, which only `sws_scale_frame` uses).
+    /// - Throws: ``FFmpegError`` (`EINVAL`) when libswscale refuses the sizes, formats, flags or threads.
+    init(from source: Size, format sourceFormat: AVPixelFormat, to destination: Size, format destinationFormat: AVPixelFormat,
+         flags: Int32, threads: Int) throws(FFmpegError) {
+        _ = quietFFmpegLogging
+        guard let pointer = sws_alloc_context() else { throw FFmpegError(call: "sws_alloc_context", code: -ENOMEM) }
+        self.pointer = pointer
+        let options: [(String, Int64)] = [
+            ("srcw", Int64(source.width)), ("srch", Int64(source.height)), ("src_format", Int64(sourceFormat.rawValue)),
+            ("dstw", Int64(destination.width)), ("dsth", Int64(destination.height)), ("dst_format", Int64(destinationFormat.rawValue)),
+            ("sws_flags", Int64(flags)), ("threads", Int64(threads)),
+        ]
+        for (name, value) in options {
+            try check(av_opt_set_int(UnsafeMutableRawPointer(pointer), name, value, 0), "av_opt_set_int(\(name))")
+        }
+        try check(sws_init_context(pointer, nil, nil), "sws_init_context(\(source) to \(destination), \(threads) threads)")
+    }
+
     deinit { sws_freeContext(pointer) }
 }
 

@@ -1,4 +1,4 @@
-/// Reads the rotation (`irot`) of a HEIF file's primary item from its boxes.
+/// Reads the rotation (`irot`) and the other transformations of a HEIF file's primary item from its boxes.
 ///
 /// libheif 1.15 applies `irot` when decoding but has no call that says what it is, and its
 /// handle's size is the transformed one for grid images but the coded one for single-coded
@@ -10,6 +10,21 @@ enum HEIFBoxes {
     /// The primary item's `irot` angle in quarter turns anticlockwise (0 to 3), nil when the
     /// boxes cannot be read, 0 when there is no `irot`.
     static func primaryRotation(_ bytes: [UInt8]) -> Int? {
+        guard let properties = primaryProperties(bytes) else { return nil }
+        guard let irot = properties.first(where: { $0.type == "irot" && $0.payload.count >= 1 }) else { return 0 }
+        return Int(bytes[irot.payload.lowerBound] & 0x03)
+    }
+
+    /// The types of the primary item's transformative properties (`clap`, `irot`, `imir`), in
+    /// the order its `ipma` entry lists them (the order libheif applies them in); nil when the
+    /// boxes cannot be read.
+    static func primaryTransformations(_ bytes: [UInt8]) -> [String]? {
+        primaryProperties(bytes)?.map(\.type).filter { ["clap", "irot", "imir"].contains($0) }
+    }
+
+    /// The primary item's properties (type and payload), in its `ipma` entry's order; empty
+    /// when there are none, nil when the boxes cannot be read.
+    private static func primaryProperties(_ bytes: [UInt8]) -> [(type: String, payload: Range<Int>)]? {
         guard let meta = child("meta", in: 0..<bytes.count, of: bytes),
               meta.count >= 4 else { return nil }
         let metaChildren = meta.lowerBound + 4..<meta.upperBound  // meta is a full box
@@ -17,7 +32,7 @@ enum HEIFBoxes {
         let primary = bytes[pitm.lowerBound] == 0 ? Int(u16(bytes, pitm.lowerBound + 4)) : Int(u32(bytes, pitm.lowerBound + 4))
         guard let iprp = child("iprp", in: metaChildren, of: bytes),
               let ipco = child("ipco", in: iprp, of: bytes),
-              let ipma = child("ipma", in: iprp, of: bytes), ipma.count >= 8 else { return 0 }
+              let ipma = child("ipma", in: iprp, of: bytes), ipma.count >= 8 else { return [] }
         // The 1-based index of each property box in ipco, and its payload.
         var properties: [(type: String, payload: Range<Int>)] = []
         var offset = ipco.lowerBound
@@ -28,6 +43,7 @@ enum HEIFBoxes {
         let version = bytes[ipma.lowerBound]
         let flags = bytes[ipma.lowerBound + 3]
         var cursor = ipma.lowerBound + 4
+        var found: [(type: String, payload: Range<Int>)] = []
         let entryCount = Int(u32(bytes, cursor))
         cursor += 4
         for _ in 0..<entryCount {
@@ -43,13 +59,10 @@ enum HEIFBoxes {
                 let index = indexBytes == 2 ? Int(u16(bytes, cursor)) & 0x7FFF : Int(bytes[cursor]) & 0x7F
                 cursor += indexBytes
                 guard item == primary, index >= 1, index <= properties.count else { continue }
-                let property = properties[index - 1]
-                if property.type == "irot", property.payload.count >= 1 {
-                    return Int(bytes[property.payload.lowerBound] & 0x03)
-                }
+                found.append(properties[index - 1])
             }
         }
-        return 0
+        return found
     }
 
     private static func u16(_ bytes: [UInt8], _ at: Int) -> UInt16 {

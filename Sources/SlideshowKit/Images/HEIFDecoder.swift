@@ -1,5 +1,6 @@
 internal import CHeif
 internal import CFFmpeg
+import Foundation
 
 /// What a HEIF, HEIC or AVIF file holds, read with libheif: its primary image, upright.
 ///
@@ -32,13 +33,28 @@ final class HEIFDecoder {
     let formatName: String
     /// The primary item's `irot` in quarter turns, from ``HEIFBoxes``.
     private let rotation: Int?
+    /// The primary item's transformations (`clap`, `irot`, `imir`) in order, from ``HEIFBoxes``.
+    private let transformations: [String]?
 
     /// The longest side libheif may allocate an image of: 32768 pixels, libheif's own default
     /// limit, set explicitly. The pixel count is checked against ``ImageManager/maximumPixels`` too.
     static let maximumSide: Int32 = 32768
 
-    /// Starts libheif once per process (`heif_init`, which registers its decoders).
-    private static let started: Void = { _ = heif_init(nil) }()
+    /// The slice threads a slide's resampling runs on: the cores, at most 4. libswscale's
+    /// Lanczos over a 12 MP photo's planes takes about 0.1 s on one core; on 2 cores the
+    /// render of the benchmark's 3 HEICs measured 1.15 s with 2 threads against 1.19 s with
+    /// one (medians of 6, the same bytes out).
+    static let resampleThreads = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
+
+    /// Starts libheif once per process (`heif_init`, which registers its decoders), then
+    /// registers ``HEVCDecoderPlugin``, which libheif then prefers to libde265 for HEVC.
+    private static let started: Void = {
+        _ = heif_init(nil)
+        HEVCDecoderPlugin.registered
+    }()
+
+    /// Starts libheif and registers the plugin, if not done yet in this process.
+    static func start() { _ = started }
 
     /// Reads the file's boxes (not its image data) and finds the primary image.
     /// - Parameters:
@@ -46,7 +62,7 @@ final class HEIFDecoder {
     ///   - formatName: "HEIF" or "AVIF", for messages.
     /// - Throws: `.truncated`, `.corrupt`, `.unsupported` or `.tooLarge`, with libheif's message.
     init(_ bytes: [UInt8], formatName: String) throws(ImageProblem) {
-        _ = Self.started
+        Self.start()
         self.formatName = formatName
         guard let context = heif_context_alloc() else {
             throw ImageProblem(.unsupported, "cannot start the \(formatName) decoder (out of memory)")
@@ -68,6 +84,7 @@ final class HEIFDecoder {
         self.context = context
         self.handle = primary
         rotation = HEIFBoxes.primaryRotation(bytes)
+        transformations = HEIFBoxes.primaryTransformations(bytes)
     }
 
     deinit {
@@ -195,35 +212,53 @@ final class HEIFDecoder {
     }
 
     /// Decodes the primary image straight to a smaller size, for a slide: libheif hands over
-    /// the decoder's own 8-bit YCbCr 4:2:0 planes (transformations applied)
-    /// and libswscale converts them to RGB and resamples them (Lanczos) to `size` in one pass,
-    /// so the full-size RGB image libheif would make, and our copy of it, never exist: a
-    /// 12 MP photo costs its 18 MB of planes instead of about 70 MB. The planes are released
+    /// its 8-bit planar RGB (transformations applied) and libswscale resamples it (Lanczos) to
+    /// `size` and interleaves it in one pass, on ``resampleThreads`` slice threads, so the
+    /// interleaved full-size RGB image libheif would make, and our copy of it, never exist: a
+    /// 12 MP photo costs its 36 MB of planes instead of about 80 MB. The planes are released
     /// before this returns.
+    ///
+    /// Planar RGB is what libheif 1.15 converts every HEVC or AV1 picture to (each grid tile
+    /// too, with the file's nclx or the bitstream's colour description) before it assembles and
+    /// turns the image; asking for it costs no further conversion (asking for YCbCr 4:2:0
+    /// would convert that RGB back, at about 100 ms for 12 MP).
+    ///
+    /// An item whose only transformation is `irot` (every iPhone portrait) is decoded as stored,
+    /// resampled to the turned slide size and turned here (``RGBImage/oriented(_:)``), which
+    /// spares libheif's turn of the full-size planes; `imir` or `clap` keep libheif's
+    /// transformations, applied in the file's order.
     ///
     /// The colour transform then runs on the small image; ``decode()`` (the photo's own size)
     /// stays the exact path the colour-accuracy tests measure.
     /// - Parameters:
     ///   - size: the size to resample to; smaller than the displayed size on both axes.
     ///   - displayed: the displayed size the caller laid the slide out with; the decode must match it.
-    /// - Returns: nil when the image has alpha, more than 8 bits, or planes or a YCbCr matrix
-    ///   this path does not take (the caller decodes with ``decode()`` then).
+    /// - Returns: nil when the image has alpha, more than 8 bits, or planes this path does not
+    ///   take (the caller decodes with ``decode()`` then).
     /// - Throws: `.corrupt`, `.truncated` or `.unsupported` with libheif's message.
     func decodeScaled(to size: Size, displayed: Size) throws(ImageProblem) -> HEIFPicture? {
         guard !hasAlpha, bitDepth == 8 else { return nil }
-        // 4:2:0 is what phones and cameras write, and what libheif then hands over untouched
-        // (asked for "undefined", libheif 1.15 converts to planar RGB); a rarer 4:4:4 or 4:2:2
-        // file has its chroma halved by libheif, below what a slide at most half its size shows.
-        return try withDecodedImage(heif_colorspace_YCbCr, heif_chroma_420) { decoded throws(ImageProblem) -> HEIFPicture? in
-            guard heif_image_get_colorspace(decoded) == heif_colorspace_YCbCr,
-                  heif_image_get_chroma_format(decoded) == heif_chroma_420 else { return nil }
-            let format = AV_PIX_FMT_YUV420P
-            let channels = [heif_channel_Y, heif_channel_Cb, heif_channel_Cr]
+        // An item that is only turned (an iPhone portrait's irot, no imir or clap) is decoded as
+        // stored and turned here, once resampled: libheif 1.15 turns the full-size planes in a
+        // per-sample loop (about 0.2 s for 12 MP, and a second copy of the planes).
+        let turn: Orientation? = switch (rotation, transformations) {
+        case (1?, ["irot"]?): .left    // a quarter turn anticlockwise
+        case (2?, ["irot"]?): .down
+        case (3?, ["irot"]?): .right   // three quarter turns anticlockwise: one clockwise
+        default: nil
+        }
+        let swaps = turn?.swapsWidthAndHeight ?? false
+        let stored = swaps ? Size(width: displayed.height, height: displayed.width) : displayed
+        let storedTarget = swaps ? Size(width: size.height, height: size.width) : size
+        return try withDecodedImage(heif_colorspace_RGB, heif_chroma_444, ignoringTransformations: turn != nil) { decoded throws(ImageProblem) -> HEIFPicture? in
+            guard heif_image_get_colorspace(decoded) == heif_colorspace_RGB,
+                  heif_image_get_chroma_format(decoded) == heif_chroma_444 else { return nil }
+            // libswscale's planar RGB takes its planes in the order G, B, R.
+            let channels = [heif_channel_G, heif_channel_B, heif_channel_R]
             guard channels.allSatisfy({ heif_image_get_bits_per_pixel_range(decoded, $0) == 8 }) else { return nil }
-            let width = Int(heif_image_get_width(decoded, heif_channel_Y))
-            let height = Int(heif_image_get_height(decoded, heif_channel_Y))
-            guard Size(width: width, height: height) == displayed else { return nil }
-            guard let (matrix, fullRange) = Self.matrix(of: decoded) else { return nil }
+            let width = Int(heif_image_get_width(decoded, heif_channel_G))
+            let height = Int(heif_image_get_height(decoded, heif_channel_G))
+            guard Size(width: width, height: height) == stored else { return nil }
             var planes: [UnsafePointer<UInt8>?] = []
             var strides: [Int32] = []
             for channel in channels {
@@ -236,60 +271,51 @@ final class HEIFDecoder {
             }
             planes.append(nil)
             strides.append(0)
-            let resampler = try PhotoResampler(from: Size(width: width, height: height), format: format, to: size)
-            resampler.setYCbCr(matrix: matrix, fullRange: fullRange)
-            let rowBytes = size.width * 3
+            let resampler = try SlicedResampler(from: Size(width: width, height: height), format: SlicedResampler.planarRGB, to: storedTarget,
+                                                threads: Self.resampleThreads)
+            let rowBytes = storedTarget.width * 3
             var problem: ImageProblem?
-            let pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * size.height + ImageLimits.rowPadding) { buffer, count in
+            let pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * storedTarget.height + ImageLimits.rowPadding) { buffer, count in
                 let to = buffer.baseAddress!
                 do throws(ImageProblem) {
                     try resampler.scale(planes: planes, strides: strides, into: to, stride: rowBytes)
                 } catch {
                     problem = error
-                    to.initialize(repeating: 0, count: rowBytes * size.height)
+                    to.initialize(repeating: 0, count: rowBytes * storedTarget.height)
                 }
-                (to + rowBytes * size.height).initialize(repeating: 0, count: ImageLimits.rowPadding)
+                (to + rowBytes * storedTarget.height).initialize(repeating: 0, count: ImageLimits.rowPadding)
                 count = buffer.count
             }
             if let problem { throw problem }
-            return HEIFPicture(image: RGBImage(width: size.width, height: size.height, channels: 3, pixels: pixels),
-                               color: color, exif: exif)
+            let image = RGBImage(width: storedTarget.width, height: storedTarget.height, channels: 3, pixels: pixels)
+            return HEIFPicture(image: turn.map { image.oriented($0) } ?? image, color: color, exif: exif)
         }
     }
 
-    /// Decodes the primary image (transformations applied, more than 8 bits kept) into
-    /// `colorspace` and `chroma`, and lends it to `body`; libheif's image is released when
-    /// `body` returns.
+    /// Decodes the primary image to libheif's planar RGB and releases it: the decode alone, for the benchmark.
+    /// - Throws: as ``decodeScaled(to:displayed:)``.
+    func decodePlanes() throws(ImageProblem) {
+        try withDecodedImage(heif_colorspace_RGB, heif_chroma_444) { _ throws(ImageProblem) in }
+    }
+
+    /// Decodes the primary image (transformations applied unless `ignoringTransformations`,
+    /// more than 8 bits kept) into `colorspace` and `chroma`, and lends it to `body`; libheif's
+    /// image is released when `body` returns.
     /// - Throws: `.unsupported` when the decoder cannot start; libheif's failure as
     ///   ``problem(_:formatName:)``; what `body` throws.
-    private func withDecodedImage<Result>(_ colorspace: heif_colorspace, _ chroma: heif_chroma,
+    private func withDecodedImage<Result>(_ colorspace: heif_colorspace, _ chroma: heif_chroma, ignoringTransformations: Bool = false,
                                           _ body: (OpaquePointer) throws(ImageProblem) -> Result) throws(ImageProblem) -> Result {
         guard let options = heif_decoding_options_alloc() else {
             throw ImageProblem(.unsupported, "cannot start the \(formatName) decoder (out of memory)")
         }
         defer { heif_decoding_options_free(options) }
-        options.pointee.ignore_transformations = 0
+        options.pointee.ignore_transformations = ignoringTransformations ? 1 : 0
         options.pointee.convert_hdr_to_8bit = 0
         var decoded: OpaquePointer?
         let status = heif_decode_image(handle, &decoded, colorspace, chroma, options)
         guard status.code == heif_error_Ok, let decoded else { throw Self.problem(status, formatName: formatName) }
         defer { heif_image_release(decoded) }
         return try body(decoded)
-    }
-
-    /// The YCbCr matrix (H.273 `matrix_coefficients`, which libswscale's `SWS_CS_*` numbers
-    /// follow) and range of a decoded image: its nclx when it has one, else what libheif
-    /// assumes (BT.601, full range). Nil for matrices libswscale does not take (GBR, YCgCo, …).
-    private static func matrix(of image: OpaquePointer) -> (Int32, Bool)? {
-        var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
-        guard heif_image_get_nclx_color_profile(image, &nclx).code == heif_error_Ok, let nclx else { return (6, true) }
-        defer { heif_nclx_color_profile_free(nclx) }
-        let fullRange = nclx.pointee.full_range_flag != 0
-        switch Int32(nclx.pointee.matrix_coefficients.rawValue) {
-        case 2: return (6, fullRange)
-        case let known where [1, 5, 6, 7, 9, 10].contains(known): return (known, fullRange)
-        default: return nil
-        }
     }
 
     /// Rounds little-endian 16-bit samples of `bits` significant bits to 8 bits, through a table.

@@ -19,7 +19,8 @@ public enum ImageCapabilities {
         [
             Decoder(format: "JPEG", library: "libjpeg-turbo (TurboJPEG 2.1 API): baseline, progressive, arithmetic; grey, YCbCr, CMYK"),
             Decoder(format: "PNG", library: "FFmpeg libavcodec \(version(Int(avcodec_version()), shifts: [16, 8, 0])): every bit depth and colour type"),
-            Decoder(format: "HEIF/HEIC", library: "libheif \(String(cString: heif_get_version())): grids, 8-12 bits, irot/imir/clap"),
+            Decoder(format: "HEIF/HEIC", library: "libheif \(String(cString: heif_get_version())), HEVC decoded by FFmpeg libavcodec "
+                + "\(version(Int(avcodec_version()), shifts: [16, 8, 0])): grids, 8-12 bits, irot/imir/clap"),
             Decoder(format: "AVIF", library: "libheif \(String(cString: heif_get_version())): 8-12 bits, irot/imir/clap"),
             Decoder(format: "WebP", library: "libwebp \(version(Int(WebPGetDecoderVersion()), shifts: [16, 8, 0])): lossy, lossless, alpha (still images)"),
         ]

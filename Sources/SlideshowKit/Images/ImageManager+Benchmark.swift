@@ -23,7 +23,7 @@ extension ImageManager {
 
 extension ImageManager {
     /// Decodes a photo at the scale a render into `targetSize` would (HEIF and AVIF at the
-    /// fitted size, straight from their YCbCr planes, or with `fullSize` at their own size;
+    /// fitted size, straight from libheif's planar RGB, or with `fullSize` at their own size;
     /// JPEG at its chosen DCT scale), then times its colour transform alone: the benchmark's
     /// "profile transform per photo" figure.
     /// - Returns: the decoded size, and the seconds of the transform (0 when the photo skips it).
@@ -64,6 +64,28 @@ extension ImageManager {
             let start = ContinuousClock.now
             _ = transform.apply(to: consume image)
             return (size, seconds(ContinuousClock.now - start))
+        } catch {
+            throw error.error(for: photo.path)
+        }
+    }
+
+    /// Decodes a HEIF photo's primary image to libheif's planar RGB at its own size, with its
+    /// transformations, and nothing else: the HEVC decode (by FFmpeg's decoder, or by libde265
+    /// when `libde265` is set, for comparison) and libheif's grid assembly, in seconds.
+    ///
+    /// The libde265 run turns ``HEVCDecoderPlugin`` off for the process while it decodes: call
+    /// it only when no other decode runs.
+    /// - Throws: ``PhotoError`` as ``requestImage(for:targetSize:contentMode:background:)`` does.
+    @_spi(Benchmark) public func timeHEIFDecode(_ photo: Photo, libde265: Bool = false) throws(PhotoError) -> Double {
+        let bytes = try PhotoFile.read(photo.path).bytes
+        do throws(ImageProblem) {
+            let decoder = try HEIFDecoder(bytes, formatName: "HEIF")
+            if libde265 { HEVCDecoderPlugin.isEnabled.store(false, ordering: .relaxed) }
+            defer { HEVCDecoderPlugin.isEnabled.store(true, ordering: .relaxed) }
+            let start = ContinuousClock.now
+            try decoder.decodePlanes()
+            let elapsed = ContinuousClock.now - start
+            return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         } catch {
             throw error.error(for: photo.path)
         }

@@ -250,8 +250,8 @@ public struct ImageManager: Sendable {
             let decoder = try HEIFDecoder(bytes, formatName: sniffed == .supported(.avif) ? "AVIF" : "HEIF")
             try decoder.checkLimits()
             // Upright once libheif has applied irot/imir/clap; EXIF orientation is not applied (see HEIFPicture).
-            // A photo larger than the slide needs is converted and resampled to the fitted
-            // size straight from libheif's YCbCr planes (see decodeScaled); the colour
+            // A photo larger than the slide needs is resampled to the fitted size straight
+            // from libheif's planar RGB (see decodeScaled); the colour
             // transform then runs at that size.
             let displayed = decoder.displayedSize
             let planned = FitGeometry(source: displayed, target: target, mode: mode)

@@ -72,13 +72,6 @@ final class PhotoResampler {
         try outcome.get()
     }
 
-    /// Sets how a YCbCr source converts to RGB: the matrix (an H.273 `matrix_coefficients`
-    /// number, as `SWS_CS_*`) and whether it is full range; the RGB output is full range.
-    func setYCbCr(matrix: Int32, fullRange: Bool) {
-        let coefficients = sws_getCoefficients(matrix)
-        _ = sws_setColorspaceDetails(owner.pointer, coefficients, fullRange ? 1 : 0, coefficients, 1, 0, 1 << 16, 1 << 16)
-    }
-
     /// Scales one packed image into another, with `sws_scale`.
     ///
     /// To crop, pass a source pointer offset to the crop's top-left pixel with the full
