@@ -47,38 +47,11 @@ func motionBenchmark(tool: String, ffmpeg: String, photos: [String], runs: Int, 
     print("")
     print("R2/R3: the same 3 photos, 9 s, 1 s fades (R3: zoom-in 0.2, fill) → 1920x1080, 30 fps, x264 medium CRF 20")
     var costs: [String: [Cost]] = [:]
+    // One run of each show first, whose frames the floors encode; then everything alternates,
+    // floors included, so that a machine whose speed drifts affects each figure alike.
     _ = measure(tool, r2)
-    for _ in 0..<runs {
-        costs["R2 fade", default: []].append(measure(tool, r2))
-        costs["P2 ffmpeg xfade", default: []].append(measure(ffmpeg, p2))
-        costs["R3 fade+zoom", default: []].append(measure(tool, r3))
-        costs["P3 ffmpeg zoompan", default: []].append(measure(ffmpeg, p3))
-        costs["P3 all the way", default: []].append(measure(ffmpeg, p3Moving))
-    }
-    for (name, list) in costs where list.contains(where: { $0.status != 0 }) {
-        print("slideshow-bench: \(name) failed")
-        return
-    }
-    // Memory of the motion show as it grows: 1 s a photo, 0.5 s fades.
-    var peaks: [Int: Int] = [:]
-    for count in [3, 30] {
-        let list = (0..<count).map { photos[$0 % photos.count] }
-        let args = ours(list, "r3-\(count).mp4", ["--slide-duration", "1", "--transition", "fade", "--transition-duration", "0.5",
-                                                  "--motion", "zoom-in", "--zoom", "0.2", "--fit", "fill"])
-        peaks[count] = measure(tool, args).peakRSS
-    }
-
-    // The floors. Frame counts first (ffprobe's count of our outputs and P2's).
-    func frameCount(_ path: String) -> Int {
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
-        probe.arguments = ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", path]
-        let pipe = Pipe()
-        probe.standardOutput = pipe
-        try? probe.run()
-        probe.waitUntilExit()
-        return Int(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
-    }
+    _ = measure(tool, r3)
+    _ = measure(ffmpeg, p3)
     // Raw frames of our outputs: R2's changing pictures (the holds' first frames and the two windows), R3's all.
     _ = measure(ffmpeg, ["-v", "error", "-y", "-i", scratch("r2.mp4"), "-vf",
                          "select='eq(n,0)+between(n,75,104)+eq(n,105)+between(n,165,194)+eq(n,195)'", "-fps_mode", "passthrough",
@@ -99,6 +72,11 @@ func motionBenchmark(tool: String, ffmpeg: String, photos: [String], runs: Int, 
     var decodeTimes: [Double] = [], r2Encodes: [Double] = [], r3Encodes: [Double] = [], r3PeerEncodes: [Double] = [], p3Encodes: [Double] = []
     let manager = ImageManager()
     for _ in 0..<runs {
+        costs["R2 fade", default: []].append(measure(tool, r2))
+        costs["P2 ffmpeg xfade", default: []].append(measure(ffmpeg, p2))
+        costs["R3 fade+zoom", default: []].append(measure(tool, r3))
+        costs["P3 ffmpeg zoompan", default: []].append(measure(ffmpeg, p3))
+        costs["P3 all the way", default: []].append(measure(ffmpeg, p3Moving))
         decodeTimes.append(time {
             for photo in photos { _ = try! manager.decodeAtChosenScale(Photo(path: photo), targetSize: .hd1080) }
         })
@@ -106,6 +84,30 @@ func motionBenchmark(tool: String, ffmpeg: String, photos: [String], runs: Int, 
         r3Encodes.append(measure(ffmpeg, encodeAlone(scratch("r3.yuv"))).wall)
         r3PeerEncodes.append(measure(ffmpeg, peerEncode(scratch("r3.yuv"))).wall)
         p3Encodes.append(measure(ffmpeg, peerEncode(scratch("p3.yuv"))).wall)
+    }
+    for (name, list) in costs where list.contains(where: { $0.status != 0 }) {
+        print("slideshow-bench: \(name) failed")
+        return
+    }
+    // Memory of the motion show as it grows: 1 s a photo, 0.5 s fades.
+    var peaks: [Int: Int] = [:]
+    for count in [3, 30] {
+        let list = (0..<count).map { photos[$0 % photos.count] }
+        let args = ours(list, "r3-\(count).mp4", ["--slide-duration", "1", "--transition", "fade", "--transition-duration", "0.5",
+                                                  "--motion", "zoom-in", "--zoom", "0.2", "--fit", "fill"])
+        peaks[count] = measure(tool, args).peakRSS
+    }
+
+    // Frame counts (ffprobe's count of our outputs and the peers').
+    func frameCount(_ path: String) -> Int {
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
+        probe.arguments = ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", path]
+        let pipe = Pipe()
+        probe.standardOutput = pipe
+        try? probe.run()
+        probe.waitUntilExit()
+        return Int(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
     try? FileManager.default.removeItem(atPath: scratch("r2.yuv"))
     try? FileManager.default.removeItem(atPath: scratch("r3.yuv"))
