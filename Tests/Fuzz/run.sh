@@ -62,7 +62,7 @@ build() {
     "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -module-name SlideshowKit \
         "${includes[@]}" -I "$BUILD/modules/CFaceDetection" -Xcc -I/usr/include/x86_64-linux-gnu -use-ld=lld \
         $(echo "$sources" | grep '\.swift$') "$file" "$BUILD/face_detection.o" \
-        -lavformat -lavcodec -lswscale -lswresample -lavutil -lturbojpeg -lheif -lwebpdemux -lwebp -llcms2 -lebur128 \
+        -lavformat -lavcodec -lswscale -lswresample -lavutil -lturbojpeg -lheif -lwebpdemux -lwebp -llcms2 -lzimg -lebur128 \
         -lopencv_objdetect -lopencv_imgproc -lopencv_core -lstdc++ -o "$binary"
     touch -r "$binary.started" "$binary"
     rm -f "$binary.started"
