@@ -32,6 +32,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     case .supported(.heif), .supported(.avif):
         _ = HEIFBoxes.primaryRotation(bytes)
         _ = HEIFBoxes.primaryTransformations(bytes)
+        _ = HEIFBoxes.hevcLayout(bytes)
     case .supported(.webp):
         _ = try? WebPHeader(parsing: bytes)
     case .other(let description):

@@ -90,6 +90,11 @@ photo_seeds() {
         { printf '\377\330\377\341\000\042Exif\000\000MM\000*\000\000\000\010\000\001\001\022\000\003\000\000\000\001\000\003\000\000\000\000\000\000'
           tail -c +3 "$seeds/s420.jpg"; } > "$seeds/exif3-mm.jpg"
     fi
+    # A small HEIC (one HEVC picture, which the slide path decodes without libheif), when
+    # libheif's encoder tool is installed.
+    if command -v heif-enc >/dev/null && [ -f "$seeds/rgb.png" ]; then
+        heif-enc -q 50 "$seeds/rgb.png" -o "$seeds/small.heic" >/dev/null 2>&1 || true
+    fi
     local shared=../shared/photos
     if [ -d "$shared" ]; then
         for photo in "$shared"/*.jpg "$shared"/*.png; do

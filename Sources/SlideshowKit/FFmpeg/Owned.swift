@@ -92,9 +92,10 @@ final class OwnedScaleContext {
 
     /// A context that splits each picture into slices scaled on `threads` threads of its own
     /// (libswscale's slice threads, which only `sws_scale_frame` uses).
-    /// - Throws: ``FFmpegError`` (`EINVAL`) when libswscale refuses the sizes, formats, flags or threads.
+    /// - Parameter options: further libswscale options by name, set before the context starts.
+    /// - Throws: ``FFmpegError`` (`EINVAL`) when libswscale refuses the sizes, formats, flags, threads or options.
     init(from source: Size, format sourceFormat: AVPixelFormat, to destination: Size, format destinationFormat: AVPixelFormat,
-         flags: Int32, threads: Int) throws(FFmpegError) {
+         flags: Int32, threads: Int, options more: [(String, Int64)] = []) throws(FFmpegError) {
         _ = quietFFmpegLogging
         guard let pointer = sws_alloc_context() else { throw FFmpegError(call: "sws_alloc_context", code: -ENOMEM) }
         self.pointer = pointer
@@ -102,7 +103,7 @@ final class OwnedScaleContext {
             ("srcw", Int64(source.width)), ("srch", Int64(source.height)), ("src_format", Int64(sourceFormat.rawValue)),
             ("dstw", Int64(destination.width)), ("dsth", Int64(destination.height)), ("dst_format", Int64(destinationFormat.rawValue)),
             ("sws_flags", Int64(flags)), ("threads", Int64(threads)),
-        ]
+        ] + more
         for (name, value) in options {
             try check(av_opt_set_int(UnsafeMutableRawPointer(pointer), name, value, 0), "av_opt_set_int(\(name))")
         }

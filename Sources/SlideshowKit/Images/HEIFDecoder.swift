@@ -35,6 +35,9 @@ final class HEIFDecoder {
     private let rotation: Int?
     /// The primary item's transformations (`clap`, `irot`, `imir`) in order, from ``HEIFBoxes``.
     private let transformations: [String]?
+    /// Where the primary image's HEVC pictures lie, from ``HEIFBoxes``, and the file they lie
+    /// in: what ``HEVCTileDecoder`` decodes a slide from. nil for AVIF and layouts it does not take.
+    private let tiled: (layout: HEVCLayout, bytes: [UInt8])?
 
     /// The longest side libheif may allocate an image of: 32768 pixels, libheif's own default
     /// limit, set explicitly. The pixel count is checked against ``ImageManager/maximumPixels`` too.
@@ -85,6 +88,7 @@ final class HEIFDecoder {
         self.handle = primary
         rotation = HEIFBoxes.primaryRotation(bytes)
         transformations = HEIFBoxes.primaryTransformations(bytes)
+        tiled = HEIFBoxes.hevcLayout(bytes).map { ($0, bytes) }
     }
 
     deinit {
@@ -211,17 +215,17 @@ final class HEIFDecoder {
         }
     }
 
-    /// Decodes the primary image straight to a smaller size, for a slide: libheif hands over
-    /// its 8-bit planar RGB (transformations applied) and libswscale resamples it (Lanczos) to
-    /// `size` and interleaves it in one pass, on ``resampleThreads`` slice threads, so the
-    /// interleaved full-size RGB image libheif would make, and our copy of it, never exist: a
-    /// 12 MP photo costs its 36 MB of planes instead of about 80 MB. The planes are released
-    /// before this returns.
+    /// Decodes the primary image straight to a smaller size, for a slide, without the full-size
+    /// RGB image: libswscale resamples the decoded planes (Lanczos) to `size` and interleaves
+    /// them in one pass, on ``resampleThreads`` slice threads. The planes are released before
+    /// this returns.
     ///
-    /// Planar RGB is what libheif 1.15 converts every HEVC or AV1 picture to (each grid tile
-    /// too, with the file's nclx or the bitstream's colour description) before it assembles and
-    /// turns the image; asking for it costs no further conversion (asking for YCbCr 4:2:0
-    /// would convert that RGB back, at about 100 ms for 12 MP).
+    /// A HEIC whose primary image is one HEVC picture or a grid of them (every phone photo) is
+    /// decoded by ``HEVCTileDecoder``: its YCbCr 4:2:0 tiles pasted into one canvas (18 MB for
+    /// 12 MP), which libswscale converts to RGB with the picture's matrix while resampling.
+    /// Anything else, or a HEIC whose tiles do not decode that way, goes through libheif's
+    /// 8-bit planar RGB (transformations applied): what libheif 1.15 converts every picture to
+    /// (each grid tile too) before it assembles and turns the image, 36 MB for 12 MP.
     ///
     /// An item whose only transformation is `irot` (every iPhone portrait) is decoded as stored,
     /// resampled to the turned slide size and turned here (``RGBImage/oriented(_:)``), which
@@ -250,6 +254,17 @@ final class HEIFDecoder {
         let swaps = turn?.swapsWidthAndHeight ?? false
         let stored = swaps ? Size(width: displayed.height, height: displayed.width) : displayed
         let storedTarget = swaps ? Size(width: size.height, height: size.width) : size
+        func picture(_ image: RGBImage) -> HEIFPicture {
+            HEIFPicture(image: turn.map { image.oriented($0) } ?? image, color: color, exif: exif)
+        }
+        if let tiled, transformations == [] || transformations == ["irot"], tiled.layout.size == stored,
+           let canvas = HEVCTileDecoder.decode(tiled.layout, from: tiled.bytes, threads: Self.resampleThreads) {
+            let (planes, strides) = canvas.planes
+            let resampler = try SlicedResampler(from: stored, format: SlicedResampler.yuv420, to: storedTarget,
+                                                threads: Self.resampleThreads, matrix: canvas.matrix)
+            return picture(try Self.resample(planes.map { UnsafePointer($0) }, strides: strides.map { Int32($0) }, with: resampler,
+                                             to: storedTarget))
+        }
         return try withDecodedImage(heif_colorspace_RGB, heif_chroma_444, ignoringTransformations: turn != nil) { decoded throws(ImageProblem) -> HEIFPicture? in
             guard heif_image_get_colorspace(decoded) == heif_colorspace_RGB,
                   heif_image_get_chroma_format(decoded) == heif_chroma_444 else { return nil }
@@ -259,7 +274,7 @@ final class HEIFDecoder {
             let width = Int(heif_image_get_width(decoded, heif_channel_G))
             let height = Int(heif_image_get_height(decoded, heif_channel_G))
             guard Size(width: width, height: height) == stored else { return nil }
-            var planes: [UnsafePointer<UInt8>?] = []
+            var planes: [UnsafePointer<UInt8>] = []
             var strides: [Int32] = []
             for channel in channels {
                 var stride: Int32 = 0
@@ -269,27 +284,30 @@ final class HEIFDecoder {
                 planes.append(plane)
                 strides.append(stride)
             }
-            planes.append(nil)
-            strides.append(0)
-            let resampler = try SlicedResampler(from: Size(width: width, height: height), format: SlicedResampler.planarRGB, to: storedTarget,
+            let resampler = try SlicedResampler(from: stored, format: SlicedResampler.planarRGB, to: storedTarget,
                                                 threads: Self.resampleThreads)
-            let rowBytes = storedTarget.width * 3
-            var problem: ImageProblem?
-            let pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * storedTarget.height + ImageLimits.rowPadding) { buffer, count in
-                let to = buffer.baseAddress!
-                do throws(ImageProblem) {
-                    try resampler.scale(planes: planes, strides: strides, into: to, stride: rowBytes)
-                } catch {
-                    problem = error
-                    to.initialize(repeating: 0, count: rowBytes * storedTarget.height)
-                }
-                (to + rowBytes * storedTarget.height).initialize(repeating: 0, count: ImageLimits.rowPadding)
-                count = buffer.count
-            }
-            if let problem { throw problem }
-            let image = RGBImage(width: storedTarget.width, height: storedTarget.height, channels: 3, pixels: pixels)
-            return HEIFPicture(image: turn.map { image.oriented($0) } ?? image, color: color, exif: exif)
+            return picture(try Self.resample(planes, strides: strides, with: resampler, to: storedTarget))
         }
+    }
+
+    /// Resamples three full-size planes into a new interleaved RGB image of `size`.
+    private static func resample(_ planes: [UnsafePointer<UInt8>], strides: [Int32], with resampler: SlicedResampler,
+                                 to size: Size) throws(ImageProblem) -> RGBImage {
+        let rowBytes = size.width * 3
+        var problem: ImageProblem?
+        let pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * size.height + ImageLimits.rowPadding) { buffer, count in
+            let to = buffer.baseAddress!
+            do throws(ImageProblem) {
+                try resampler.scale(planes: planes + [nil], strides: strides + [0], into: to, stride: rowBytes)
+            } catch {
+                problem = error
+                to.initialize(repeating: 0, count: rowBytes * size.height)
+            }
+            (to + rowBytes * size.height).initialize(repeating: 0, count: ImageLimits.rowPadding)
+            count = buffer.count
+        }
+        if let problem { throw problem }
+        return RGBImage(width: size.width, height: size.height, channels: 3, pixels: pixels)
     }
 
     /// Decodes the primary image to libheif's planar RGB and releases it: the decode alone, for the benchmark.

@@ -155,21 +155,13 @@ final class HEVCPictureDecoder {
     /// Appends length-prefixed NAL units (4-byte big-endian lengths) as Annex B.
     /// - Throws: `Decoder_plugin_error`/`End_of_data` when a length runs past the data.
     func push(_ data: UnsafeRawBufferPointer) throws(HEVCPluginError) {
-        stream.reserveCapacity(stream.count + data.count)
-        var offset = 0
-        while offset < data.count {
-            guard data.count - offset >= 4 else {
-                throw HEVCPluginError(heif_error_Decoder_plugin_error, "HEVC: a NAL unit's length is cut off", subcode: heif_suberror_End_of_data)
-            }
-            let length = Int(data[offset]) << 24 | Int(data[offset + 1]) << 16 | Int(data[offset + 2]) << 8 | Int(data[offset + 3])
-            offset += 4
-            guard length <= data.count - offset else {
-                throw HEVCPluginError(heif_error_Decoder_plugin_error, "HEVC: a NAL unit runs past the end of the data",
-                                      subcode: heif_suberror_End_of_data)
-            }
-            stream.append(contentsOf: [0, 0, 0, 1])
-            stream.append(contentsOf: data[offset..<offset + length])
-            offset += length
+        do throws(AnnexB.Failure) {
+            try AnnexB.append(data, lengthSize: 4, to: &stream)
+        } catch .lengthCutOff {
+            throw HEVCPluginError(heif_error_Decoder_plugin_error, "HEVC: a NAL unit's length is cut off", subcode: heif_suberror_End_of_data)
+        } catch {
+            throw HEVCPluginError(heif_error_Decoder_plugin_error, "HEVC: a NAL unit runs past the end of the data",
+                                  subcode: heif_suberror_End_of_data)
         }
     }
 

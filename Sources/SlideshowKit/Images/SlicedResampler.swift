@@ -1,7 +1,7 @@
 internal import CFFmpeg
 
 /// Owns one libswscale context with slice threads (`sws_alloc_context` … `sws_freeContext`),
-/// for the HEIF slide path: a full-size planar picture resampled to a slide with Lanczos and
+/// for the HEIF slide path: a full-size planar picture (RGB, or YCbCr with its matrix) resampled to a slide with Lanczos and
 /// interleaved to RGB24, its slices scaled on several threads at once.
 ///
 /// libswscale's slice threads only run under `sws_scale_frame`, which takes `AVFrame`s: the
@@ -12,6 +12,8 @@ internal import CFFmpeg
 final class SlicedResampler {
     /// libswscale's planar RGB (planes G, B, R), what libheif's RGB 4:4:4 planes are.
     static let planarRGB = AV_PIX_FMT_GBRP
+    /// libswscale's 8-bit YCbCr 4:2:0 (planes Y, Cb, Cr), what a HEIC's tiles decode to.
+    static let yuv420 = AV_PIX_FMT_YUV420P
 
     private let owner: OwnedScaleContext
     private let source: Size
@@ -23,11 +25,22 @@ final class SlicedResampler {
     ///   - sourceFormat: the input's planar pixel format.
     ///   - destination: the RGB24 output's size.
     ///   - threads: the slice threads.
-    /// - Throws: `.unsupported` when libswscale refuses the sizes, format or threads.
-    init(from source: Size, format sourceFormat: AVPixelFormat, to destination: Size, threads: Int) throws(ImageProblem) {
-        do {
+    ///   - matrix: for a YCbCr source, how it turns into RGB and where its chroma sits
+    ///     (libswscale's default is BT.601, limited range).
+    /// - Throws: `.unsupported` when libswscale refuses the sizes, format, threads or matrix.
+    init(from source: Size, format sourceFormat: AVPixelFormat, to destination: Size, threads: Int,
+         matrix: YCbCrEncoding? = nil) throws(ImageProblem) {
+        do throws(FFmpegError) {
+            let siting = matrix.map { [("src_h_chr_pos", Int64($0.chromaPosition.horizontal)), ("src_v_chr_pos", Int64($0.chromaPosition.vertical))] }
             owner = try OwnedScaleContext(from: source, format: sourceFormat, to: destination, format: AV_PIX_FMT_RGB24,
-                                          flags: PhotoResampler.slideFlags, threads: threads)
+                                          flags: PhotoResampler.slideFlags, threads: threads, options: siting ?? [])
+            if let matrix {
+                guard let colorspace = matrix.swscaleColorspace else { throw FFmpegError(call: "sws_getCoefficients", code: -EINVAL) }
+                // The output's table and range are ignored for RGB; brightness, contrast and saturation neutral.
+                try check(sws_setColorspaceDetails(owner.pointer, sws_getCoefficients(colorspace), matrix.fullRange ? 1 : 0,
+                                                   sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16),
+                          "sws_setColorspaceDetails")
+            }
         } catch {
             throw ImageProblem(.unsupported, "cannot resample \(source) to \(destination) (libswscale refused: \(error.message))")
         }
