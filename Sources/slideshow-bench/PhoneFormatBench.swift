@@ -18,6 +18,7 @@ func phoneFormatBenchmark(tool: String, media folder: String, scratch: URL, runs
         print("Phone formats: skipped (heif-convert is not installed: apt-get install libheif-examples)")
         return
     }
+    var renderCPU: (heic: Double, jpeg: Double, jpegWall: Double)?
     // 3 first, while this process is small: a child started after it has grown reports this
     // process's size as its own peak RSS (see main.swift). Printed last.
     let renderLines: [String] = {
@@ -27,18 +28,25 @@ func phoneFormatBenchmark(tool: String, media folder: String, scratch: URL, runs
             _ = measure(heifConvert, ["-q", "92", heic, jpeg])
             return jpeg
         }
-        func render(_ photos: [String], _ name: String) -> [Cost] {
-            let arguments = ["make"] + photos + ["--duration", "3", "--overwrite", "--quiet", "-o", scratch.appendingPathComponent("\(name).mp4").path]
-            _ = measure(tool, arguments)
-            return (0..<runs).map { _ in measure(tool, arguments) }
+        func arguments(_ photos: [String], _ name: String) -> [String] {
+            ["make"] + photos + ["--duration", "3", "--overwrite", "--quiet", "-o", scratch.appendingPathComponent("\(name).mp4").path]
         }
-        let heicRuns = render(heics, "heic"), jpegRuns = render(jpegs, "jpeg")
+        let heic = arguments(heics, "heic"), jpeg = arguments(jpegs, "jpeg")
+        _ = measure(tool, heic)
+        _ = measure(tool, jpeg)
+        // Alternating, so that both sides see the same machine.
+        var heicRuns: [Cost] = [], jpegRuns: [Cost] = []
+        for _ in 0..<runs {
+            heicRuns.append(measure(tool, heic))
+            jpegRuns.append(measure(tool, jpeg))
+        }
         guard heicRuns.allSatisfy({ $0.status == 0 }), jpegRuns.allSatisfy({ $0.status == 0 }) else {
             return ["  render: failed"]
         }
         let heicWall = median(heicRuns.map(\.wall)), jpegWall = median(jpegRuns.map(\.wall))
         let heicPeak = heicRuns.map(\.peakRSS).max()!, jpegPeak = jpegRuns.map(\.peakRSS).max()!
         let heicCPU = median(heicRuns.map(\.cpu)), jpegCPU = median(jpegRuns.map(\.cpu))
+        renderCPU = (heicCPU, jpegCPU, jpegWall)
         return ["  render 3 HEICs (12, 12, 7 MP) at 1080p: \(format(heicWall)), peak RSS \(megabytes(heicPeak))   "
                 + "same photos as JPEGs: \(format(jpegWall)), peak RSS \(megabytes(jpegPeak))",
                 String(format: "  HEIC / JPEG render: %.2fx (target ≤ 1.5x)   HEIC peak RSS: %@ (target ≤ 150 MB)",
@@ -99,9 +107,19 @@ func phoneFormatBenchmark(tool: String, media folder: String, scratch: URL, runs
     let jpegSlides = total(jpegPhotos) { _ = try manager4.requestImage(for: $0, targetSize: .hd1080, contentMode: .aspectFit) }
     print("  the 3 HEICs decoded to libheif's full-size RGB, HEVC by FFmpeg's libavcodec: \(both(ffmpegDecode))   "
           + "by libde265: \(both(libde265Decode))")
+    let hevcTiles = total(photos) { _ = try manager4.timeHEVCTiles($0) }
     print("  the 3 photos as 1080p slides (decode, colour, fit), one after another: HEICs \(both(heicSlides))   "
           + "JPEGs (DCT-scaled decode) \(both(jpegSlides))")
+    print("  of which the 3 HEICs' HEVC tiles alone (libavcodec, into the YCbCr canvas): \(both(hevcTiles))")
     renderLines.forEach { print($0) }
+    // The least a HEIC render can take here: the JPEG render's work other than its decodes,
+    // plus the HEVC decoding, spread perfectly over every core.
+    if let renderCPU {
+        let cores = Double(ProcessInfo.processInfo.activeProcessorCount)
+        let floor = (renderCPU.jpeg - jpegSlides.cpu + hevcTiles.cpu) / cores
+        print(String(format: "  floor for the HEIC render: (JPEG render CPU %.3f s − JPEG slides CPU %.3f s + HEVC tiles CPU %.3f s) / %.0f cores = %.3f s, %.2fx the JPEG render",
+                     renderCPU.jpeg, jpegSlides.cpu, hevcTiles.cpu, cores, floor, floor / renderCPU.jpegWall))
+    }
 }
 
 /// This process's CPU time so far (user + system, all threads), in seconds.

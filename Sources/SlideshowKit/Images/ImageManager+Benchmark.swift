@@ -23,7 +23,7 @@ extension ImageManager {
 
 extension ImageManager {
     /// Decodes a photo at the scale a render into `targetSize` would (HEIF and AVIF at the
-    /// fitted size, straight from libheif's planar RGB, or with `fullSize` at their own size;
+    /// fitted size, as ``HEIFDecoder/decodeScaled(to:displayed:)`` does, or with `fullSize` at their own size;
     /// JPEG at its chosen DCT scale), then times its colour transform alone: the benchmark's
     /// "profile transform per photo" figure.
     /// - Returns: the decoded size, and the seconds of the transform (0 when the photo skips it).
@@ -89,6 +89,21 @@ extension ImageManager {
         } catch {
             throw error.error(for: photo.path)
         }
+    }
+
+    /// Decodes a HEIC's HEVC tiles into the YCbCr canvas a slide is resampled from
+    /// (``HEVCTileDecoder``), and nothing else: the part of a HEIC slide no other format pays, in seconds.
+    /// - Throws: ``PhotoError`` as ``requestImage(for:targetSize:contentMode:background:)`` does,
+    ///   or `.unsupported` when the photo's pictures are not taken that way.
+    @_spi(Benchmark) public func timeHEVCTiles(_ photo: Photo) throws(PhotoError) -> Double {
+        let bytes = try PhotoFile.read(photo.path).bytes
+        let start = ContinuousClock.now
+        guard let layout = HEIFBoxes.hevcLayout(bytes),
+              HEVCTileDecoder.decode(layout, from: bytes, threads: HEIFDecoder.resampleThreads) != nil else {
+            throw PhotoError(path: photo.path, kind: .unsupported, reason: "its HEVC tiles are not decoded into a canvas")
+        }
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 
     /// Decodes a photo as a `fill` slide of `targetSize` would (DCT scale, upright), then times
