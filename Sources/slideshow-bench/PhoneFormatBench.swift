@@ -108,17 +108,20 @@ func phoneFormatBenchmark(tool: String, media folder: String, scratch: URL, runs
     print("  the 3 HEICs decoded to libheif's full-size RGB, HEVC by FFmpeg's libavcodec: \(both(ffmpegDecode))   "
           + "by libde265: \(both(libde265Decode))")
     let hevcTiles = total(photos) { _ = try manager4.timeHEVCTiles($0) }
+    let jpegDecodes = total(jpegPhotos) { _ = try manager4.decodeAtChosenScale($0, targetSize: .hd1080) }
     print("  the 3 photos as 1080p slides (decode, colour, fit), one after another: HEICs \(both(heicSlides))   "
           + "JPEGs (DCT-scaled decode) \(both(jpegSlides))")
-    print("  of which the 3 HEICs' HEVC tiles alone (libavcodec, into the YCbCr canvas): \(both(hevcTiles))")
+    print("  of which the decodes alone: the HEICs' HEVC tiles (libavcodec, into the YCbCr canvas) \(both(hevcTiles))   "
+          + "the JPEGs at their DCT scale \(both(jpegDecodes))")
     renderLines.forEach { print($0) }
-    // The least a HEIC render can take here: the JPEG render's work other than its decodes,
-    // plus the HEVC decoding, spread perfectly over every core.
+    // The least a HEIC render can take here: all the JPEG render's work but its decodes (the
+    // encoding, the resampling, the colour, the process), plus the HEVC decoding, spread
+    // perfectly over every core.
     if let renderCPU {
         let cores = Double(ProcessInfo.processInfo.activeProcessorCount)
-        let floor = (renderCPU.jpeg - jpegSlides.cpu + hevcTiles.cpu) / cores
-        print(String(format: "  floor for the HEIC render: (JPEG render CPU %.3f s − JPEG slides CPU %.3f s + HEVC tiles CPU %.3f s) / %.0f cores = %.3f s, %.2fx the JPEG render",
-                     renderCPU.jpeg, jpegSlides.cpu, hevcTiles.cpu, cores, floor, floor / renderCPU.jpegWall))
+        let floor = (renderCPU.jpeg - jpegDecodes.cpu + hevcTiles.cpu) / cores
+        print(String(format: "  floor for the HEIC render: (JPEG render CPU %.3f s − JPEG decodes CPU %.3f s + HEVC tiles CPU %.3f s) / %.0f cores = %.3f s, %.2fx the JPEG render",
+                     renderCPU.jpeg, jpegDecodes.cpu, hevcTiles.cpu, cores, floor, floor / renderCPU.jpegWall))
     }
 }
 
