@@ -99,8 +99,9 @@ enum HEIFBoxes {
         var idat: Range<Int>?
         /// The property boxes of `ipco`, 1-based in `ipma`.
         var propertyBoxes: [(type: String, payload: Range<Int>)] = []
-        /// Each item's property indices (`ipma`), in order; nil when there is no `iprp`.
+        /// Each item's property indices (`ipma`), in order.
         var associations: [Int: [Int]] = [:]
+        /// Whether the file has `iprp` with `ipco` and `ipma` (without them, no item has properties).
         var hasProperties = false
 
         /// Reads `meta`; nil when it or its `pitm` is missing or a box runs past its parent.

@@ -43,11 +43,11 @@ final class HEIFDecoder {
     /// limit, set explicitly. The pixel count is checked against ``ImageManager/maximumPixels`` too.
     static let maximumSide: Int32 = 32768
 
-    /// The slice threads a slide's resampling runs on: the cores, at most 4. libswscale's
-    /// Lanczos over a 12 MP photo's planes takes about 0.1 s on one core; on 2 cores the
-    /// render of the benchmark's 3 HEICs measured 1.15 s with 2 threads against 1.19 s with
-    /// one (medians of 6, the same bytes out).
-    static let resampleThreads = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
+    /// The threads a slide's HEVC tiles decode on, and its resampling's slice threads: the
+    /// cores, at most 4. libswscale's Lanczos over a 12 MP photo's planes takes about 0.1 s on
+    /// one core; on 2 cores the render of the benchmark's 3 HEICs measured 1.15 s with 2 slice
+    /// threads against 1.19 s with one (medians of 6, the same bytes out).
+    static let threads = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
 
     /// Starts libheif once per process (`heif_init`, which registers its decoders), then
     /// registers ``HEVCDecoderPlugin``, which libheif then prefers to libde265 for HEVC.
@@ -217,7 +217,7 @@ final class HEIFDecoder {
 
     /// Decodes the primary image straight to a smaller size, for a slide, without the full-size
     /// RGB image: libswscale resamples the decoded planes (Lanczos) to `size` and interleaves
-    /// them in one pass, on ``resampleThreads`` slice threads. The planes are released before
+    /// them in one pass, on ``threads`` slice threads. The planes are released before
     /// this returns.
     ///
     /// A HEIC whose primary image is one HEVC picture or a grid of them (every phone photo) is
@@ -258,10 +258,10 @@ final class HEIFDecoder {
             HEIFPicture(image: turn.map { image.oriented($0) } ?? image, color: color, exif: exif)
         }
         if let tiled, transformations == [] || transformations == ["irot"], tiled.layout.size == stored,
-           let canvas = HEVCTileDecoder.decode(tiled.layout, from: tiled.bytes, threads: Self.resampleThreads) {
+           let canvas = HEVCTileDecoder.decode(tiled.layout, from: tiled.bytes, threads: Self.threads) {
             let (planes, strides) = canvas.planes
             let resampler = try SlicedResampler(from: stored, format: SlicedResampler.yuv420, to: storedTarget,
-                                                threads: Self.resampleThreads, matrix: canvas.matrix)
+                                                threads: Self.threads, matrix: canvas.matrix)
             return picture(try Self.resample(planes.map { UnsafePointer($0) }, strides: strides.map { Int32($0) }, with: resampler,
                                              to: storedTarget))
         }
@@ -285,7 +285,7 @@ final class HEIFDecoder {
                 strides.append(stride)
             }
             let resampler = try SlicedResampler(from: stored, format: SlicedResampler.planarRGB, to: storedTarget,
-                                                threads: Self.resampleThreads)
+                                                threads: Self.threads)
             return picture(try Self.resample(planes, strides: strides, with: resampler, to: storedTarget))
         }
     }

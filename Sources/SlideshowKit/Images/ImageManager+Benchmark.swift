@@ -99,7 +99,7 @@ extension ImageManager {
         let bytes = try PhotoFile.read(photo.path).bytes
         let start = ContinuousClock.now
         guard let layout = HEIFBoxes.hevcLayout(bytes),
-              HEVCTileDecoder.decode(layout, from: bytes, threads: HEIFDecoder.resampleThreads) != nil else {
+              HEVCTileDecoder.decode(layout, from: bytes, threads: HEIFDecoder.threads) != nil else {
             throw PhotoError(path: photo.path, kind: .unsupported, reason: "its HEVC tiles are not decoded into a canvas")
         }
         let elapsed = ContinuousClock.now - start
