@@ -63,7 +63,7 @@ bench-slides: deps
 	$(SWIFT) build -c release --product slideshow-bench
 	.build/release/slideshow-bench --slides
 
-## sheets: the README's contact sheets (every look, blur fill, fades and Ken Burns motion) rendered from the sample photos
+## sheets: the README's contact sheets (every look, blur fill, fades and Ken Burns motion) rendered from the sample photos, and phone formats from ../shared/media
 sheets: release
 	Samples/make-sheets.sh .build/release/slideshow
 

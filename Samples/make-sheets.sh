@@ -6,6 +6,9 @@
 #   Samples/sheets/blur-fill.png  the sample photos with --fit blur, and with --fit blur --filter minimal-life
 #   Samples/sheets/motion.png     every 9th frame of a 4.5 s show: fades (with a fade in and out at
 #                                 the ends) above, a Ken Burns zoom-in with fades below
+#   Samples/sheets/phone.png      phone formats from ../shared/media (when it is beside the project):
+#                                 an iPhone HEIC portrait (irot 270, EXIF 6), a Samsung HEIC (EXIF 6,
+#                                 no irot), a WebP with EXIF 6, a Display P3 JPEG
 # Usage: Samples/make-sheets.sh [path/to/slideshow]
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -42,4 +45,15 @@ show=("${photos[@]}" --duration 4.5 --size 320x180 --overwrite --quiet)
 ffmpeg -v error -y -i "$scratch/fade.mp4" -i "$scratch/zoom.mp4" -filter_complex \
   "[0]select='not(mod(n,9))',scale=160:90,tile=5x3:padding=2:margin=2[a];[1]select='not(mod(n,9))',scale=160:90,tile=5x3:padding=2:margin=2[b];[a][b]vstack" \
   -frames:v 1 "$here/sheets/motion.png"
+
+# Phone formats, from the shared media (never copied into the project): one frame each.
+media="$here/../../shared/media"
+phone=(heic_iphone8plus_grid_irot270_exif6_arrow.heic heic_samsung_s24fe_grid_exif6_no_irot.heic
+       webp_lossy_exif_orient6_iphonex.webp jpeg_display_p3_nikon_d3s.jpg)
+if [ -d "$media" ]; then
+  "$tool" make "${phone[@]/#/$media/}" --size 320x180 --fps 1 --duration 4 --quiet --overwrite -o "$scratch/phone.mp4"
+  ffmpeg -v error -y -i "$scratch/phone.mp4" -vf "tile=4x1:padding=4:color=white,pad=iw+8:ih+8:4:4:white" -frames:v 1 "$here/sheets/phone.png"
+else
+  echo "phone.png: left as it is (../shared/media is not beside the project)"
+fi
 ls -l "$here/sheets"
