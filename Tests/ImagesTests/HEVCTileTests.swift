@@ -57,6 +57,30 @@ struct HEVCTileTests {
         }
     }
 
+    @Test("the canvas and the slide are the same bytes on 1 or 3 threads, whatever the machine's cores")
+    func sameBytesOnAnyThreads() throws {
+        let bytes = try PhotoFile.read(media("heic_iphonexr_grid_landscape.heic")).bytes
+        let layout = try #require(HEIFBoxes.hevcLayout(bytes))
+        func slide(_ threads: Int) throws -> (canvas: [UInt8], slide: [UInt8]) {
+            let canvas = try #require(HEVCTileDecoder.decode(layout, from: bytes, threads: threads))
+            let (planes, strides) = canvas.planes
+            let rows = [layout.size.height, layout.size.height / 2, layout.size.height / 2]
+            let copied = (0..<3).flatMap { Array(UnsafeBufferPointer(start: planes[$0], count: strides[$0] * rows[$0])) }
+            let target = Size(width: 400, height: 300)
+            var output = [UInt8](repeating: 0, count: target.width * target.height * 3)
+            let resampler = try SlicedResampler(from: layout.size, format: SlicedResampler.yuv420, to: target, threads: threads, matrix: canvas.matrix)
+            try output.withUnsafeMutableBufferPointer { out in
+                try resampler.scale(planes: planes.map { UnsafePointer($0) } + [nil], strides: strides.map { Int32($0) } + [0],
+                                    into: out.baseAddress!, stride: target.width * 3)
+            }
+            return (copied, output)
+        }
+        let one = try slide(1), three = try slide(3)
+        #expect(one.canvas == three.canvas)
+        #expect(one.slide == three.slide)
+        #expect(Set(one.slide).count > 200)
+    }
+
     @Test("a 10-bit HEIF's tiles are left to libheif, and so is a tile that does not decode")
     func leftToLibheif() throws {
         let sony = try PhotoFile.read(media("hif_sony_a7s3_10bit.hif")).bytes

@@ -251,8 +251,8 @@ public struct ImageManager: Sendable {
             try decoder.checkLimits()
             // Upright once libheif has applied irot/imir/clap; EXIF orientation is not applied (see HEIFPicture).
             // A photo larger than the slide needs is resampled to the fitted size straight
-            // from libheif's planar RGB (see decodeScaled); the colour
-            // transform then runs at that size.
+            // from its decoded planes (a HEIC's YCbCr tiles, else libheif's planar RGB; see
+            // decodeScaled); the colour transform then runs at that size.
             let displayed = decoder.displayedSize
             let planned = FitGeometry(source: displayed, target: target, mode: mode)
             let fitted = planned.fittedSize
