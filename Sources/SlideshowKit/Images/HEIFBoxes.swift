@@ -10,27 +10,49 @@
 /// (which properties belong to which item). Every read is bounds-checked; anything unexpected
 /// gives nil.
 enum HEIFBoxes {
-    /// The primary item's `irot` angle in quarter turns anticlockwise (0 to 3), nil when the
-    /// boxes cannot be read, 0 when there is no `irot`.
-    static func primaryRotation(_ bytes: [UInt8]) -> Int? {
-        guard let meta = Meta(bytes), let properties = meta.properties(of: meta.primary) else { return nil }
+    /// What the boxes say of the primary item, read in one pass over them.
+    struct PrimaryItem {
+        /// Its `irot` angle in quarter turns anticlockwise (0 to 3), nil when the boxes cannot
+        /// be read, 0 when there is no `irot`.
+        var rotation: Int?
+        /// The types of its transformative properties (`clap`, `irot`, `imir`), in the order its
+        /// `ipma` entry lists them (the order libheif applies them in); nil when the boxes
+        /// cannot be read.
+        var transformations: [String]?
+        /// Where its HEVC pictures lie, when it is one HEVC picture (`hvc1`) or a grid of them
+        /// whose tiles share one configuration and size and carry no transformation of their
+        /// own; nil for anything else (AVIF, overlays, derived tiles, data in other items).
+        var hevcLayout: HEVCLayout?
+    }
+
+    /// Reads the primary item's rotation, transformations and HEVC layout.
+    static func primaryItem(_ bytes: [UInt8]) -> PrimaryItem {
+        guard let meta = Meta(bytes) else { return PrimaryItem() }
+        return PrimaryItem(rotation: rotation(meta), transformations: transformations(meta), hevcLayout: hevcLayout(meta))
+    }
+
+    /// The primary item's rotation alone: ``PrimaryItem/rotation``.
+    static func primaryRotation(_ bytes: [UInt8]) -> Int? { Meta(bytes).flatMap(rotation) }
+
+    /// The primary item's transformations alone: ``PrimaryItem/transformations``.
+    static func primaryTransformations(_ bytes: [UInt8]) -> [String]? { Meta(bytes).flatMap(transformations) }
+
+    /// The primary item's HEVC layout alone: ``PrimaryItem/hevcLayout``.
+    static func hevcLayout(_ bytes: [UInt8]) -> HEVCLayout? { Meta(bytes).flatMap(hevcLayout) }
+
+    private static func rotation(_ meta: Meta) -> Int? {
+        guard let properties = meta.properties(of: meta.primary) else { return nil }
         guard let irot = properties.first(where: { $0.type == "irot" && $0.payload.count >= 1 }) else { return 0 }
-        return Int(bytes[irot.payload.lowerBound] & 0x03)
+        return Int(meta.bytes[irot.payload.lowerBound] & 0x03)
     }
 
-    /// The types of the primary item's transformative properties (`clap`, `irot`, `imir`), in
-    /// the order its `ipma` entry lists them (the order libheif applies them in); nil when the
-    /// boxes cannot be read.
-    static func primaryTransformations(_ bytes: [UInt8]) -> [String]? {
-        guard let meta = Meta(bytes) else { return nil }
-        return meta.properties(of: meta.primary)?.map(\.type).filter(Meta.transformations.contains)
+    private static func transformations(_ meta: Meta) -> [String]? {
+        meta.properties(of: meta.primary)?.map(\.type).filter(Meta.transformations.contains)
     }
 
-    /// Where the primary image's HEVC pictures lie, when it is one HEVC picture (`hvc1`) or a
-    /// grid of them whose tiles share one configuration and size and carry no transformation
-    /// of their own; nil for anything else (AVIF, overlays, derived tiles, data in other items).
-    static func hevcLayout(_ bytes: [UInt8]) -> HEVCLayout? {
-        guard let meta = Meta(bytes), let type = meta.itemTypes[meta.primary] else { return nil }
+    private static func hevcLayout(_ meta: Meta) -> HEVCLayout? {
+        guard let type = meta.itemTypes[meta.primary] else { return nil }
+        let bytes = meta.bytes
         let size: Size, columns: Int, rows: Int, tiles: [Int]
         switch type {
         case "hvc1":

@@ -86,9 +86,10 @@ final class HEIFDecoder {
         }
         self.context = context
         self.handle = primary
-        rotation = HEIFBoxes.primaryRotation(bytes)
-        transformations = HEIFBoxes.primaryTransformations(bytes)
-        tiled = HEIFBoxes.hevcLayout(bytes).map { ($0, bytes) }
+        let item = HEIFBoxes.primaryItem(bytes)
+        rotation = item.rotation
+        transformations = item.transformations
+        tiled = item.hevcLayout.map { ($0, bytes) }
     }
 
     deinit {
