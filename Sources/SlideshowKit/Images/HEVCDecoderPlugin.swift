@@ -145,8 +145,8 @@ struct HEVCPluginError: Error {
 /// One coded picture on its way through libavcodec: the NAL units libheif pushed, in Annex B
 /// form, until ``decode()`` turns them into a libheif image.
 ///
-/// Owns no C object itself; the decode's libavcodec context, packet and frame are owned by
-/// ``OwnedCodecContext``, ``OwnedPacket`` and ``OwnedFrame`` for the length of ``decode()``.
+/// Owns no C object itself; the decode's libavcodec decoder is an ``HEVCPictureCodec`` made
+/// for the length of ``decode()``.
 /// libheif holds it (retained) between `new_decoder` and `free_decoder`, on one thread.
 final class HEVCPictureDecoder {
     /// The NAL units so far, each after a 4-byte start code `00 00 00 01`.
@@ -170,33 +170,22 @@ final class HEVCPictureDecoder {
     /// - Throws: `Decoder_plugin_error` with FFmpeg's message when the data does not decode;
     ///   `Unsupported_feature` for a pixel format libheif does not store.
     func decode() throws(HEVCPluginError) -> OpaquePointer {
-        _ = quietFFmpegLogging
-        guard let codec = avcodec_find_decoder(AV_CODEC_ID_HEVC) else {
+        guard HEVCPictureCodec.isAvailable else {
             throw HEVCPluginError(heif_error_Unsupported_feature, "HEVC: this FFmpeg has no HEVC decoder", subcode: heif_suberror_Unsupported_codec)
         }
-        guard !stream.isEmpty else { throw HEVCPluginError(heif_error_Decoder_plugin_error, "HEVC: no picture in the data") }
-        let frame: OwnedFrame?
+        let noPicture = HEVCPluginError(heif_error_Decoder_plugin_error, "HEVC: no picture in the data")
+        guard !stream.isEmpty else { throw noPicture }
+        let image: Result<OpaquePointer, HEVCPluginError>?
         do throws(FFmpegError) {
-            let context = try OwnedCodecContext(codec: codec)
-            context.pointer.pointee.thread_count = 1
-            try check(avcodec_open2(context.pointer, codec, nil), "avcodec_open2(hevc)")
-            let packet = try OwnedPacket()
-            try check(av_new_packet(packet.pointer, Int32(stream.count)), "av_new_packet")
-            stream.withUnsafeBytes { bytes in
-                packet.pointer.pointee.data.update(from: bytes.bindMemory(to: UInt8.self).baseAddress!, count: bytes.count)
+            image = try HEVCPictureCodec().decode(stream) { frame in
+                Result { () throws(HEVCPluginError) in try Self.image(of: frame) }
             }
-            stream = []
-            try check(avcodec_send_packet(context.pointer, packet.pointer), "avcodec_send_packet")
-            try check(avcodec_send_packet(context.pointer, nil), "avcodec_send_packet")
-            let decoded = try OwnedFrame()
-            let received = avcodec_receive_frame(context.pointer, decoded.pointer)
-            frame = received == shim_averror_eof() ? nil : decoded
-            if frame != nil { try check(received, "avcodec_receive_frame") }
         } catch {
             throw HEVCPluginError(error)
         }
-        guard let frame else { throw HEVCPluginError(heif_error_Decoder_plugin_error, "HEVC: no picture in the data") }
-        return try Self.image(of: frame.pointer)
+        stream = []
+        guard let image else { throw noPicture }
+        return try image.get()
     }
 
     /// A libheif image holding a copy of a decoded frame's planes and its colour description.

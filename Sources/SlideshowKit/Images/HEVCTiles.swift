@@ -255,23 +255,14 @@ enum HEVCTileDecoder {
         }
     }
 
-    /// One libavcodec HEVC decoder, its packet and frame, used for one tile after another.
+    /// One tile at a time through an ``HEVCPictureCodec`` of its own: the tile's Annex B
+    /// stream built in a buffer kept from tile to tile, its picture checked and lent on.
     /// Not `Sendable`: one worker of ``HEVCTileDecoder/decode(_:from:threads:)`` owns it.
     private final class Worker {
-        private let context: OwnedCodecContext
-        private let packet: OwnedPacket
-        private let frame: OwnedFrame
+        private let codec: HEVCPictureCodec
         private var stream: [UInt8] = []
 
-        init() throws(FFmpegError) {
-            _ = quietFFmpegLogging
-            guard let codec = avcodec_find_decoder(AV_CODEC_ID_HEVC) else { throw FFmpegError(call: "avcodec_find_decoder(hevc)", code: -ENOSYS) }
-            context = try OwnedCodecContext(codec: codec)
-            context.pointer.pointee.thread_count = 1
-            try check(avcodec_open2(context.pointer, codec, nil), "avcodec_open2(hevc)")
-            packet = try OwnedPacket()
-            frame = try OwnedFrame()
-        }
+        init() throws(FFmpegError) { codec = try HEVCPictureCodec() }
 
         /// Decodes tile `index` and lends its picture to `use`, which says whether it took it.
         /// - Returns: false when the tile does not decode to an 8-bit 4:2:0 picture of the tile size,
@@ -289,23 +280,64 @@ enum HEVCTileDecoder {
             } catch {
                 return false
             }
-            defer {
-                av_frame_unref(frame.pointer)
-                av_packet_unref(packet.pointer)
-                avcodec_flush_buffers(context.pointer)
+            let taken = try? codec.decode(stream) { frame -> Bool in
+                let picture = frame.pointee
+                guard picture.format == AV_PIX_FMT_YUV420P.rawValue || picture.format == AV_PIX_FMT_YUVJ420P.rawValue,
+                      Int(picture.width) == layout.tileSize.width, Int(picture.height) == layout.tileSize.height,
+                      // A picture concealed over damage is flagged corrupt: libheif's path decides then.
+                      picture.flags & AV_FRAME_FLAG_CORRUPT == 0
+                else { return false }
+                return use(frame)
             }
-            guard av_new_packet(packet.pointer, Int32(stream.count)) >= 0 else { return false }
-            stream.withUnsafeBufferPointer { packet.pointer.pointee.data.update(from: $0.baseAddress!, count: $0.count) }
-            guard avcodec_send_packet(context.pointer, packet.pointer) >= 0,
-                  avcodec_send_packet(context.pointer, nil) >= 0,
-                  avcodec_receive_frame(context.pointer, frame.pointer) >= 0 else { return false }
-            let picture = frame.pointer.pointee
-            guard picture.format == AV_PIX_FMT_YUV420P.rawValue || picture.format == AV_PIX_FMT_YUVJ420P.rawValue,
-                  Int(picture.width) == layout.tileSize.width, Int(picture.height) == layout.tileSize.height,
-                  // A picture concealed over damage is flagged corrupt: libheif's path decides then.
-                  picture.flags & AV_FRAME_FLAG_CORRUPT == 0
-            else { return false }
-            return use(frame.pointer)
+            return taken == true
         }
+    }
+}
+
+/// One single-threaded libavcodec HEVC decoder with its packet and frame, decoding one coded
+/// picture after another: each is sent whole (Annex B NAL units, parameter sets first), the
+/// decoder drained, and the decoder reset for the next. Used by ``HEVCTileDecoder`` (one per
+/// worker, kept from tile to tile, so that its picture buffers come back from its pool) and by
+/// ``HEVCPictureDecoder`` (libheif's plugin, one per picture).
+///
+/// Owns its `AVCodecContext`, `AVPacket` and `AVFrame` through ``OwnedCodecContext``,
+/// ``OwnedPacket`` and ``OwnedFrame``. Not `Sendable`: one thread uses it.
+final class HEVCPictureCodec {
+    /// Whether this FFmpeg was built with an HEVC decoder.
+    static var isAvailable: Bool { avcodec_find_decoder(AV_CODEC_ID_HEVC) != nil }
+
+    private let context: OwnedCodecContext
+    private let packet: OwnedPacket
+    private let frame: OwnedFrame
+
+    /// - Throws: ``FFmpegError`` when there is no HEVC decoder or it cannot start.
+    init() throws(FFmpegError) {
+        _ = quietFFmpegLogging
+        guard let codec = avcodec_find_decoder(AV_CODEC_ID_HEVC) else { throw FFmpegError(call: "avcodec_find_decoder(hevc)", code: -ENOSYS) }
+        context = try OwnedCodecContext(codec: codec)
+        context.pointer.pointee.thread_count = 1
+        try check(avcodec_open2(context.pointer, codec, nil), "avcodec_open2(hevc)")
+        packet = try OwnedPacket()
+        frame = try OwnedFrame()
+    }
+
+    /// Decodes the picture in `stream` and lends it to `body`; the picture is released when
+    /// `body` returns.
+    /// - Returns: what `body` returns; nil when the data holds no picture.
+    /// - Throws: ``FFmpegError`` when libavcodec refuses the data.
+    func decode<Result>(_ stream: [UInt8], _ body: (UnsafePointer<AVFrame>) -> Result) throws(FFmpegError) -> Result? {
+        defer {
+            av_frame_unref(frame.pointer)
+            av_packet_unref(packet.pointer)
+            avcodec_flush_buffers(context.pointer)
+        }
+        try check(av_new_packet(packet.pointer, Int32(stream.count)), "av_new_packet")
+        stream.withUnsafeBufferPointer { packet.pointer.pointee.data.update(from: $0.baseAddress!, count: $0.count) }
+        try check(avcodec_send_packet(context.pointer, packet.pointer), "avcodec_send_packet")
+        try check(avcodec_send_packet(context.pointer, nil), "avcodec_send_packet")
+        let received = avcodec_receive_frame(context.pointer, frame.pointer)
+        if received == shim_averror_eof() { return nil }
+        try check(received, "avcodec_receive_frame")
+        return body(frame.pointer)
     }
 }
