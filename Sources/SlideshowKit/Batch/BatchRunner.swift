@@ -89,9 +89,7 @@ public struct BatchRunner: Sendable {
     private func run(_ job: BatchJob, events: AsyncStream<BatchEvent>.Continuation) async -> BatchResult {
         let started = ContinuousClock.now
         func result(_ outcome: BatchResult.Outcome) -> BatchResult {
-            let elapsed = ContinuousClock.now - started
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            return BatchResult(index: job.index, output: job.slideshow.output, outcome: outcome, seconds: seconds)
+            BatchResult(index: job.index, output: job.slideshow.output, outcome: outcome, seconds: (ContinuousClock.now - started).seconds)
         }
         if skipExisting && FileManager.default.fileExists(atPath: job.slideshow.output) {
             return result(.skipped)

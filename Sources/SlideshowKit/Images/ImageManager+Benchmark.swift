@@ -58,12 +58,9 @@ extension ImageManager {
             let size = image.size
             guard case .success(.icc(let profile)) = color,
                   let transform = ColorManagement.cachedTransform(for: .icc(profile), input: .rgb) else { return (size, 0) }
-            func seconds(_ duration: Duration) -> Double {
-                Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-            }
             let start = ContinuousClock.now
             _ = transform.apply(to: consume image)
-            return (size, seconds(ContinuousClock.now - start))
+            return (size, (ContinuousClock.now - start).seconds)
         } catch {
             throw error.error(for: photo.path)
         }
@@ -84,8 +81,7 @@ extension ImageManager {
             defer { HEVCDecoderPlugin.isEnabled.store(true, ordering: .relaxed) }
             let start = ContinuousClock.now
             try decoder.decodePlanes()
-            let elapsed = ContinuousClock.now - start
-            return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            return (ContinuousClock.now - start).seconds
         } catch {
             throw error.error(for: photo.path)
         }
@@ -102,8 +98,7 @@ extension ImageManager {
               HEVCTileDecoder.decode(layout, from: bytes, threads: HEIFDecoder.threads) != nil else {
             throw PhotoError(path: photo.path, kind: .unsupported, reason: "its HEVC tiles are not decoded into a canvas")
         }
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return (ContinuousClock.now - start).seconds
     }
 
     /// Decodes a photo as a `fill` slide of `targetSize` would (DCT scale, upright), then times
@@ -115,8 +110,7 @@ extension ImageManager {
             let (image, _) = try decodeOriented(bytes, target: targetSize, mode: .aspectFill, background: .black)
             let start = ContinuousClock.now
             let faces = FaceFraming.faces(in: image)
-            let elapsed = ContinuousClock.now - start
-            return (image.size, faces.count, Double(elapsed.components.attoseconds) / 1e18 + Double(elapsed.components.seconds))
+            return (image.size, faces.count, (ContinuousClock.now - start).seconds)
         } catch {
             throw error.error(for: photo.path)
         }

@@ -130,11 +130,10 @@ struct Renderer {
         // stat, not lstat: an output that is a symbolic link was written through.
         var written = stat()
         let bytes = stat(slideshow.output, &written) == 0 ? Int(written.st_size) : 0
-        let elapsed = ContinuousClock.now - started
         return RenderResult(
             output: slideshow.output, duration: timeline.endTime, frames: timeline.frameCount, size: settings.size,
             framesPerSecond: settings.framesPerSecond, look: slideshow.look.name, bytes: bytes,
-            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+            seconds: (ContinuousClock.now - started).seconds,
             loudness: loudness, warnings: soundtrack?.warnings ?? [])
     }
 
