@@ -87,9 +87,8 @@ struct PhoneFormatTests {
     func exifIgnoredForHEIF() throws {
         let bytes = try PhotoFile.read(media("heic_samsung_s24fe_grid_exif6_no_irot.heic")).bytes
         let decoder = try HEIFDecoder(bytes, formatName: "HEIF")
-        let exif = try #require(decoder.exif)
         // The EXIF block is there and says 6; the photo still displays as stored.
-        #expect(EXIFOrientation.parse(tiff: exif, in: exif.indices) == .right)
+        #expect(PhotoMetadata(reading: bytes, format: .heif).orientation == .right)
         #expect(decoder.displayedSize == Size(width: 4000, height: 1848))
         #expect(try ImageManager().inspect(Photo(path: media("heic_samsung_s24fe_grid_exif6_no_irot.heic"))).orientation == .up)
     }
@@ -286,11 +285,14 @@ struct PhoneFormatTests {
         }
     }
 
-    @Test("the WebP's EXIF block is exposed raw, and its ICC profile read")
+    @Test("the WebP's EXIF and XMP chunks are found, and its ICC profile read")
     func webpMetadata() throws {
-        let header = try WebPHeader(parsing: PhotoFile.read(media("webp_lossy_icc_exif_xmp_flower.webp")).bytes)
-        let exif = try #require(header.exif)
-        #expect(exif.starts(with: Array("II*\0".utf8)) || exif.starts(with: Array("MM\0*".utf8)))
+        let bytes = try PhotoFile.read(media("webp_lossy_icc_exif_xmp_flower.webp")).bytes
+        let header = try WebPHeader(parsing: bytes)
+        let blocks = MetadataBlocks.webp(bytes)
+        let exif = try #require(blocks.exif)
+        #expect(exif.orientation == .up && !exif.littleEndian && exif.base == 11502)
+        #expect(String(decoding: try #require(blocks.xmp).prefix(9), as: UTF8.self) == "<?xpacket")
         guard case .success(.icc(let profile)) = header.color else {
             Issue.record("no ICC profile: \(header.color)")
             return

@@ -34,12 +34,14 @@ public struct ImageManager: Sendable {
     /// Reads the first 256 KiB of the file (all of it only when the header is longer), finds
     /// the format from the content, and for a JPEG parses the markers up to the start of the
     /// image data (frame type, size, EXIF orientation) and has TurboJPEG read the header too.
+    /// The capture date comes from the same bytes, whatever the format (``PhotoMetadata``);
+    /// an implausible one is dropped with a ``PhotoWarning``.
     /// It does not decode the image data, so a file damaged or cut short *inside* its image
     /// data passes here and fails in
     /// ``requestImage(for:targetSize:contentMode:background:)``.
     /// - Parameters:
     ///   - photo: the photo to inspect.
-    /// - Returns: the format, stored size, orientation and displayed size.
+    /// - Returns: the format, stored size, orientation, displayed size and capture date.
     /// - Throws: ``PhotoError`` with kind `.notFound`, `.unreadable` (a folder, FIFO or device:
     ///   refused before opening), `.empty`, `.notAnImage` (not JPEG or PNG; the reason names
     ///   the format when it is recognisable, e.g. HEIF/HEIC), `.truncated` (the file ends
@@ -64,7 +66,9 @@ public struct ImageManager: Sendable {
                     bytes = try Self.readWhole(path)
                     header = try JPEGHeader(parsing: bytes)
                 }
-                return try Self.info(checking: header, in: bytes)
+                var info = try Self.info(checking: header, in: bytes)
+                info.captureDate = CaptureDate.plausible(header.metadata.captureDate, photo: path)
+                return info
             case .supported(.png):
                 let header: PNGHeader
                 do throws(ImageProblem) {
@@ -74,21 +78,26 @@ public struct ImageManager: Sendable {
                     header = try PNGHeader(parsing: bytes, complete: false)
                 }
                 try header.checkLimits(fileBytes: fileSize)
-                return PhotoInfo(format: .png, storedSize: header.size, orientation: header.orientation ?? .up)
+                return PhotoInfo(format: .png, storedSize: header.size, orientation: header.orientation ?? .up,
+                                 captureDate: CaptureDate.plausible(header.metadata.captureDate, photo: path))
             case .supported(.heif), .supported(.avif):
                 let format: ImageFormat = sniffed == .supported(.avif) ? .avif : .heif
                 // libheif reads the boxes from the whole file (the image data may come first).
                 if bytes.count < fileSize { bytes = try Self.readWhole(path) }
                 let decoder = try HEIFDecoder(bytes, formatName: format == .avif ? "AVIF" : "HEIF")
                 try decoder.checkLimits()
+                // Its EXIF orientation is not applied (see HEIFPicture); its capture date is read.
+                let metadata = PhotoMetadata(reading: bytes, format: format)
                 return PhotoInfo(format: format, storedSize: decoder.storedSize, orientation: .up,
-                                 displayedSize: decoder.displayedSize)
+                                 displayedSize: decoder.displayedSize,
+                                 captureDate: CaptureDate.plausible(metadata.captureDate, photo: path))
             case .supported(.webp):
                 // The EXIF chunk may follow the image data.
                 if bytes.count < fileSize { bytes = try Self.readWhole(path) }
                 let header = try WebPHeader(parsing: copy bytes)
                 try header.checkLimits()
-                return PhotoInfo(format: .webp, storedSize: header.size, orientation: header.orientation)
+                return PhotoInfo(format: .webp, storedSize: header.size, orientation: header.orientation,
+                                 captureDate: CaptureDate.plausible(header.metadata.captureDate, photo: path))
             }
         } catch {
             throw error.error(for: path)

@@ -87,6 +87,9 @@ public struct PhotoInfo: Sendable, Hashable {
     /// The size the photo displays at: ``storedSize`` with width and height swapped for
     /// orientations 5 to 8.
     public var displayedSize: Size
+    /// When the photo was taken (its EXIF `DateTimeOriginal`, in any format), nil when it does
+    /// not say or says something implausible (see ``CaptureDate/read(_:)``).
+    public var captureDate: CaptureDate?
 
     /// Creates a photo description.
     ///
@@ -95,10 +98,13 @@ public struct PhotoInfo: Sendable, Hashable {
     ///   - storedSize: the stored pixel size.
     ///   - orientation: the EXIF orientation.
     ///   - displayedSize: the displayed size; by default `storedSize` turned by `orientation`.
-    public init(format: ImageFormat, storedSize: Size, orientation: Orientation, displayedSize: Size? = nil) {
+    ///   - captureDate: when the photo was taken; nil by default.
+    public init(format: ImageFormat, storedSize: Size, orientation: Orientation, displayedSize: Size? = nil,
+                captureDate: CaptureDate? = nil) {
         self.format = format
         self.storedSize = storedSize
         self.orientation = orientation
         self.displayedSize = displayedSize ?? orientation.displayedSize(of: storedSize)
+        self.captureDate = captureDate
     }
 }

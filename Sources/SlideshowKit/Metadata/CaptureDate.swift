@@ -128,124 +128,70 @@ extension CaptureDate {
     /// chunk, or the EXIF item of a HEIF or WebP file (after any header offset).
     ///
     /// Follows IFD0's EXIF pointer (tag 0x8769) to the EXIF IFD and reads `DateTimeOriginal`
-    /// (0x9003, ASCII) and `OffsetTimeOriginal` (0x9011, ASCII). Like ``EXIFOrientation``, it
-    /// reads untrusted bytes: every offset is checked against the block's end, and any damage
-    /// gives nil. Nothing else of the block (GPS, serial numbers, maker notes) is read.
+    /// (0x9003, ASCII) and `OffsetTimeOriginal` (0x9011, ASCII) with ``TIFFBlock``, which checks
+    /// every offset against the block's end: any damage gives nil. Nothing else of the block
+    /// (GPS, serial numbers, maker notes) is read.
     /// - Parameters:
     ///   - bytes: the bytes holding the block.
     ///   - range: where the block lies in `bytes`; offsets inside count from its start.
     /// - Returns: the date, or nil when there is none or it cannot be read.
     public static func parse(tiff bytes: [UInt8], in range: Range<Int>) -> CaptureDate? {
-        guard let tiff = TIFFBlock(bytes, range),
-              let exifPointer = tiff.entry(0x8769, inIFDAt: tiff.firstIFD), exifPointer.type == 4 || exifPointer.type == 13,
-              let exifIFD = tiff.u32(exifPointer.valueOffset),
-              let original = tiff.ascii(tiff.entry(0x9003, inIFDAt: exifIFD)) else { return nil }
-        let offset = tiff.ascii(tiff.entry(0x9011, inIFDAt: exifIFD))
-        return CaptureDate(exif: original, offset: offset)
+        TIFFBlock(bytes, range)?.captureDate
     }
 
-    /// The capture date of a JPEG (its first `Exif` APP1 segment) or a PNG (its `eXIf` chunk),
-    /// from the file's bytes or a prefix holding the header.
+    /// The capture date a photo file states, whatever its format (``PhotoMetadata``); nil for
+    /// a file that is not a photo this library reads.
+    /// - Parameters:
+    ///   - bytes: the file's bytes: a prefix holding the header is enough for JPEG and PNG,
+    ///     HEIF, AVIF and WebP need the whole file.
     static func parse(photo bytes: [UInt8]) -> CaptureDate? {
-        if bytes.count >= 2, bytes[0] == 0xFF, bytes[1] == 0xD8 {
-            var found: CaptureDate?
-            _ = JPEGMarkers.scan(bytes) { marker, payload in
-                guard marker == 0xE1 else { return true }
-                let exifHeader: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0x00, 0x00]
-                guard payload.count >= 6, bytes[payload.lowerBound..<payload.lowerBound + 6].elementsEqual(exifHeader) else { return true }
-                found = parse(tiff: bytes, in: payload.lowerBound + 6..<payload.upperBound)
-                return false
-            }
-            return found
-        }
-        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        guard bytes.count >= 8, bytes[0..<8].elementsEqual(signature) else { return nil }
-        var offset = 8
-        while offset + 8 <= bytes.count {
-            let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
-            let type = bytes[offset + 4..<offset + 8]
-            let start = offset + 8
-            guard length >= 0, start + length <= bytes.count else { return nil }
-            if type.elementsEqual("eXIf".utf8) { return parse(tiff: bytes, in: start..<start + length) }
-            if type.elementsEqual("IDAT".utf8) || type.elementsEqual("IEND".utf8) { return nil }
-            offset = start + length + 4
-        }
-        return nil
+        guard case .supported(let format) = FormatSniffer.sniff(bytes) else { return nil }
+        return PhotoMetadata(reading: bytes, format: format).captureDate
     }
 
-    /// The capture date of a photo file: its first 256 KiB are read (all of the file's header
-    /// in every camera file seen so far); nil when the file has no date, cannot be read, or
-    /// is in a format without EXIF here.
+    /// The capture date of a photo file, in any format this library reads: a JPEG's or PNG's
+    /// first 256 KiB are read (all of the header in every camera file seen so far), a HEIF's,
+    /// AVIF's or WebP's whole file (their EXIF may follow the image data). nil when the file
+    /// has no date, cannot be read, or states an implausible one (reported as a
+    /// ``PhotoWarning``; see ``plausible(_:photo:now:)``).
     /// - Parameters:
     ///   - photo: the photo.
     public static func read(_ photo: Photo) -> CaptureDate? {
-        guard let prefix = try? PhotoFile.read(photo.path, limit: 256 << 10) else { return nil }
-        return parse(photo: prefix.bytes)
-    }
-}
-
-/// A TIFF block's header and IFD entries, read with every offset checked.
-struct TIFFBlock {
-    let bytes: [UInt8]
-    let base: Int
-    let length: Int
-    let littleEndian: Bool
-    let firstIFD: Int
-
-    init?(_ bytes: [UInt8], _ range: Range<Int>) {
-        guard range.lowerBound >= 0, range.upperBound <= bytes.count, range.count >= 8 else { return nil }
-        self.bytes = bytes
-        base = range.lowerBound
-        length = range.count
-        switch (bytes[base], bytes[base + 1]) {
-        case (0x49, 0x49): littleEndian = true
-        case (0x4D, 0x4D): littleEndian = false
-        default: return nil
+        guard let prefix = try? PhotoFile.read(photo.path, limit: 256 << 10),
+              case .supported(let format) = FormatSniffer.sniff(prefix.bytes) else { return nil }
+        var bytes = prefix.bytes
+        if format != .jpeg && format != .png && bytes.count < prefix.fileSize {
+            guard let whole = try? PhotoFile.read(photo.path) else { return nil }
+            bytes = whole.bytes
         }
-        let little = littleEndian, start = range.lowerBound
-        let b = bytes[start + 2..<start + 8].map(Int.init)
-        let magic = little ? b[0] | b[1] << 8 : b[0] << 8 | b[1]
-        let ifd = little ? b[2] | b[3] << 8 | b[4] << 16 | b[5] << 24 : b[2] << 24 | b[3] << 16 | b[4] << 8 | b[5]
-        guard magic == 42 else { return nil }
-        firstIFD = ifd
+        return plausible(PhotoMetadata(reading: bytes, format: format).captureDate, photo: photo.path)
     }
 
-    func u16(_ offset: Int) -> Int? {
-        guard offset >= 0, offset <= length - 2 else { return nil }
-        let a = Int(bytes[base + offset]), b = Int(bytes[base + offset + 1])
-        return littleEndian ? a | b << 8 : a << 8 | b
-    }
+    /// The first year a photograph can come from: 1826, Niépce's view from the window at Le Gras.
+    public static let earliestPlausibleYear = 1826
 
-    func u32(_ offset: Int) -> Int? {
-        guard let first = u16(offset), let second = u16(offset + 2) else { return nil }
-        return littleEndian ? first | second << 16 : first << 16 | second
-    }
-
-    /// An entry of the IFD at `ifd`: its type, count, and where its value lies (in the entry
-    /// when it fits in 4 bytes, else at the offset the entry holds).
-    func entry(_ tag: Int, inIFDAt ifd: Int) -> (type: Int, count: Int, valueOffset: Int)? {
-        guard let count = u16(ifd) else { return nil }
-        let start = ifd + 2
-        let available = max(0, (length - start) / 12)
-        for index in 0..<min(count, available) {
-            let entry = start + index * 12
-            guard u16(entry) == tag else { continue }
-            guard let type = u16(entry + 2), let values = u32(entry + 4) else { return nil }
-            let sizes = [1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 7: 1, 9: 4, 10: 8, 13: 4]
-            guard let size = sizes[type] else { return nil }
-            let total = values * size
-            if total <= 4 { return (type, values, entry + 8) }
-            guard let offset = u32(entry + 8), offset >= 0, offset <= length - total else { return nil }
-            return (type, values, offset)
+    /// The date when it is plausible, else nil with a ``PhotoWarning`` naming the photo.
+    ///
+    /// A date before ``earliestPlausibleYear`` or in the future is a camera's unset or broken
+    /// clock (or a damaged tag), not when the picture was taken: it would print a wrong imprint
+    /// and give the whole video a wrong creation time. "Future" allows one day of slack, as a
+    /// date without an offset is read as UTC and local time runs up to 14 hours ahead.
+    /// - Parameters:
+    ///   - date: the date the photo states, or nil.
+    ///   - path: the photo's path, for the warning.
+    ///   - now: seconds since 1970 to compare with; the clock's by default.
+    static func plausible(_ date: CaptureDate?, photo path: String,
+                          now: Int64 = Int64(Date().timeIntervalSince1970)) -> CaptureDate? {
+        guard let date else { return nil }
+        let problem: String
+        if date.year < earliestPlausibleYear {
+            problem = "is before \(earliestPlausibleYear), the year of the first photograph"
+        } else if date.secondsSince1970 > now + 86_400 {
+            problem = "is in the future"
+        } else {
+            return date
         }
+        PhotoWarnings.report(PhotoWarning(path: path, reason: "its capture date \(date) \(problem); it is ignored"))
         return nil
-    }
-
-    /// The text of an ASCII entry, up to its first NUL.
-    func ascii(_ entry: (type: Int, count: Int, valueOffset: Int)?) -> String? {
-        guard let entry, entry.type == 2, entry.count > 0, entry.valueOffset + entry.count <= length else { return nil }
-        let start = base + entry.valueOffset
-        let slice = bytes[start..<start + entry.count]
-        return String(decoding: slice.prefix { $0 != 0 }, as: UTF8.self)
     }
 }

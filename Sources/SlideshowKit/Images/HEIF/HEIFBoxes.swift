@@ -40,6 +40,21 @@ enum HEIFBoxes {
     /// The primary item's HEVC layout alone: ``PrimaryItem/hevcLayout``.
     static func hevcLayout(_ bytes: [UInt8]) -> HEVCLayout? { Meta(bytes).flatMap(hevcLayout) }
 
+    /// The data of the primary item's metadata items: its `Exif` item (with the 4-byte offset
+    /// to the TIFF header still first) and its XMP (a `mime` item of content type
+    /// `application/rdf+xml`). An item that describes (`cdsc`) the primary item is preferred;
+    /// else the first of its kind, as files that leave `cdsc` out have one image.
+    static func metadataItems(_ bytes: [UInt8]) -> (exif: ArraySlice<UInt8>?, xmp: ArraySlice<UInt8>?) {
+        guard let meta = Meta(bytes) else { return (nil, nil) }
+        func first(_ matches: (Int) -> Bool) -> ArraySlice<UInt8>? {
+            let items = meta.itemTypes.keys.filter(matches).sorted()
+            let describing = items.filter { meta.describes[$0]?.contains(meta.primary) == true }
+            return (describing + items).lazy.compactMap { meta.data(of: $0) }.first
+        }
+        return (first { meta.itemTypes[$0] == "Exif" },
+                first { meta.itemTypes[$0] == "mime" && meta.contentTypes[$0] == "application/rdf+xml" })
+    }
+
     private static func rotation(_ meta: Meta) -> Int? {
         guard let properties = meta.properties(of: meta.primary) else { return nil }
         guard let irot = properties.first(where: { $0.type == "irot" && $0.payload.count >= 1 }) else { return 0 }
@@ -115,6 +130,10 @@ enum HEIFBoxes {
         var itemTypes: [Int: String] = [:]
         /// The items a grid is made of (`iref` `dimg`), in order.
         var tiles: [Int: [Int]] = [:]
+        /// The items a metadata item describes (`iref` `cdsc`).
+        var describes: [Int: [Int]] = [:]
+        /// The content type of each `mime` item.
+        var contentTypes: [Int: String] = [:]
         /// Each item's data: construction method (0 in the file, 1 in `idat`) and extents.
         var locations: [Int: (method: Int, extents: [Range<Int>])] = [:]
         /// The `idat` box's payload.
@@ -200,6 +219,11 @@ enum HEIFBoxes {
                 let id = idBytes == 2 ? Int(u16(bytes, payload.lowerBound + 4)) : Int(u32(bytes, payload.lowerBound + 4))
                 let type = payload.lowerBound + 4 + idBytes + 2
                 itemTypes[id] = String(decoding: bytes[type..<type + 4], as: UTF8.self)
+                // A mime item: its name, then its content type, each ending in NUL.
+                if itemTypes[id] == "mime", let name = bytes[type + 4..<payload.upperBound].firstIndex(of: 0),
+                   let end = bytes[name + 1..<payload.upperBound].firstIndex(of: 0) {
+                    contentTypes[id] = String(decoding: bytes[name + 1..<end], as: UTF8.self)
+                }
             }
         }
 
@@ -209,7 +233,7 @@ enum HEIFBoxes {
             var offset = iref.lowerBound + 4
             while let box = box(at: offset, limit: iref.upperBound, of: bytes) {
                 offset = box.end
-                guard box.type == "dimg" else { continue }
+                guard box.type == "dimg" || box.type == "cdsc" else { continue }
                 var cursor = box.payload.lowerBound
                 func id() -> Int? {
                     guard cursor + idBytes <= box.payload.upperBound else { return nil }
@@ -224,7 +248,8 @@ enum HEIFBoxes {
                     guard let next = id() else { break }
                     to.append(next)
                 }
-                if to.count == count { tiles[from] = to }
+                guard to.count == count else { continue }
+                if box.type == "dimg" { tiles[from] = to } else { describes[from, default: []] += to }
             }
         }
 

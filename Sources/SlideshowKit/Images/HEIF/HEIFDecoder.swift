@@ -17,9 +17,6 @@ struct HEIFPicture {
     var image: RGBImage
     /// The `colr` box: an ICC profile, an nclx description, or nothing (sRGB).
     var color: Result<EmbeddedColor, ColorProblem>
-    /// The raw EXIF block (the TIFF header onwards), nil when there is none; the date-stamp
-    /// look reads `DateTimeOriginal` from it.
-    var exif: [UInt8]?
 }
 
 /// Owns one libheif context (`heif_context_alloc` … `heif_context_free`) and the primary
@@ -158,20 +155,6 @@ final class HEIFDecoder {
                                   transfer: Int(nclx.pointee.transfer_characteristics.rawValue))
     }
 
-    /// The first EXIF block, from its TIFF header on (the 4-byte offset HEIF puts first is skipped).
-    var exif: [UInt8]? {
-        var id: heif_item_id = 0
-        guard heif_image_handle_get_list_of_metadata_block_IDs(handle, "Exif", &id, 1) == 1 else { return nil }
-        let size = heif_image_handle_get_metadata_size(handle, id)
-        guard size > 4 else { return nil }
-        var block = [UInt8](repeating: 0, count: size)
-        let status = block.withUnsafeMutableBytes { heif_image_handle_get_metadata(handle, id, $0.baseAddress) }
-        guard status.code == heif_error_Ok else { return nil }
-        let offset = Int(block[0]) << 24 | Int(block[1]) << 16 | Int(block[2]) << 8 | Int(block[3])
-        guard offset >= 0, offset <= size - 4 - 8 else { return nil }
-        return Array(block[(4 + offset)...])
-    }
-
     /// Decodes the primary image with its transformations, to 8-bit RGB or RGBA.
     ///
     /// Images of more than 8 bits decode to 16-bit samples and are reduced here with rounding,
@@ -212,7 +195,7 @@ final class HEIFDecoder {
                 count = buffer.count
             }
             return HEIFPicture(image: RGBImage(width: width, height: height, channels: channels, pixels: pixels),
-                               color: color, exif: exif)
+                               color: color)
         }
     }
 
@@ -256,7 +239,7 @@ final class HEIFDecoder {
         let stored = swaps ? Size(width: displayed.height, height: displayed.width) : displayed
         let storedTarget = swaps ? Size(width: size.height, height: size.width) : size
         func picture(_ image: RGBImage) -> HEIFPicture {
-            HEIFPicture(image: turn.map { image.oriented($0) } ?? image, color: color, exif: exif)
+            HEIFPicture(image: turn.map { image.oriented($0) } ?? image, color: color)
         }
         if let tiled, transformations == [] || transformations == ["irot"], tiled.layout.size == stored,
            let canvas = HEVCTileDecoder.decode(tiled.layout, from: tiled.bytes, threads: Self.threads) {

@@ -22,8 +22,10 @@ struct JPEGHeader: Sendable, Equatable {
     var components: [Component]
     /// The Adobe APP14 colour transform (0 none/CMYK, 1 YCbCr, 2 YCCK), nil without the marker.
     var adobeTransform: Int?
+    /// What its EXIF says (orientation, capture date), read during the same walk of its markers.
+    var metadata: PhotoMetadata
     /// The EXIF orientation, nil when there is none (or it is garbled).
-    var orientation: Orientation?
+    var orientation: Orientation? { metadata.orientation }
     /// How many components the first scan carries (fewer than the frame's means multi-scan).
     var firstScanComponentCount: Int
     /// The bytes from SOI through the end of the SOS segment: all `tjDecompressHeader3` needs.
@@ -65,8 +67,10 @@ struct JPEGHeader: Sendable, Equatable {
         var scanComponents: Int?
         var headerEnd = 0
         var problem: ImageProblem?
+        var blocks = MetadataBlocks()
 
         let end = JPEGMarkers.scan(bytes) { marker, payload in
+            blocks.take(jpegSegment: marker, payload: payload, in: bytes)
             switch marker {
             case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC:
                 guard frame == nil else {
@@ -158,7 +162,7 @@ struct JPEGHeader: Sendable, Equatable {
         size = frame.size
         components = frame.components
         adobeTransform = adobe
-        orientation = EXIFOrientation.parse(jpeg: bytes)
+        metadata = PhotoMetadata(blocks)
         firstScanComponentCount = scanComponents
         headerLength = headerEnd
     }
@@ -173,6 +177,15 @@ struct JPEGHeader: Sendable, Equatable {
             let kind = isProgressive ? "progressive" : "multi-scan"
             throw ImageProblem(.tooLarge,
                                "a \(kind) JPEG of \(size) needs \(coefficients >> 20) MiB to decode, over the \(ImageLimits.maximumIntermediateBytes >> 20) MiB cap")
+        }
+    }
+
+    /// Checks that TurboJPEG's reading of the header (`tjDecompressHeader3`) agrees with this
+    /// one on the size: they read the same SOF segment.
+    /// - Throws: `.corrupt` when they disagree.
+    func checkAgrees(with checked: TurboJPEGDecompressor.Header) throws(ImageProblem) {
+        guard checked.size == size else {
+            throw ImageProblem(.corrupt, "corrupt JPEG header (TurboJPEG reads \(checked.size), the frame header says \(size))")
         }
     }
 }

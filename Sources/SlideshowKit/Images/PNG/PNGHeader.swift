@@ -1,4 +1,4 @@
-/// What a PNG file's chunks say: size, bit depth, colour type and (rarely) an EXIF orientation.
+/// What a PNG file's chunks say: size, bit depth, colour type, colour chunks and (rarely) EXIF.
 struct PNGHeader: Sendable, Equatable {
     /// The stored size.
     var size: Size
@@ -6,8 +6,11 @@ struct PNGHeader: Sendable, Equatable {
     var bitDepth: Int
     /// 0 grey, 2 RGB, 3 palette, 4 grey and alpha, 6 RGBA.
     var colorType: Int
+    /// What the `eXIf` chunk before the image data says (orientation, capture date), read
+    /// during the same walk of the chunks (``MetadataBlocks/take(pngChunk:payload:in:)``).
+    var metadata = PhotoMetadata()
     /// The orientation from an `eXIf` chunk before the image data, nil when there is none.
-    var orientation: Orientation?
+    var orientation: Orientation? { metadata.orientation }
     /// What the `sRGB`, `gAMA` and `cHRM` chunks before the image data say (an `iCCP`
     /// profile, which takes precedence, comes from the decoder); ``EmbeddedColor/sRGB`` without them.
     var colorChunks: EmbeddedColor = .sRGB
@@ -39,7 +42,7 @@ struct PNGHeader: Sendable, Equatable {
         }
         var offset = 8
         var header: (size: Size, depth: Int, type: Int)?
-        var orientation: Orientation?
+        var blocks = MetadataBlocks()
         var sawImageData = false
         var sRGBChunk = false, iccChunk = false
         var gamma: Double?
@@ -77,8 +80,8 @@ struct PNGHeader: Sendable, Equatable {
                     throw ImageProblem(.corrupt, "corrupt PNG data (unknown compression, filter or interlace method)")
                 }
                 header = (Size(width: width, height: height), depth, colorType)
-            case "eXIf" where !sawImageData:
-                orientation = EXIFOrientation.parse(tiff: bytes, in: dataStart..<dataStart + length)
+            case "eXIf" where !sawImageData, "iTXt" where !sawImageData:
+                blocks.take(pngChunk: type, payload: dataStart..<dataStart + length, in: bytes)
             case "sRGB" where !sawImageData:
                 sRGBChunk = true
             case "iCCP" where !sawImageData:
@@ -105,7 +108,7 @@ struct PNGHeader: Sendable, Equatable {
         size = header.size
         bitDepth = header.depth
         colorType = header.type
-        self.orientation = orientation
+        metadata = PhotoMetadata(blocks)
         colorChunks = EmbeddedColor.png(hasSRGBChunk: sRGBChunk, gamma: gamma, chromaticities: chromaticities)
         hasICCProfile = iccChunk
     }

@@ -13,8 +13,6 @@ struct WebPPicture {
     var color: Result<EmbeddedColor, ColorProblem>
     /// The EXIF orientation (``Orientation/up`` when there is none).
     var orientation: Orientation
-    /// The raw EXIF block (the TIFF header onwards), nil when there is none.
-    var exif: [UInt8]?
 }
 
 /// The header of a WebP file: enough for ``ImageManager/inspect(_:)``.
@@ -23,7 +21,8 @@ struct WebPHeader {
     var hasAlpha: Bool
     var orientation: Orientation
     var color: Result<EmbeddedColor, ColorProblem>
-    var exif: [UInt8]?
+    /// What the `EXIF` chunk says (``PhotoMetadata``, read by walking the RIFF chunks).
+    var metadata: PhotoMetadata
 
     /// Reads the bitstream's features (`WebPGetFeatures`) and the container's chunks (`WebPDemux`).
     /// - Parameters:
@@ -39,14 +38,9 @@ struct WebPHeader {
         }
         size = Size(width: Int(features.width), height: Int(features.height))
         hasAlpha = features.has_alpha != 0
-        let chunks = bytes.withUnsafeBufferPointer { WebPContainer($0)?.chunks() }
-        exif = chunks?.exif
-        if let exif {
-            orientation = EXIFOrientation.parse(tiff: exif, in: exif.indices) ?? .up
-        } else {
-            orientation = .up
-        }
-        if let icc = chunks?.icc {
+        metadata = PhotoMetadata(reading: bytes, format: .webp)
+        orientation = metadata.orientation ?? .up
+        if let icc = bytes.withUnsafeBufferPointer({ WebPContainer($0)?.iccProfile() }) {
             color = icc.isEmpty ? .failure(ColorProblem("its colour profile is empty")) : .success(.icc(icc))
         } else {
             color = .success(.sRGB)
@@ -79,9 +73,8 @@ private final class WebPContainer {
 
     deinit { WebPDemuxDelete(demuxer) }
 
-    /// The first `ICCP` and `EXIF` chunks' payloads. An EXIF chunk that starts with
-    /// `Exif\0\0` (as some writers make it) has that prefix dropped.
-    func chunks() -> (icc: [UInt8]?, exif: [UInt8]?) {
+    /// The first `ICCP` chunk's payload (the EXIF chunk is read by ``MetadataBlocks/webp(_:)``).
+    func iccProfile() -> [UInt8]? {
         func chunk(_ fourCC: String) -> [UInt8]? {
             var iterator = WebPChunkIterator()
             guard WebPDemuxGetChunk(demuxer, fourCC, 1, &iterator) != 0 else { return nil }
@@ -89,9 +82,7 @@ private final class WebPContainer {
             guard let start = iterator.chunk.bytes else { return [] }
             return Array(UnsafeBufferPointer(start: start, count: iterator.chunk.size))
         }
-        var exif = chunk("EXIF")
-        if let block = exif, block.starts(with: Array("Exif".utf8) + [0, 0]) { exif = Array(block.dropFirst(6)) }
-        return (chunk("ICCP"), exif)
+        return chunk("ICCP")
     }
 }
 
@@ -127,7 +118,7 @@ enum WebPDecoder {
         }
         guard status == VP8_STATUS_OK else { throw problem(status) }
         return WebPPicture(image: RGBImage(width: size.width, height: size.height, channels: channels, pixels: pixels),
-                           color: header.color, orientation: header.orientation, exif: header.exif)
+                           color: header.color, orientation: header.orientation)
     }
 
     /// The problem a libwebp status stands for.
