@@ -7,14 +7,7 @@ extension ImageManager {
         let bytes = try PhotoFile.read(photo.path).bytes
         do throws(ImageProblem) {
             let header = try JPEGHeader(parsing: bytes)
-            let orientation = header.orientation ?? .up
-            let geometry = FitGeometry(source: orientation.displayedSize(of: header.size), target: targetSize, mode: .aspectFit)
-            let scale = DCTScale.choose(stored: header.size, orientation: orientation, fitted: geometry.fittedSize)
-            let decoder = try TurboJPEGDecompressor()
-            let image = try ImageProblem.withBytes(bytes) { (raw) throws(ImageProblem) -> RGBImage in
-                try decoder.decompress(raw, header: try decoder.readHeader(raw), scale: scale)
-            }
-            return image.size
+            return try TurboJPEGDecompressor.decodeCovering(bytes, header: header, target: targetSize, mode: .aspectFit).image.size
         } catch {
             throw error.error(for: photo.path)
         }
@@ -45,12 +38,7 @@ extension ImageManager {
                 (image, color) = (picture.image, picture.color)
             case .supported(.jpeg):
                 let header = try JPEGHeader(parsing: bytes)
-                let geometry = FitGeometry(source: (header.orientation ?? .up).displayedSize(of: header.size), target: targetSize, mode: .aspectFit)
-                let scale = DCTScale.choose(stored: header.size, orientation: header.orientation ?? .up, fitted: geometry.fittedSize)
-                let decoder = try TurboJPEGDecompressor()
-                image = try ImageProblem.withBytes(bytes) { (raw) throws(ImageProblem) -> RGBImage in
-                    try decoder.decompress(raw, header: try decoder.readHeader(raw), scale: scale)
-                }
+                image = try TurboJPEGDecompressor.decodeCovering(bytes, header: header, target: targetSize, mode: .aspectFit).image
                 color = ICCProfileReader.jpeg(bytes).map { $0.map(EmbeddedColor.icc) } ?? .success(.sRGB)
             default:
                 throw ImageProblem(.unsupported, "the benchmark times JPEG and HEIF photos")

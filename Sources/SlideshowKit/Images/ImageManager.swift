@@ -218,17 +218,9 @@ public struct ImageManager: Sendable {
             let header = try JPEGHeader(parsing: copy bytes)
             try header.checkLimits()
             let orientation = header.orientation ?? .up
-            let geometry = FitGeometry(source: orientation.displayedSize(of: header.size), target: target, mode: mode)
-            let scale = DCTScale.choose(stored: header.size, orientation: orientation, fitted: geometry.fittedSize)
-            let decoder = try TurboJPEGDecompressor()
-            // Stray bytes between header segments hide nothing; TurboJPEG reads the file without them.
-            let source: [UInt8]
-            if let cleaned = JPEGMarkers.withoutExtraneousBytes(bytes) { source = cleaned } else { source = copy bytes }
-            var image = try ImageProblem.withBytes(source) { (raw) throws(ImageProblem) -> RGBImage in
-                let checked = try decoder.readHeader(raw)
-                try Self.agree(checked, header)
-                return try decoder.decompress(raw, header: checked, scale: scale)
-            }
+            let decoded = try TurboJPEGDecompressor.decodeCovering(copy bytes, header: header, target: target, mode: mode)
+            var image = decoded.image
+            let geometry = decoded.geometry
             let color: Result<EmbeddedColor, ColorProblem> = switch ICCProfileReader.jpeg(bytes) {
             case nil: .success(.sRGB)
             case .success(let profile): .success(.icc(profile))
@@ -400,15 +392,8 @@ public struct ImageManager: Sendable {
         let checked = try ImageProblem.withBytes(cleaned ?? bytes) { (raw) throws(ImageProblem) in
             try decoder.readHeader(UnsafeRawBufferPointer(rebasing: raw[..<length]))
         }
-        try agree(checked, header)
+        try header.checkAgrees(with: checked)
         return PhotoInfo(format: .jpeg, storedSize: header.size, orientation: header.orientation ?? .up)
-    }
-
-    /// TurboJPEG's header and ours must agree on the size (they read the same SOF segment).
-    private static func agree(_ checked: TurboJPEGDecompressor.Header, _ header: JPEGHeader) throws(ImageProblem) {
-        guard checked.size == header.size else {
-            throw ImageProblem(.corrupt, "corrupt JPEG header (TurboJPEG reads \(checked.size), the frame header says \(header.size))")
-        }
     }
 
     /// The whole file, after a prefix proved too short for the header.
