@@ -4,6 +4,12 @@ import Testing
 import TestSupport
 
 private let haveSharedPhotos = TestEnvironment.sharedPhotos != nil
+
+/// A file of `../shared/media`, nil when it is absent.
+private func sharedMedia(_ name: String) -> String? {
+    let path = TestEnvironment.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/media/\(name)").path
+    return FileManager.default.fileExists(atPath: path) ? path : nil
+}
 private let samples = ["landscape.jpg", "portrait-orient6.jpg", "square.jpg"].map { Photo(path: TestEnvironment.sample($0)) }
 
 /// ffprobe's `-show_format` of a file, as text.
@@ -68,6 +74,44 @@ struct MetadataTests {
         for text in ["Nokia", "HMD Global", "NIKON", "Canon", "Exif"] { #expect(!contains(Array(text.utf8)), "\(text)") }
     }
 
+    @Test("creation_time from a HEIC's own EXIF: the iPhone XR's 10:03:40 at UTC−6",
+          .enabled(if: sharedMedia("heic_iphonexr_grid_landscape.heic") != nil, "skipped: ../shared/media is absent"))
+    func heicCreationTime() async throws {
+        let folder = try TemporaryFolder()
+        try await render([Photo(path: sharedMedia("heic_iphonexr_grid_landscape.heic")!)], to: folder.path("heic.mp4"))
+        let creation = try showFormat(folder.path("heic.mp4")).split(separator: "\n").filter { $0.hasPrefix("TAG:creation_time=") }
+        #expect(creation == ["TAG:creation_time=2020-04-17T16:03:40.000000Z", "TAG:creation_time=2020-04-17T16:03:40.000000Z"])
+    }
+
+    @Test("capture dates an MP4 cannot hold never wrap: 1850 and 1903 are left out, the earliest date it can hold is taken")
+    func datesOutsideTheMP4Range() async throws {
+        let folder = try TemporaryFolder()
+        func photo(_ name: String, _ date: String) throws -> Photo {
+            let jpeg = SyntheticJPEG.grey(width: 16, height: 8, before: SyntheticJPEG.exifSegment(exifBlock(date: date)))
+            try Data(jpeg).write(to: folder.url.appendingPathComponent(name))
+            return Photo(path: folder.path(name))
+        }
+        let p1850 = try photo("1850.jpg", "1850:06:01 12:00:00"), p1903 = try photo("1903.jpg", "1903:07:01 12:00:00")
+        let p1969 = try photo("1969.jpg", "1969:12:31 23:00:00"), p2005 = try photo("2005.jpg", "2005:09:25 00:31:00")
+        func creation(_ photos: [Photo], _ name: String) async throws -> [Substring] {
+            try await render(photos, to: folder.path(name))
+            return try showFormat(folder.path(name)).split(separator: "\n").filter { $0.hasPrefix("TAG:creation_time=") }
+        }
+        // Before, they wrapped round 32 bits (1903 became 2039-07-21).
+        #expect(try await creation([p1850], "a.mp4") == [])
+        #expect(try await creation([p1903], "b.mp4") == [])
+        #expect(try await creation([p1903, p2005, p1850], "c.mp4") == ["TAG:creation_time=2005-09-25T00:31:00.000000Z",
+                                                                       "TAG:creation_time=2005-09-25T00:31:00.000000Z"])
+        // The library's own check: 1904-01-01 is 0 ("no date"), one second later the first instant it holds.
+        let range = MovieMetadata.representableCreationTimes
+        #expect(range.lowerBound == CaptureDate(year: 1904, month: 1, day: 1, second: 1)!.secondsSince1970)
+        #expect(range.upperBound == CaptureDate(year: 2040, month: 2, day: 6, hour: 6, minute: 28, second: 15)!.secondsSince1970)
+        #expect(MovieMetadata(creationTime: CaptureDate(exif: "1903:07:01 12:00:00")).entries.isEmpty)
+        #expect(MovieMetadata(creationTime: CaptureDate(exif: "2040:02:06 06:28:16")).entries.isEmpty)
+        #expect(MovieMetadata(creationTime: CaptureDate(exif: "1969:12:31 23:00:00")).entries.map(\.value) == ["1969-12-31T23:00:00.000000Z"])
+        #expect(MovieMetadata.creationTime(of: [p1903, p1969, p2005], dates: [p1903, p1969, p2005].map(CaptureDate.read))?.year == 1969)
+    }
+
     @Test("photos without a capture date: no creation_time, no title; the bytes are the same on every run")
     func noDates() async throws {
         let folder = try TemporaryFolder()
@@ -103,6 +147,36 @@ struct RenderedOverlayTests {
         #expect(inside > 40 && outside == 0, "inside \(inside), outside \(outside)")
         // The sample photo has no EXIF date: its frames are the same with and without.
         #expect(plain[2] == dated[2] && plain[3] == dated[3])
+    }
+
+    @Test("--date-stamp draws on a HEIC from its own EXIF (the frames were identical before); not for an implausible date",
+          .enabled(if: sharedMedia("heic_iphonexr_grid_landscape.heic") != nil, "skipped: ../shared/media is absent"))
+    func dateStampHEIC() async throws {
+        let folder = try TemporaryFolder()
+        let heic = Photo(path: sharedMedia("heic_iphonexr_grid_landscape.heic")!)
+        try await render([heic], to: folder.path("plain.mp4"))
+        try await render([heic], to: folder.path("dated.mp4")) { $0.dateImprint = DateImprint() }
+        let plain = try FrameDecoder.frames(of: folder.path("plain.mp4"), pixelFormat: "gray", width: 320, height: 180)
+        let dated = try FrameDecoder.frames(of: folder.path("dated.mp4"), pixelFormat: "gray", width: 320, height: 180)
+        #expect(plain.count == 2 && dated.count == 2)
+        // The 4:3 picture sits at x 40..<280; the imprint changes pixels only in its lower right.
+        var outside = 0, inside = 0
+        for y in 0..<180 {
+            for x in 0..<320 where abs(Int(plain[0][y * 320 + x]) - Int(dated[0][y * 320 + x])) > 8 {
+                if x >= 170 && x < 280 && y >= 150 { inside += 1 } else { outside += 1 }
+            }
+        }
+        #expect(inside > 40 && outside == 0, "inside \(inside), outside \(outside)")
+
+        // A photo dated 9999 (a broken clock) gets no imprint and gives no creation time.
+        let jpeg = SyntheticJPEG.grey(width: 16, height: 8, before: SyntheticJPEG.exifSegment(exifBlock(date: "9999:12:31 23:59:59")))
+        try Data(jpeg).write(to: folder.url.appendingPathComponent("9999.jpg"))
+        let future = Photo(path: folder.path("9999.jpg"))
+        try await render([future], to: folder.path("future-plain.mp4"))
+        try await render([future], to: folder.path("future-dated.mp4")) { $0.dateImprint = DateImprint() }
+        #expect(try FrameDecoder.frames(of: folder.path("future-plain.mp4"), pixelFormat: "gray", width: 320, height: 180)
+                == FrameDecoder.frames(of: folder.path("future-dated.mp4"), pixelFormat: "gray", width: 320, height: 180))
+        #expect(!(try showFormat(folder.path("future-dated.mp4")).contains("creation_time")))
     }
 
     @Test("under a zoom-in the imprint is on the picture: it grows and moves with it",

@@ -35,7 +35,8 @@ struct Renderer {
         }
         // The capture dates: the earliest is the file's creation time, and each is its slide's imprint.
         let captureDates = slideshow.photos.map(CaptureDate.read)
-        writer.metadata = MovieMetadata(creationTime: captureDates.compactMap { $0 }.min(), title: slideshow.title)
+        writer.metadata = MovieMetadata(creationTime: MovieMetadata.creationTime(of: slideshow.photos, dates: captureDates),
+                                        title: slideshow.title)
         let input = AssetWriterInput(settings: settings)
         let adaptor = PixelBufferAdaptor(assetWriterInput: input)
         writer.add(input)
