@@ -4,7 +4,8 @@
 // applies the limits and has TurboJPEG read the same header (ImageManager.info(checking:in:));
 // for a PNG, walks the chunks (PNGHeader, with its eXIf orientation) both as a prefix and as a
 // whole file; for HEIF/AVIF, walks the boxes for the primary image's rotation; for WebP, reads
-// the RIFF chunks (size, alpha, EXIF orientation). The bytes are also read as a bare TIFF block,
+// the RIFF chunks (size, alpha, EXIF orientation). Each container's metadata walk (MetadataBlocks)
+// runs on every input. The bytes are also read as a bare TIFF block,
 // as a PNG eXIf chunk is, for the orientation and the capture date, and a JPEG's ICC profile
 // segments are gathered. Built into
 // the SlideshowKit module by Tests/Fuzz/run.sh, so it reaches internal API; never part of the package.
@@ -16,6 +17,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     _ = EXIFOrientation.parse(tiff: bytes, in: 0..<bytes.count)
     _ = CaptureDate.parse(tiff: bytes, in: 0..<bytes.count)
     _ = CaptureDate.parse(photo: bytes)
+    // Every container's metadata walk, whatever the content says it is.
+    _ = MetadataBlocks.jpeg(bytes)
+    _ = MetadataBlocks.heif(bytes)
+    _ = MetadataBlocks.webp(bytes)
     switch FormatSniffer.sniff(bytes) {
     case .supported(.jpeg):
         if let header = try? JPEGHeader(parsing: bytes) {

@@ -1,7 +1,7 @@
 /// Reads embedded ICC profiles where the decoders do not: JPEG's APP2 segments.
 ///
 /// TurboJPEG 2.1.5 has no ICC call (`tj3GetICCProfile` arrived in 3.0), so the markers are
-/// walked here, like ``EXIFOrientation`` walks APP1, over untrusted bytes.
+/// walked here (with ``JPEGMarkers``, as ``MetadataBlocks`` takes APP1), over untrusted bytes.
 enum ICCProfileReader {
     /// The ICC profile of a JPEG file: the payloads of its `ICC_PROFILE\0` APP2 segments
     /// (each `ICC_PROFILE\0`, a 1-based sequence number, the chunk count, then data) joined in
