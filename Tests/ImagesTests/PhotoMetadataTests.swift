@@ -37,6 +37,24 @@ struct PhotoMetadataTests {
         #expect(date.iso8601UTC == "2020-04-17T16:03:40.000000Z")
     }
 
+    @Test("AVIF and HEIC: the Exif item heif-enc copies from a JPEG gives its date, exact",
+          .enabled(if: which("heif-enc") != nil, "skipped: heif-enc (libheif-examples) is not installed"),
+          arguments: [("-A", ImageFormat.avif), ("", .heif)])
+    func encodedWithEXIF(_ flag: String, _ format: ImageFormat) throws {
+        let folder = try TemporaryFolder()
+        let jpeg = SyntheticJPEG.grey(width: 64, height: 64,
+                                      before: SyntheticJPEG.exifSegment(exifBlock(date: "2016:02:29 08:15:00", offset: "+09:00")))
+        try Data(jpeg).write(to: folder.url.appendingPathComponent("dated.jpg"))
+        let output = folder.path(format == .avif ? "dated.avif" : "dated.heic")
+        let result = try run(which("heif-enc")!, (flag.isEmpty ? [] : [flag]) + ["-q", "50", "-o", output, folder.path("dated.jpg")])
+        #expect(result.status == 0, "\(result.stderr)")
+        let photo = Photo(path: output)
+        let info = try ImageManager().inspect(photo)
+        #expect(info.format == format)
+        #expect(info.captureDate?.description == "2016:02:29 08:15:00 +09:00")
+        #expect(CaptureDate.read(photo)?.iso8601UTC == "2016-02-28T23:15:00.000000Z")
+    }
+
     @Test("the XMP packet is found in HEIF mime items and WebP XMP chunks; EXIF orientation in every container",
           .enabled(if: haveSharedMedia, noSharedMedia))
     func xmpAndOrientation() throws {
