@@ -141,6 +141,29 @@ struct PhotoMetadataTests {
         #expect(MetadataBlocks.heif(bytes).exif == nil)
     }
 
+    @Test("random damage to HEIF boxes, WebP chunks and PNG chunks never traps",
+          .enabled(if: haveSharedMedia, noSharedMedia))
+    func randomDamage() throws {
+        var random = SplitMix64(state: 0xDA7E)
+        let png = SyntheticPNG.file(width: 2, height: 1, bitDepth: 8, colorType: 0, rows: [[0, 255]])
+        let dated = Array(png[..<33]) + SyntheticPNG.chunk("iTXt", Array("XML:com.adobe.xmp".utf8) + [0, 0, 0, 0, 0, 0x3C])
+            + SyntheticPNG.chunk("eXIf", exifBlock(date: "1999:12:31 23:59:59")) + Array(png[33...])
+        let files: [(bytes: [UInt8], format: ImageFormat, region: Int)] = [
+            (try PhotoFile.read(media("heic_iphonexr_grid_landscape.heic")).bytes, .heif, 9800),  // meta, then the Exif item
+            (try PhotoFile.read(media("webp_lossy_exif_orient6_iphonex.webp")).bytes, .webp, 23710),
+            (dated, .png, dated.count),
+        ]
+        for round in 0..<1200 {
+            let file = files[round % files.count]
+            var bytes = file.bytes
+            for _ in 0..<Int.random(in: 1...8, using: &random) {
+                bytes[Int.random(in: 0..<min(file.region, bytes.count), using: &random)] = UInt8.random(in: 0...255, using: &random)
+            }
+            if round % 4 == 0 { bytes.removeLast(Int.random(in: 0..<bytes.count, using: &random)) }
+            _ = PhotoMetadata(reading: bytes, format: file.format)
+        }
+    }
+
     @Test("plausible capture dates: 1826 up to a day past now; others give nil")
     func plausibility() throws {
         let now = try #require(CaptureDate(year: 2026, month: 1, day: 1)).secondsSince1970

@@ -1,11 +1,13 @@
 /// Reads what libheif 1.15 does not say about a HEIF file's primary item from its boxes: its
-/// transformations, and for a HEIC, where its coded pictures lie (``HEVCLayout``).
+/// transformations, for a HEIC where its coded pictures lie (``HEVCLayout``), and where its
+/// EXIF and XMP items lie (``metadataItems(_:)``, for ``MetadataBlocks``).
 ///
 /// libheif 1.15 applies `irot` when decoding but has no call that says what it is, and its
 /// handle's size is the transformed one for grid images but the coded one for single-coded
 /// images (an AVIF with irot 270 reports 1024x722 and decodes to 722x1024). ``ImageManager/inspect(_:)``
 /// needs the displayed size without decoding, so the boxes are walked here: `meta` → `pitm`
-/// (the primary item), `iinf` (each item's type), `iref` (a grid's tiles, `dimg`), `iloc`
+/// (the primary item), `iinf` (each item's type, and a `mime` item's content type), `iref`
+/// (a grid's tiles, `dimg`; the item a metadata item describes, `cdsc`), `iloc`
 /// (where each item's data lies), `iprp` → `ipco` (the properties, numbered from 1) and `ipma`
 /// (which properties belong to which item). Every read is bounds-checked; anything unexpected
 /// gives nil.
