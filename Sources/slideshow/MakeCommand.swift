@@ -34,7 +34,6 @@ struct MakeCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard !photos.isEmpty else { throw ValidationError("give at least one photo") }
-        _ = try options.slideshow(photos: photos, output: output, overwrite: overwrite)
     }
 
     func run() async throws {
@@ -49,15 +48,23 @@ struct MakeCommand: AsyncParsableCommand {
             return "no output was written"
         }
         Terminal.reportPhotoWarnings()
+        // The words become the library's options here, once (a usage error, status 64, when
+        // they cannot); the library checks the show and lays it out once, in validate().
         let show = try options.slideshow(photos: photos, output: output, overwrite: overwrite)
-        if !quiet, let plan = try? show.framePlan(), let warning = show.planWarning(plan) {
+        let prepared: PreparedSlideshow
+        do {
+            prepared = try show.validate()
+        } catch {
+            Terminal.fail(Terminal.describe(error))
+        }
+        if !quiet, let warning = prepared.planWarning {
             Terminal.say("slideshow: warning: \(warning)")
         }
         let bar = (quiet || !Terminal.isTerminal(.standardError)) ? nil : ProgressBar(total: photos.count)
         rendering.enter()
         let task = Task {
             defer { rendering.leave() }
-            return try await show.render { progress in bar?.update(progress.completedPhotos) }
+            return try await prepared.render { progress in bar?.update(progress.completedPhotos) }
         }
         render.withLock { $0 = task }
         if Terminal.stopping.load(ordering: .sequentiallyConsistent) { task.cancel() }

@@ -74,7 +74,7 @@ public struct ImageManager: Sendable {
                     header = try PNGHeader(parsing: bytes, complete: false)
                 }
                 try header.checkLimits(fileBytes: fileSize)
-                return PhotoInfo(format: .png, storedSize: header.size, orientation: header.orientation ?? .up)
+                return PhotoInfo(format: .png, storedSize: header.size, orientation: header.orientation ?? .up, captureDate: CaptureDate.parse(photo: bytes))
             case .supported(.heif), .supported(.avif):
                 let format: ImageFormat = sniffed == .supported(.avif) ? .avif : .heif
                 // libheif reads the boxes from the whole file (the image data may come first).
@@ -392,7 +392,7 @@ public struct ImageManager: Sendable {
             try decoder.readHeader(UnsafeRawBufferPointer(rebasing: raw[..<length]))
         }
         try agree(checked, header)
-        return PhotoInfo(format: .jpeg, storedSize: header.size, orientation: header.orientation ?? .up)
+        return PhotoInfo(format: .jpeg, storedSize: header.size, orientation: header.orientation ?? .up, captureDate: CaptureDate.parse(photo: bytes))
     }
 
     /// TurboJPEG's header and ours must agree on the size (they read the same SOF segment).

@@ -87,6 +87,9 @@ public struct PhotoInfo: Sendable, Hashable {
     /// The size the photo displays at: ``storedSize`` with width and height swapped for
     /// orientations 5 to 8.
     public var displayedSize: Size
+    /// When the photo was taken (EXIF DateTimeOriginal), read with the header; nil when the
+    /// file does not say.
+    public var captureDate: CaptureDate?
 
     /// Creates a photo description.
     ///
@@ -95,10 +98,13 @@ public struct PhotoInfo: Sendable, Hashable {
     ///   - storedSize: the stored pixel size.
     ///   - orientation: the EXIF orientation.
     ///   - displayedSize: the displayed size; by default `storedSize` turned by `orientation`.
-    public init(format: ImageFormat, storedSize: Size, orientation: Orientation, displayedSize: Size? = nil) {
+    ///   - captureDate: when the photo was taken, if the file says.
+    public init(format: ImageFormat, storedSize: Size, orientation: Orientation, displayedSize: Size? = nil,
+                captureDate: CaptureDate? = nil) {
         self.format = format
         self.storedSize = storedSize
         self.orientation = orientation
         self.displayedSize = displayedSize ?? orientation.displayedSize(of: storedSize)
+        self.captureDate = captureDate
     }
 }

@@ -11,7 +11,9 @@ public enum SlideshowLength: Sendable, Hashable, CustomStringConvertible {
     case soundtrack
 
     /// The default: three seconds in all.
-    public static let `default` = SlideshowLength.total(seconds: 3)
+    public static let `default` = SlideshowLength.total(seconds: defaultSeconds)
+    /// The default length in seconds, when neither a total nor a per-slide length is given.
+    public static let defaultSeconds = 3.0
 
     public var description: String {
         switch self {
