@@ -32,8 +32,19 @@ struct MakeCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object describing the result on stdout.")
     var json = false
 
-    func validate() throws {
+    /// The show the words describe: made once, by validate(), and rendered by run().
+    private var show: Slideshow?
+
+    /// The parsed arguments, without ``show``, which is made from them.
+    private enum CodingKeys: CodingKey {
+        case photos, output, options, overwrite, quiet, json
+    }
+
+    /// The words become the library's options here, once: a usage error (status 64) names the
+    /// option at fault; the library checks the show's rules (``Slideshow/checkSettings()``).
+    mutating func validate() throws {
         guard !photos.isEmpty else { throw ValidationError("give at least one photo") }
+        show = try options.slideshow(photos: photos, output: output, overwrite: overwrite)
     }
 
     func run() async throws {
@@ -48,9 +59,8 @@ struct MakeCommand: AsyncParsableCommand {
             return "no output was written"
         }
         Terminal.reportPhotoWarnings()
-        // The words become the library's options here, once (a usage error, status 64, when
-        // they cannot); the library checks the show and lays it out once, in validate().
-        let show = try options.slideshow(photos: photos, output: output, overwrite: overwrite)
+        // The library reads the files and lays the show out once, in validate().
+        let show = try self.show ?? options.slideshow(photos: photos, output: output, overwrite: overwrite)
         let prepared: PreparedSlideshow
         do {
             prepared = try show.validate()

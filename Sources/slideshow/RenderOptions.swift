@@ -86,6 +86,18 @@ struct RenderOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Bring the music to this integrated loudness (e.g. -16 for phones, -23 for broadcast), true peak at most -1 dBTP.", valueName: "LUFS"))
     var loudness: Double?
 
+    /// For ArgumentParser's `Missing value for '--duration <…>'` when the value given was a
+    /// negative number (`--duration -1`, read as an option of its own): how to pass one,
+    /// ` (write --duration=-1 for a negative value)`; empty otherwise.
+    static func negativeValueHint(for message: String, arguments: [String]) -> String {
+        guard let start = message.range(of: "Missing value for '")?.upperBound else { return "" }
+        let name = String(message[start...].prefix { $0 != " " && $0 != "'" })
+        guard name.hasPrefix("--"), let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return "" }
+        let value = arguments[index + 1]
+        guard value.hasPrefix("-"), Double(value) != nil else { return "" }
+        return " (write \(name)=\(value) for a negative value)"
+    }
+
     /// The library's error in the command line's words: `--size: '97x64' must …`.
     static func message(for error: OptionError) -> String {
         if let other = error.conflicting {
