@@ -47,17 +47,27 @@ struct OnePassTests {
         #expect(probe.photoHeaders.load(ordering: .relaxed) == 0)
     }
 
-    @Test("the music is opened once to be checked, and once more only for the render's own pass")
-    func musicOpenedOnce() async throws {
+    @Test("the music is opened once: validation's opening is the render's pass; a loudness measure is a second pass of its own",
+          arguments: [nil, -16.0])
+    func musicOpenedOnce(loudness: Double?) async throws {
         guard let music = shared("media", "wav_short_0.97s_mono.wav") else { return }
         let folder = try TemporaryFolder()
         var show = Slideshow(photos: [samples[0]], output: folder.path("show.mp4"), length: .soundtrack)
         show.video = VideoSettings(size: Size(width: 160, height: 120), framesPerSecond: 10)
-        show.soundtrack = Soundtrack(path: music)
+        show.soundtrack = Soundtrack(path: music, loudness: loudness)
         let probe = ReadProbe()
         let result = try await ReadProbe.$current.withValue(probe) { try await show.render() }
         #expect(result.frames == 10)
-        #expect(probe.musicOpens.load(ordering: .relaxed) == 1)
+        #expect(probe.musicOpens.load(ordering: .relaxed) == (loudness == nil ? 1 : 2))
+        // The same prepared show rendered twice: the second render opens the file anew.
+        show.overwrite = true
+        let prepared = try show.validate()
+        let twice = ReadProbe()
+        try await ReadProbe.$current.withValue(twice) {
+            _ = try await prepared.render()
+            _ = try await prepared.render()
+        }
+        #expect(twice.musicOpens.load(ordering: .relaxed) == (loudness == nil ? 1 : 3))
     }
 
     @Test("a photo's header carries its capture date; the first photo in order that cannot be read is the error")

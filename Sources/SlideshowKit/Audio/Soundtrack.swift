@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The music of a slideshow: an audio file and how it is fitted to the show.
 ///
@@ -76,11 +77,12 @@ public struct Soundtrack: Sendable, Hashable {
     /// container does not state the music's length, the same reader goes on to the end to
     /// measure it, so the file is not opened twice.
     /// - Parameter measuring: whether the length must be known (a show as long as its music).
-    /// - Returns: the file's description and the music's length after ``start`` in seconds,
-    ///   as the container states it or as measured (nil when neither).
+    /// - Returns: the file's description; the music's length after ``start`` in seconds, as
+    ///   the container states it or as measured (nil when neither); and, unless measuring
+    ///   read it to the end, the open file for the render's pass to go on from.
     /// - Throws: ``AudioError``: `.invalidSettings`, `.missing`, `.unreadable`, `.notAudio`,
     ///   `.noAudioStream`, `.unsupported`, `.damaged`, `.empty` (no samples, or none after ``start``).
-    func open(measuring: Bool) throws(AudioError) -> (info: AudioFileInfo, length: Double?) {
+    func open(measuring: Bool) throws(AudioError) -> (info: AudioFileInfo, length: Double?, opened: OpenedMusic?) {
         if let problem { throw AudioError(path: path, kind: .invalidSettings, reason: problem) }
         ReadProbe.current?.musicOpens.add(1, ordering: .relaxed)
         let reader = try AudioReader(path: path)
@@ -94,7 +96,7 @@ public struct Soundtrack: Sendable, Hashable {
                              reason: "holds no audio samples\(why)")
         }
         guard let duration = reader.info.duration else {
-            guard measuring else { return (reader.info, nil) }
+            guard measuring else { return (reader.info, nil, OpenedMusic(reader: reader, first: first)) }
             // The exact length by decoding it all, from the chunk already read on.
             var frames = first.count / AudioFormat.channels
             while let more = try reader.read() { frames += more.count / AudioFormat.channels }
@@ -102,12 +104,37 @@ public struct Soundtrack: Sendable, Hashable {
             guard seconds > 0 else {
                 throw AudioError(path: path, kind: .empty, reason: String(format: "the audio start %g s is past the music's end", start))
             }
-            return (reader.info, seconds)
+            return (reader.info, seconds, nil)
         }
         if start >= duration {
             throw AudioError(path: path, kind: .empty, reason: String(format: "the audio start %g s is past the music's end (%.3f s)", start, duration))
         }
-        return (reader.info, duration - start)
+        return (reader.info, duration - start, OpenedMusic(reader: reader, first: first))
+    }
+}
+
+/// The music's file as validation opened it: the reader, just past the first chunk of sound,
+/// and that chunk. The render's pass over the music goes on from here (``take()``) instead of
+/// opening the file again; a second render of the same prepared show opens it anew.
+final class OpenedMusic: @unchecked Sendable {
+    // @unchecked: the reader (which owns the decoder's C objects) is touched by no one until
+    // take() hands it out, once, behind the Mutex; from then on only the one who took it uses it.
+    private let reader: AudioReader
+    private let first: [Float]
+    private let taken = Mutex(false)
+
+    init(reader: AudioReader, first: [Float]) {
+        self.reader = reader
+        self.first = first
+    }
+
+    /// The reader and the chunk it already gave, the first time; nil after.
+    func take() -> (reader: AudioReader, first: [Float])? {
+        let wasTaken = taken.withLock { taken in
+            defer { taken = true }
+            return taken
+        }
+        return wasTaken ? nil : (reader, first)
     }
 }
 

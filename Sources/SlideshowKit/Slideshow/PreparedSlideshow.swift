@@ -25,6 +25,9 @@ public struct PreparedSlideshow: Sendable {
     public let musicLength: Double?
     /// What the music's file is, as the one opening during validation found it.
     let music: AudioFileInfo?
+    /// That opening, for the render's pass over the music to go on from (the file stays open
+    /// until the show is rendered or dropped).
+    let openedMusic: OpenedMusic?
     /// When validation began: a render's time counts from there.
     let started: ContinuousClock.Instant
 
@@ -76,7 +79,7 @@ extension Slideshow {
             throw .invalid(error.description)
         }
         let outputFile = FileIdentity(path: output)
-        var music: (info: AudioFileInfo, length: Double?)? = nil
+        var music: (info: AudioFileInfo, length: Double?, opened: OpenedMusic?)? = nil
         if let soundtrack {
             do {
                 music = try soundtrack.open(measuring: length == .soundtrack)
@@ -97,7 +100,7 @@ extension Slideshow {
             throw .output(error)
         }
         return PreparedSlideshow(slideshow: self, timeline: timeline, plan: plan, photos: try inspectPhotos(),
-                                 musicLength: music?.length, music: music?.info, started: started)
+                                 musicLength: music?.length, music: music?.info, openedMusic: music?.opened, started: started)
     }
 
     /// Renders the slideshow to ``output``: ``validate()``, then ``PreparedSlideshow/render(progress:)``.
@@ -180,6 +183,7 @@ final class ReadProbe: Sendable {
     let photoHeaders = Atomic<Int>(0)
     /// Frame plans laid out.
     let plans = Atomic<Int>(0)
-    /// Times the music's file was opened to be checked or measured.
+    /// Times the music's file was opened for checking, measuring or a stream's first pass
+    /// (a loop's later passes, on the audio queue, are not counted).
     let musicOpens = Atomic<Int>(0)
 }

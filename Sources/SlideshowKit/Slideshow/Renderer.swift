@@ -142,7 +142,8 @@ struct Renderer {
     /// The soundtrack's stream, exactly the show's length, and its feed; the loudness
     /// measured when one is asked for. The measuring is a pass of its own over the music
     /// (the gain must be known before the first sample is encoded), so with a loudness the
-    /// file is decoded twice; validation opened it once before, to check it. Runs before the writer
+    /// file is opened a second time for it; the render's own pass goes on from the opening that
+    /// validation made (``OpenedMusic``). Runs before the writer
     /// starts, so a soundtrack that cannot be used stops the render before any video is encoded.
     private func prepareSoundtrack(timeline: Timeline) throws(RenderError) -> (SoundtrackFeed?, LoudnessReport?) {
         guard var soundtrack = slideshow.soundtrack else { return (nil, nil) }
@@ -153,7 +154,9 @@ struct Renderer {
                                                 to: Int32(AudioFormat.sampleRate)))
         do {
             let loudness = try soundtrack.measureLoudness(totalFrames: totalFrames)
-            let stream = try SoundtrackStream(soundtrack: soundtrack, totalFrames: totalFrames, gainDecibels: loudness?.gain ?? 0)
+            // The render's pass goes on from the reader validation opened.
+            let stream = try SoundtrackStream(soundtrack: soundtrack, totalFrames: totalFrames, gainDecibels: loudness?.gain ?? 0,
+                                              opened: prepared.openedMusic?.take())
             return (SoundtrackFeed(stream: stream, input: AssetWriterAudioInput(bitrate: soundtrack.bitrate)), loudness)
         } catch {
             throw .audio(error)
