@@ -1,8 +1,9 @@
 /// A slideshow's settings as a person writes them, on the command line (`slideshow make`) or
-/// in a batch manifest, and the one set of rules that turns them into a ``Slideshow``.
+/// in a batch manifest, and the product's defaults (``defaults``).
 ///
 /// Sizes, looks, colours and presets are text here, exactly as typed; ``slideshow(photos:output:overwrite:)``
-/// parses and checks them all, and says which setting is at fault:
+/// parses them into a ``Slideshow`` and checks it by the show's own rules
+/// (``Slideshow/checkSettings()``), and says which setting is at fault:
 ///
 /// ```swift
 /// var options = SlideshowOptions()
