@@ -28,8 +28,6 @@ public struct PreparedSlideshow: Sendable {
     /// That opening, for the render's pass over the music to go on from (the file stays open
     /// until the show is rendered or dropped).
     let openedMusic: OpenedMusic?
-    /// When validation began: a render's time counts from there.
-    let started: ContinuousClock.Instant
 
     /// The warning for a transition that had to be shortened, or nil.
     public var planWarning: String? { slideshow.planWarning(plan) }
@@ -39,12 +37,19 @@ public struct PreparedSlideshow: Sendable {
     /// - Throws: ``RenderError``: `.photo` (a photo that cannot be decoded), `.audio`,
     ///   `.output` (the file cannot be written), `.cancelled`.
     public func render(progress: (@Sendable (RenderProgress) -> Void)? = nil) async throws(RenderError) -> RenderResult {
-        try await Renderer(prepared: self, progress: progress).run()
+        try await Renderer(prepared: self, progress: progress, started: .now).run()
     }
 
     /// Renders the show, reporting progress as a stream of events that ends with `.finished`
     /// or an error.
     public func renderEvents() -> AsyncThrowingStream<RenderEvent, any Error> {
+        Self.events { progress throws(RenderError) in try await render(progress: progress) }
+    }
+
+    /// The events of a render: its progress, then `.finished` or the error; the render is
+    /// cancelled when the stream is dropped.
+    static func events(of render: @escaping @Sendable (@escaping @Sendable (RenderProgress) -> Void) async throws(RenderError) -> RenderResult)
+        -> AsyncThrowingStream<RenderEvent, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
                 do {
@@ -72,7 +77,6 @@ extension Slideshow {
     ///   ``RenderError/photo(_:)`` for the first photo, in order, that cannot be read.
     @discardableResult
     public func validate() throws(RenderError) -> PreparedSlideshow {
-        let started = ContinuousClock.now
         do {
             try checkSettings()
         } catch {
@@ -100,7 +104,7 @@ extension Slideshow {
             throw .output(error)
         }
         return PreparedSlideshow(slideshow: self, timeline: timeline, plan: plan, photos: try inspectPhotos(),
-                                 musicLength: music?.length, music: music?.info, openedMusic: music?.opened, started: started)
+                                 musicLength: music?.length, music: music?.info, openedMusic: music?.opened)
     }
 
     /// Renders the slideshow to ``output``: ``validate()``, then ``PreparedSlideshow/render(progress:)``.
@@ -113,24 +117,15 @@ extension Slideshow {
     /// - Throws: ``RenderError``: `.invalid` (settings, length, output path), `.photo` (a photo
     ///   that cannot be read), `.audio`, `.output` (the file cannot be written), `.cancelled`.
     public func render(progress: (@Sendable (RenderProgress) -> Void)? = nil) async throws(RenderError) -> RenderResult {
-        try await validate().render(progress: progress)
+        // The time counts from here, validation included.
+        let started = ContinuousClock.now
+        return try await Renderer(prepared: validate(), progress: progress, started: started).run()
     }
 
     /// Renders the slideshow, reporting progress as a stream of events that ends with
     /// `.finished` or an error.
     public func renderEvents() -> AsyncThrowingStream<RenderEvent, any Error> {
-        AsyncThrowingStream { continuation in
-            let task = Task {
-                do {
-                    let result = try await render { continuation.yield(.progress($0)) }
-                    continuation.yield(.finished(result))
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
+        PreparedSlideshow.events { progress throws(RenderError) in try await render(progress: progress) }
     }
 
     /// Every photo's header, read once each, on up to one thread per core. Workers take the

@@ -8,6 +8,8 @@ import Synchronization
 struct Renderer {
     let prepared: PreparedSlideshow
     let progress: (@Sendable (RenderProgress) -> Void)?
+    /// When the render began (with its validation, when it was part of it).
+    let started: ContinuousClock.Instant
 
     var slideshow: Slideshow { prepared.slideshow }
 
@@ -135,7 +137,7 @@ struct Renderer {
         return RenderResult(
             output: slideshow.output, duration: timeline.endTime, frames: timeline.frameCount, size: settings.size,
             framesPerSecond: settings.framesPerSecond, look: slideshow.look.name, bytes: bytes,
-            seconds: (ContinuousClock.now - prepared.started).seconds,
+            seconds: (ContinuousClock.now - started).seconds,
             loudness: loudness, warnings: soundtrack?.warnings ?? [])
     }
 
