@@ -32,9 +32,19 @@ struct MakeCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object describing the result on stdout.")
     var json = false
 
-    func validate() throws {
+    /// The show the words describe: made once, by validate(), and rendered by run().
+    private var show: Slideshow?
+
+    /// The parsed arguments, without ``show``, which is made from them.
+    private enum CodingKeys: CodingKey {
+        case photos, output, options, overwrite, quiet, json
+    }
+
+    /// The words become the library's options here, once: a usage error (status 64) names the
+    /// option at fault; the library checks the show's rules (``Slideshow/checkSettings()``).
+    mutating func validate() throws {
         guard !photos.isEmpty else { throw ValidationError("give at least one photo") }
-        _ = try options.slideshow(photos: photos, output: output, overwrite: overwrite)
+        show = try options.slideshow(photos: photos, output: output, overwrite: overwrite)
     }
 
     func run() async throws {
@@ -49,15 +59,22 @@ struct MakeCommand: AsyncParsableCommand {
             return "no output was written"
         }
         Terminal.reportPhotoWarnings()
-        let show = try options.slideshow(photos: photos, output: output, overwrite: overwrite)
-        if !quiet, let plan = try? show.framePlan(), let warning = show.planWarning(plan) {
+        // The library reads the files and lays the show out once, in validate().
+        let show = try self.show ?? options.slideshow(photos: photos, output: output, overwrite: overwrite)
+        let prepared: PreparedSlideshow
+        do {
+            prepared = try show.validate()
+        } catch {
+            Terminal.fail(Terminal.describe(error))
+        }
+        if !quiet, let warning = prepared.planWarning {
             Terminal.say("slideshow: warning: \(warning)")
         }
         let bar = (quiet || !Terminal.isTerminal(.standardError)) ? nil : ProgressBar(total: photos.count)
         rendering.enter()
         let task = Task {
             defer { rendering.leave() }
-            return try await show.render { progress in bar?.update(progress.completedPhotos) }
+            return try await prepared.render { progress in bar?.update(progress.completedPhotos) }
         }
         render.withLock { $0 = task }
         if Terminal.stopping.load(ordering: .sequentiallyConsistent) { task.cancel() }

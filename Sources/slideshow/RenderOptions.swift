@@ -13,72 +13,72 @@ struct RenderOptions: ParsableArguments {
     var slideDuration: Double?
 
     @Option(help: ArgumentHelp("Frame size, even width and height.", valueName: "WxH"))
-    var size: String = SlideshowOptions().size
+    var size: String = SlideshowOptions.defaults.size
 
     @Option(help: "Frames per second.")
-    var fps: Int = SlideshowOptions().fps
+    var fps: Int = SlideshowOptions.defaults.fps
 
     @Option(help: ArgumentHelp("Film look, or looks separated by commas, applied left to right, each with optional :key=value parameters: \(Looks.catalogue.map(\.name).joined(separator: ", ")) (see `slideshow filters`).", valueName: "look[,look…]"))
-    var filter: String = SlideshowOptions().filter
+    var filter: String = SlideshowOptions.defaults.filter
 
     @Option(help: ArgumentHelp("letterbox (bars, the whole photo), fill (crop to fill the frame) or blur (the whole photo over a blurred copy of itself; --background then shows only under transparency).", valueName: "mode"))
-    var fit: FitMode = SlideshowOptions().fit
+    var fit: FitMode = SlideshowOptions.defaults.fit
 
     @Option(help: ArgumentHelp("Colour of the letterbox bars.", valueName: "#RRGGBB"))
-    var background: String = SlideshowOptions().background
+    var background: String = SlideshowOptions.defaults.background
 
     @Option(help: "x264 constant rate factor, 1 to 51 (lower is better quality; 0, lossless, is not possible in H.264 High).")
-    var crf: Int = SlideshowOptions().crf
+    var crf: Int = SlideshowOptions.defaults.crf
 
     @Option(help: ArgumentHelp("x264 preset, ultrafast to placebo.", valueName: "preset"))
-    var preset: String = SlideshowOptions().preset
+    var preset: String = SlideshowOptions.defaults.preset
 
     @Option(help: ArgumentHelp("skip: repeat held frames without encoding them (fast, exact); encode: encode every frame.", valueName: "mode"))
-    var hold: HoldStrategy = SlideshowOptions().hold
+    var hold: HoldStrategy = SlideshowOptions.defaults.hold
 
     @Option(help: ArgumentHelp("How each photo gives way to the next: \(TransitionEffect.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "effect"))
-    var transition: TransitionEffect = .none
+    var transition: TransitionEffect = SlideshowOptions.defaults.transition
 
     @Option(help: ArgumentHelp("Seconds each transition lasts, centred on its cut.", valueName: "seconds"))
-    var transitionDuration: Double = 0.5
+    var transitionDuration: Double = SlideshowOptions.defaults.transitionDuration
 
     @Option(help: ArgumentHelp("Seconds of fade from black at the start.", valueName: "seconds"))
-    var fadeIn: Double = 0
+    var fadeIn: Double = SlideshowOptions.defaults.fadeIn
 
     @Option(help: ArgumentHelp("Seconds of fade to black at the end.", valueName: "seconds"))
-    var fadeOut: Double = 0
+    var fadeOut: Double = SlideshowOptions.defaults.fadeOut
 
     @Option(help: ArgumentHelp("How photos move: \(MotionStyle.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "motion"))
-    var motion: MotionStyle = .none
+    var motion: MotionStyle = SlideshowOptions.defaults.motion
 
     @Option(help: ArgumentHelp("How far the view changes under motion, 0 to 1 (0.1: by 10%).", valueName: "fraction"))
-    var zoom: Double = 0.1
+    var zoom: Double = SlideshowOptions.defaults.zoom
     @Flag(help: "Print each photo's capture date (EXIF DateTimeOriginal) in its lower right corner, as film cameras did.")
     var dateStamp = false
 
     @Option(help: ArgumentHelp("How --date-stamp writes the date: \(DateImprint.Format.allCases.map { "\($0.rawValue) (\($0.example))" }.joined(separator: ", ")).", valueName: "format"))
-    var dateFormat: String = DateImprint.Format.ymd.rawValue
+    var dateFormat: String = SlideshowOptions.defaults.dateFormat
 
     @Option(help: ArgumentHelp("The video's title tag.", valueName: "text"))
     var title: String?
 
     @Option(help: ArgumentHelp("With --fit fill, keep detected faces in the picture (faces) or crop the centre (center). Faces need OpenCV's cascade from opencv-data (\(FaceFraming.cascadePath)); without it, faces acts as center.", valueName: "mode"))
-    var framing: Framing = .faces
+    var framing: Framing = SlideshowOptions.defaults.framing
 
     @Option(help: ArgumentHelp("Music for the show (MP3, M4A, FLAC, WAV, Ogg, Opus, …), encoded as AAC-LC, exactly as long as the show.", valueName: "file"))
     var audio: String?
 
     @Option(help: ArgumentHelp("AAC bit rate.", valueName: "rate"))
-    var audioBitrate: String = "192k"
+    var audioBitrate: String = SlideshowOptions.defaults.audioBitrate
 
     @Option(help: ArgumentHelp("Start the music this many seconds in.", valueName: "seconds"))
-    var audioStart: Double = 0
+    var audioStart: Double = SlideshowOptions.defaults.audioStart
 
     @Option(help: ArgumentHelp("Fade the music in over this many seconds.", valueName: "seconds"))
-    var audioFadeIn: Double = 0
+    var audioFadeIn: Double = SlideshowOptions.defaults.audioFadeIn
 
     @Option(help: ArgumentHelp("Fade the music out over this many seconds (at most half the show).", valueName: "seconds"))
-    var audioFadeOut: Double = 2
+    var audioFadeOut: Double = SlideshowOptions.defaults.audioFadeOut
 
     @Flag(help: "Play music shorter than the show once, then silence (default: loop with a 100 ms crossfade).")
     var noAudioLoop = false
@@ -86,12 +86,16 @@ struct RenderOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Bring the music to this integrated loudness (e.g. -16 for phones, -23 for broadcast), true peak at most -1 dBTP.", valueName: "LUFS"))
     var loudness: Double?
 
-    func validate() throws {
-        do {
-            try options.validate()
-        } catch {
-            throw ValidationError(Self.message(for: error))
-        }
+    /// For ArgumentParser's `Missing value for '--duration <…>'` when the value given was a
+    /// negative number (`--duration -1`, read as an option of its own): how to pass one,
+    /// ` (write --duration=-1 for a negative value)`; empty otherwise.
+    static func negativeValueHint(for message: String, arguments: [String]) -> String {
+        guard let start = message.range(of: "Missing value for '")?.upperBound else { return "" }
+        let name = String(message[start...].prefix { $0 != " " && $0 != "'" })
+        guard name.hasPrefix("--"), let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return "" }
+        let value = arguments[index + 1]
+        guard value.hasPrefix("-"), Double(value) != nil else { return "" }
+        return " (write \(name)=\(value) for a negative value)"
     }
 
     /// The library's error in the command line's words: `--size: '97x64' must …`.

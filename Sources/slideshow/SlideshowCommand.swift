@@ -34,7 +34,8 @@ struct SlideshowCommand: AsyncParsableCommand {
             let text = fullMessage(for: error)
             guard code != .success, !text.isEmpty else { exit(withError: error) }
             let line = message(for: error)
-            Terminal.writeToStandardError(text.replacingOccurrences(of: line, with: Message.oneLine(line)) + "\n")
+            let hint = RenderOptions.negativeValueHint(for: line, arguments: CommandLine.arguments)
+            Terminal.writeToStandardError(text.replacingOccurrences(of: line, with: Message.oneLine(line) + hint) + "\n")
             exit(withError: ExitCode(code.rawValue))
         }
     }

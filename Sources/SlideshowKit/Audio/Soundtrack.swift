@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The music of a slideshow: an audio file and how it is fitted to the show.
 ///
@@ -36,9 +37,13 @@ public struct Soundtrack: Sendable, Hashable {
     /// The bit rates accepted, in bits per second.
     public static let bitrates = 32_000...512_000
 
-    /// Creates a soundtrack; the defaults are the product's.
-    public init(path: String, start: Double = 0, fadeIn: Double = 0, fadeOut: Double = 2, loops: Bool = true,
-                loudness: Double? = nil, bitrate: Int = 192_000) {
+    /// Creates a soundtrack; the defaults are the product's (``SlideshowOptions/defaults``).
+    public init(path: String, start: Double = SlideshowOptions.defaults.audioStart,
+                fadeIn: Double = SlideshowOptions.defaults.audioFadeIn,
+                fadeOut: Double = SlideshowOptions.defaults.audioFadeOut,
+                loops: Bool = SlideshowOptions.defaults.audioLoop,
+                loudness: Double? = SlideshowOptions.defaults.loudness,
+                bitrate: Int = Soundtrack.defaultBitrate) {
         self.path = path
         self.start = start
         self.fadeIn = fadeIn
@@ -48,54 +53,88 @@ public struct Soundtrack: Sendable, Hashable {
         self.bitrate = bitrate
     }
 
+    /// ``SlideshowOptions/audioBitrate``'s default in bits per second.
+    public static let defaultBitrate = SlideshowOptions.bitrate(parsing: SlideshowOptions.defaults.audioBitrate)!
+
     /// What is wrong with the settings (not the file), or nil.
-    public var problem: String? {
-        if !start.isFinite || start < 0 { return "the audio start \(start) s must be 0 or more" }
-        if !fadeIn.isFinite || fadeIn < 0 { return "the audio fade-in \(fadeIn) s must be 0 or more" }
-        if !fadeOut.isFinite || fadeOut < 0 { return "the audio fade-out \(fadeOut) s must be 0 or more" }
+    public var problem: String? { settingError?.reason }
+
+    /// The first setting (not the file) that cannot be used, and why: the one owner of the
+    /// soundtrack's rules.
+    var settingError: OptionError? {
+        if !start.isFinite || start < 0 { return OptionError(.audioStart, "the audio start \(Message.seconds(start)) s must be 0 or more") }
+        if !fadeIn.isFinite || fadeIn < 0 { return OptionError(.audioFadeIn, "the audio fade-in \(Message.seconds(fadeIn)) s must be 0 or more") }
+        if !fadeOut.isFinite || fadeOut < 0 { return OptionError(.audioFadeOut, "the audio fade-out \(Message.seconds(fadeOut)) s must be 0 or more") }
         if let loudness, !loudness.isFinite || loudness < -70 || loudness > -5 {
-            return "the loudness \(loudness) LUFS must be between -70 and -5"
+            return OptionError(.loudness, "the loudness \(loudness) LUFS must be between -70 and -5")
         }
-        if !Self.bitrates.contains(bitrate) { return "the audio bit rate \(bitrate) b/s must be between 32k and 512k" }
+        if !Self.bitrates.contains(bitrate) { return OptionError(.audioBitrate, "the audio bit rate \(bitrate) b/s must be between 32k and 512k") }
         return nil
     }
 
-    /// Opens the file and decodes its first samples: everything that can be known wrong
-    /// about it before a video is encoded.
-    /// - Returns: the music's length after ``start`` in seconds, as the container states it
-    ///   (nil when it does not).
+    /// Opens the file once and decodes its first samples: everything that can be known wrong
+    /// about it before a video is encoded. When the show's length follows the music and the
+    /// container does not state the music's length, the same reader goes on to the end to
+    /// measure it, so the file is not opened twice.
+    /// - Parameter measuring: whether the length must be known (a show as long as its music).
+    /// - Returns: the file's description; the music's length after ``start`` in seconds, as
+    ///   the container states it or as measured (nil when neither); and, unless measuring
+    ///   read it to the end, the open file for the render's pass to go on from.
     /// - Throws: ``AudioError``: `.invalidSettings`, `.missing`, `.unreadable`, `.notAudio`,
     ///   `.noAudioStream`, `.unsupported`, `.damaged`, `.empty` (no samples, or none after ``start``).
-    func inspect() throws(AudioError) -> Double? {
+    func open(measuring: Bool) throws(AudioError) -> (info: AudioFileInfo, length: Double?, opened: OpenedMusic?) {
         if let problem { throw AudioError(path: path, kind: .invalidSettings, reason: problem) }
+        ReadProbe.current?.musicOpens.add(1, ordering: .relaxed)
         let reader = try AudioReader(path: path)
         var chunk: [Float]? = nil
         repeat {
             chunk = try reader.read()
         } while chunk?.isEmpty == true
-        guard chunk != nil else {
+        guard let first = chunk else {
             let why = reader.stoppedEarly.map { " (\($0))" } ?? (reader.skippedPackets > 0 ? " (every audio packet is damaged)" : "")
             throw AudioError(path: path, kind: reader.skippedPackets > 0 || reader.stoppedEarly != nil ? .damaged : .empty,
                              reason: "holds no audio samples\(why)")
         }
-        guard let duration = reader.info.duration else { return nil }
+        guard let duration = reader.info.duration else {
+            guard measuring else { return (reader.info, nil, OpenedMusic(reader: reader, first: first)) }
+            // The exact length by decoding it all, from the chunk already read on.
+            var frames = first.count / AudioFormat.channels
+            while let more = try reader.read() { frames += more.count / AudioFormat.channels }
+            let seconds = Double(frames) / Double(AudioFormat.sampleRate) - start
+            guard seconds > 0 else {
+                throw AudioError(path: path, kind: .empty, reason: String(format: "the audio start %g s is past the music's end", start))
+            }
+            return (reader.info, seconds, nil)
+        }
         if start >= duration {
             throw AudioError(path: path, kind: .empty, reason: String(format: "the audio start %g s is past the music's end (%.3f s)", start, duration))
         }
-        return duration - start
+        return (reader.info, duration - start, OpenedMusic(reader: reader, first: first))
+    }
+}
+
+/// The music's file as validation opened it: the reader, just past the first chunk of sound,
+/// and that chunk. The render's pass over the music goes on from here (``take()``) instead of
+/// opening the file again; a second render of the same prepared show opens it anew.
+final class OpenedMusic: @unchecked Sendable {
+    // @unchecked: the reader (which owns the decoder's C objects) is touched by no one until
+    // take() hands it out, once, behind the Mutex; from then on only the one who took it uses it.
+    private let reader: AudioReader
+    private let first: [Float]
+    private let taken = Mutex(false)
+
+    init(reader: AudioReader, first: [Float]) {
+        self.reader = reader
+        self.first = first
     }
 
-    /// The music's exact length after ``start`` in seconds, by decoding it all (for files
-    /// whose container does not state it).
-    func decodedLength() throws(AudioError) -> Double {
-        let reader = try AudioReader(path: path)
-        var frames = 0
-        while let chunk = try reader.read() { frames += chunk.count / AudioFormat.channels }
-        let seconds = Double(frames) / Double(AudioFormat.sampleRate) - start
-        guard seconds > 0 else {
-            throw AudioError(path: path, kind: .empty, reason: String(format: "the audio start %g s is past the music's end", start))
+    /// The reader and the chunk it already gave, the first time; nil after.
+    func take() -> (reader: AudioReader, first: [Float])? {
+        let wasTaken = taken.withLock { taken in
+            defer { taken = true }
+            return taken
         }
-        return seconds
+        return wasTaken ? nil : (reader, first)
     }
 }
 

@@ -41,11 +41,15 @@ final class SoundtrackStream {
     /// After the music's end without looping (or when it cannot be read again): silence.
     private var silent = false
     private var skippedPackets = 0
+    /// Sound the reader gave before the stream took it over (validation's first chunk).
+    private var pending: [Float]?
 
     /// - Parameters:
     ///   - totalFrames: the show's length in 48 kHz frames.
     ///   - gain: the loudness gain in dB (0 for none).
-    init(soundtrack: Soundtrack, totalFrames: Int, gainDecibels: Double = 0) throws(AudioError) {
+    ///   - opened: the file as validation opened it, to go on from instead of opening it again.
+    init(soundtrack: Soundtrack, totalFrames: Int, gainDecibels: Double = 0,
+         opened: (reader: AudioReader, first: [Float])? = nil) throws(AudioError) {
         self.soundtrack = soundtrack
         self.totalFrames = totalFrames
         gain = Float(pow(10, gainDecibels / 20))
@@ -55,7 +59,13 @@ final class SoundtrackStream {
         fadeInFrames = min(totalFrames, Int((soundtrack.fadeIn * rate).rounded()))
         fadeOutFrames = min(totalFrames / 2, Int((soundtrack.fadeOut * rate).rounded()))
         toSkip = startFrames
-        reader = try AudioReader(path: soundtrack.path)
+        if let opened {
+            reader = opened.reader
+            pending = opened.first
+        } else {
+            ReadProbe.current?.musicOpens.add(1, ordering: .relaxed)
+            reader = try AudioReader(path: soundtrack.path)
+        }
     }
 
     /// The next at most `maxFrames` frames (interleaved stereo); nil once `totalFrames` have been given.
@@ -120,7 +130,10 @@ final class SoundtrackStream {
     /// The next chunk of the current pass, after the start offset; nil at its end.
     private func readMusic() throws(AudioError) -> [Float]? {
         while let reader {
-            guard var chunk = try reader.read() else { return nil }
+            var next = pending
+            pending = nil
+            if next == nil { next = try reader.read() }
+            guard var chunk = next else { return nil }
             if toSkip > 0 {
                 let skip = min(toSkip, chunk.count / AudioFormat.channels)
                 toSkip -= skip

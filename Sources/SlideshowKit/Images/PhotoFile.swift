@@ -43,6 +43,7 @@ enum PhotoFile {
     /// - Throws: `PhotoError` `.notFound`, `.unreadable` (not a regular file, no permission,
     ///   read error), `.empty` (zero bytes) or `.tooLarge` (over ``maximumBytes``).
     static func read(_ path: String, limit: Int? = nil) throws(PhotoError) -> (bytes: [UInt8], fileSize: Int) {
+        if limit != nil { ReadProbe.current?.photoHeaders.add(1, ordering: .relaxed) }
         var info = stat()
         guard stat(path, &info) == 0 else {
             let code = errno

@@ -11,13 +11,16 @@ public enum SlideshowLength: Sendable, Hashable, CustomStringConvertible {
     case soundtrack
 
     /// The default: three seconds in all.
-    public static let `default` = SlideshowLength.total(seconds: 3)
+    public static let `default` = SlideshowLength.total(seconds: defaultSeconds)
+    /// The default length in seconds, when neither a total nor a per-slide length is given.
+    public static let defaultSeconds = 3.0
 
+    /// The length in words, its seconds rounded as messages print them (``Message/seconds(_:)``).
     public var description: String {
         switch self {
-        case .total(let seconds): "\(seconds) s in total"
-        case .perSlide(let seconds): "\(seconds) s per slide"
-        case .perPhoto(let seconds): "\(seconds.map { "\($0)" }.joined(separator: " + ")) s"
+        case .total(let seconds): "\(Message.seconds(seconds)) s in total"
+        case .perSlide(let seconds): "\(Message.seconds(seconds)) s per slide"
+        case .perPhoto(let seconds): "\(seconds.map(Message.seconds).joined(separator: " + ")) s"
         case .soundtrack: "as long as the soundtrack"
         }
     }
@@ -68,7 +71,7 @@ public struct Timeline: Sendable, Hashable {
                 throw Problem(description: "\(each.count) durations for \(photoCount) photos")
             }
             if let bad = each.firstIndex(where: { !$0.isFinite || $0 <= 0 }) {
-                throw Problem(description: "photo \(bad)'s duration must be a positive number of seconds, not \(each[bad])")
+                throw Problem(description: "photo \(bad)'s duration must be a positive number of seconds, not \(Message.seconds(each[bad]))")
             }
             seconds = each.reduce(0, +)
             // Cumulative rounding: cut i is round((d0 + … + d(i−1)) × fps).

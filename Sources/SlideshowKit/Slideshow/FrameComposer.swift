@@ -22,14 +22,14 @@ final class FrameComposer: FrameFeed {
     static let depth = 2
 
     let steps: [Step]
-    private let slideshow: Slideshow
+    private let builder: SlideBuilder
+    private var slideshow: Slideshow { builder.slideshow }
     private let plan: FramePlan
     private let compositor: Compositor
     private let state = Mutex(State())
     private let available = DispatchSemaphore(value: 0)
     private let space = DispatchSemaphore(value: FrameComposer.depth)
     private let photoReady: [DispatchSemaphore]
-    private let captureDates: [CaptureDate?]
 
     private struct State {
         var queue: [Result<PixelBuffer, RenderError>] = []
@@ -38,9 +38,9 @@ final class FrameComposer: FrameFeed {
         var cancelled = false
     }
 
-    init(slideshow: Slideshow, plan: FramePlan, captureDates: [CaptureDate?] = []) {
-        self.slideshow = slideshow
-        self.captureDates = captureDates
+    init(builder: SlideBuilder, plan: FramePlan) {
+        self.builder = builder
+        let slideshow = builder.slideshow
         self.plan = plan
         compositor = Compositor(size: slideshow.video.size, background: slideshow.background)
         photoReady = slideshow.photos.map { _ in DispatchSemaphore(value: 0) }
@@ -141,30 +141,8 @@ final class FrameComposer: FrameFeed {
     }
 
     private func prepare(_ index: Int) -> Result<ComposedPhoto, RenderError> {
-        let photo = slideshow.photos[index]
         do throws(PhotoError) {
-            if let path = plan.motions[index] {
-                var (source, content, focus) = try ImageManager().requestMovingSource(
-                    for: photo, frameSize: slideshow.video.size, contentMode: slideshow.contentMode,
-                    background: slideshow.background, magnification: path.magnification, framing: slideshow.framing)
-                slideshow.look.apply(to: &source, slideIndex: index)
-                // The date is printed on the picture, as a camera prints it on the film, so it
-                // moves with the picture.
-                if let imprint = slideshow.dateImprint, index < captureDates.count, let date = captureDates[index] {
-                    imprint.draw(date, on: &source)
-                }
-                // Faces found in fill stay in view all the way along the path.
-                var moving = MovingPhoto(source: source, content: content, path: focus.map(path.keeping) ?? path)
-                if slideshow.backdrop == .blur {
-                    do throws(ImageProblem) {
-                        try moving.makeBlurredBackdrop(frameSize: slideshow.video.size, background: slideshow.background)
-                    } catch {
-                        throw error.error(for: photo.path)
-                    }
-                }
-                return .success(.moving(moving))
-            }
-            return SlidePreparer.slide(index, of: slideshow, captureDates: captureDates).map { .still($0) }
+            return .success(try builder.photo(index, motion: plan.motions[index]))
         } catch {
             return .failure(.photo(error))
         }

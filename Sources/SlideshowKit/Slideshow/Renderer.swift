@@ -6,8 +6,12 @@ import Synchronization
 /// photo at its presentation time from the input's ready-for-more-data loop, and ends the
 /// session at the timeline's end so the last photo gets its full share.
 struct Renderer {
-    let slideshow: Slideshow
+    let prepared: PreparedSlideshow
     let progress: (@Sendable (RenderProgress) -> Void)?
+    /// When the render began (with its validation, when it was part of it).
+    let started: ContinuousClock.Instant
+
+    var slideshow: Slideshow { prepared.slideshow }
 
     /// Slides prepared at once before the encoder starts: one per core (up to two), so that
     /// the first photos decode in parallel.
@@ -23,9 +27,8 @@ struct Renderer {
     static let budget = workers + 1
 
     func run() async throws(RenderError) -> RenderResult {
-        let started = ContinuousClock.now
-        let timeline = try slideshow.validate()
-        let plan = try slideshow.framePlan(timeline: timeline)
+        let timeline = prepared.timeline
+        let plan = prepared.plan
         let settings = slideshow.video
         let writer: AssetWriter
         do {
@@ -33,9 +36,10 @@ struct Renderer {
         } catch {
             throw .output(error)
         }
-        // The capture dates: the earliest is the file's creation time, and each is its slide's imprint.
-        let captureDates = slideshow.photos.map(CaptureDate.read)
-        writer.metadata = MovieMetadata(creationTime: MovieMetadata.creationTime(of: slideshow.photos, dates: captureDates),
+        // The capture dates, from the headers read during validation: the earliest the MP4 can
+        // hold is the file's creation time, and each is its slide's imprint.
+        let builder = SlideBuilder(slideshow: slideshow, captureDates: prepared.photos.map(\.captureDate))
+        writer.metadata = MovieMetadata(creationTime: MovieMetadata.creationTime(of: slideshow.photos, dates: builder.captureDates),
                                         title: slideshow.title)
         let input = AssetWriterInput(settings: settings)
         let adaptor = PixelBufferAdaptor(assetWriterInput: input)
@@ -49,10 +53,10 @@ struct Renderer {
         let slides: any FrameFeed
         let steps: [(frame: Int, photosDone: Int)]
         if plan.isHoldsOnly {
-            slides = SlidePreparer(slideshow: slideshow, workers: Self.workers, budget: Self.budget, captureDates: captureDates)
+            slides = SlidePreparer(builder: builder, workers: Self.workers, budget: Self.budget)
             steps = (0..<timeline.photoCount).map { (timeline.frames(ofPhoto: $0).lowerBound, $0 + 1) }
         } else {
-            let composer = FrameComposer(slideshow: slideshow, plan: plan, captureDates: captureDates)
+            let composer = FrameComposer(builder: builder, plan: plan)
             slides = composer
             var done = 0
             steps = composer.steps.map { step in
@@ -139,7 +143,10 @@ struct Renderer {
     }
 
     /// The soundtrack's stream, exactly the show's length, and its feed; the loudness
-    /// measured (a first pass over the music) when one is asked for. Runs before the writer
+    /// measured when one is asked for. The measuring is a pass of its own over the music
+    /// (the gain must be known before the first sample is encoded), so with a loudness the
+    /// file is opened a second time for it; the render's own pass goes on from the opening that
+    /// validation made (``OpenedMusic``). Runs before the writer
     /// starts, so a soundtrack that cannot be used stops the render before any video is encoded.
     private func prepareSoundtrack(timeline: Timeline) throws(RenderError) -> (SoundtrackFeed?, LoudnessReport?) {
         guard var soundtrack = slideshow.soundtrack else { return (nil, nil) }
@@ -150,7 +157,9 @@ struct Renderer {
                                                 to: Int32(AudioFormat.sampleRate)))
         do {
             let loudness = try soundtrack.measureLoudness(totalFrames: totalFrames)
-            let stream = try SoundtrackStream(soundtrack: soundtrack, totalFrames: totalFrames, gainDecibels: loudness?.gain ?? 0)
+            // The render's pass goes on from the reader validation opened.
+            let stream = try SoundtrackStream(soundtrack: soundtrack, totalFrames: totalFrames, gainDecibels: loudness?.gain ?? 0,
+                                              opened: prepared.openedMusic?.take())
             return (SoundtrackFeed(stream: stream, input: AssetWriterAudioInput(bitrate: soundtrack.bitrate)), loudness)
         } catch {
             throw .audio(error)
@@ -168,111 +177,4 @@ protocol FrameFeed: Sendable {
     func release()
     /// Stops; anything under way is dropped.
     func cancel()
-}
-
-/// Prepares slides (decode, orient, fit, look) on background threads ahead of the writer,
-/// and hands them over in order.
-///
-/// Two limits keep it fast and flat: at most `workers` slides are prepared at once, and at
-/// most `budget` slides are alive at once, counting from the start of a slide's preparation
-/// until the writer has consumed it (``release()``); once the encoder has its first picture,
-/// both limits drop to one. Preparation then waits for the encoder instead of piling up
-/// slides, so a long show holds no more at once than a short one.
-final class SlidePreparer: FrameFeed {
-    private let slideshow: Slideshow
-    private let workers: Int
-    private let budget: Int
-    private let state: Mutex<State>
-    private let ready: [DispatchSemaphore]
-    /// Each photo's capture date, for the date imprint.
-    private let captureDates: [CaptureDate?]
-
-    private struct State {
-        var results: [Int: Result<PixelBuffer, RenderError>] = [:]
-        var started = 0
-        var running = 0
-        var released = 0
-        var cancelled = false
-    }
-
-    init(slideshow: Slideshow, workers: Int, budget: Int, captureDates: [CaptureDate?] = []) {
-        precondition(workers > 0 && budget >= workers)
-        self.captureDates = captureDates
-        self.slideshow = slideshow
-        self.workers = workers
-        self.budget = budget
-        state = Mutex(State())
-        ready = slideshow.photos.map { _ in DispatchSemaphore(value: 0) }
-    }
-
-    /// Starts preparing the first slides.
-    func start() { startMore() }
-
-    /// Waits for slide `index` and takes it.
-    func take(_ index: Int) -> Result<PixelBuffer, RenderError> {
-        ready[index].wait()
-        return state.withLock { state in
-            state.results.removeValue(forKey: index) ?? .failure(.cancelled)
-        }
-    }
-
-    /// The writer has consumed a slide: room for another.
-    func release() {
-        state.withLock { $0.released += 1 }
-        startMore()
-    }
-
-    /// Stops starting slides; those under way finish and are dropped.
-    func cancel() {
-        state.withLock { $0.cancelled = true }
-        // Wake any waiter.
-        for semaphore in ready { semaphore.signal() }
-    }
-
-    private func startMore() {
-        let indices = state.withLock { state -> Range<Int> in
-            guard !state.cancelled else { return 0..<0 }
-            // Until the encoder has its first picture, every core prepares. From then on the
-            // encoder keeps the cores busy, and one slide at a time is prepared, once the
-            // one before it has been handed to the writer.
-            let (workers, budget) = state.released == 0 ? (self.workers, self.budget) : (1, 1)
-            let end = min(slideshow.photos.count, state.released + budget, state.started + workers - state.running)
-            let range = state.started..<max(state.started, end)
-            state.started = range.upperBound
-            state.running += range.count
-            return range
-        }
-        for index in indices {
-            DispatchQueue.global(qos: .userInitiated).async { [self] in
-                let result = prepare(index)
-                state.withLock { state in
-                    state.running -= 1
-                    if !state.cancelled { state.results[index] = result }
-                }
-                ready[index].signal()
-                startMore()
-            }
-        }
-    }
-
-    private func prepare(_ index: Int) -> Result<PixelBuffer, RenderError> {
-        Self.slide(index, of: slideshow, captureDates: captureDates)
-    }
-
-    /// Slide `index` of a show: decoded, fitted, the look, the backdrop and the date imprint.
-    static func slide(_ index: Int, of slideshow: Slideshow, captureDates: [CaptureDate?]) -> Result<PixelBuffer, RenderError> {
-        do {
-            var buffer = try ImageManager().requestImage(
-                for: slideshow.photos[index], targetSize: slideshow.video.size,
-                contentMode: slideshow.contentMode, background: slideshow.background, framing: slideshow.framing)
-            slideshow.look.apply(to: &buffer, slideIndex: index)
-            if slideshow.backdrop == .blur { BlurredBackdrop.fill(&buffer) }
-            if let imprint = slideshow.dateImprint, index < captureDates.count, let date = captureDates[index] {
-                imprint.draw(date, on: &buffer)
-            }
-            return .success(buffer)
-        } catch {
-            return .failure(.photo(error))
-        }
-    }
 }

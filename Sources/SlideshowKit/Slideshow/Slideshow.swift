@@ -13,7 +13,7 @@ public struct Slideshow: Sendable {
     public var photos: [Photo]
     /// The MP4 file to write.
     public var output: String
-    /// How long the show lasts; 3 s in all by default.
+    /// How long the show lasts; 3 s in all (``SlideshowLength/default``) by default.
     public var length: SlideshowLength
     /// Size, frame rate and encoder settings.
     public var video: VideoSettings
@@ -26,18 +26,18 @@ public struct Slideshow: Sendable {
     /// Whether a file already at ``output`` may be replaced.
     public var overwrite: Bool
     /// How each photo gives way to the next; a hard cut (``TransitionEffect/none``) by default.
-    public var transition: TransitionEffect = .none
+    public var transition: TransitionEffect = SlideshowOptions.defaults.transition
     /// The length of each transition in seconds, 0.5 by default; shortened so that every
     /// photo is still alone on screen for at least half its share (``FramePlan/transitionCap``).
-    public var transitionDuration: Double = 0.5
+    public var transitionDuration: Double = SlideshowOptions.defaults.transitionDuration
     /// Seconds of fade from black at the start; 0 by default.
-    public var fadeIn: Double = 0
+    public var fadeIn: Double = SlideshowOptions.defaults.fadeIn
     /// Seconds of fade to black at the end; 0 by default.
-    public var fadeOut: Double = 0
+    public var fadeOut: Double = SlideshowOptions.defaults.fadeOut
     /// How photos move (Ken Burns); still (``MotionStyle/none``) by default.
-    public var motion: MotionStyle = .none
+    public var motion: MotionStyle = SlideshowOptions.defaults.motion
     /// How far the view changes under motion, 0 to 1; 0.1 (10%) by default.
-    public var zoom: Double = 0.1
+    public var zoom: Double = SlideshowOptions.defaults.zoom
     /// Per-photo settings that override the show's: empty, or one per photo.
     public var photoSettings: [PhotoSettings] = []
     /// What surrounds a letterboxed photo: bars of ``background`` (the default) or a blurred,
@@ -50,14 +50,15 @@ public struct Slideshow: Sendable {
     public var title: String?
     /// Which part of a photo `aspectFill` keeps: where the faces are (the default; the centre
     /// when no detector is available) or the centre.
-    public var framing: Framing = .faces
+    public var framing: Framing = SlideshowOptions.defaults.framing
     /// The music, if any: an AAC track as long as the show, beside the video.
     public var soundtrack: Soundtrack? = nil
 
-    /// Creates a slideshow with the product's defaults.
+    /// Creates a slideshow with the product's defaults (``SlideshowOptions/defaults``).
     public init(photos: [Photo], output: String, length: SlideshowLength = .default,
                 video: VideoSettings = VideoSettings(), look: any Look = Looks.original,
-                contentMode: ContentMode = .aspectFit, background: RGBColor = .black, overwrite: Bool = false) {
+                contentMode: ContentMode = SlideshowOptions.defaults.fit.contentMode,
+                background: RGBColor = RGBColor(hex: SlideshowOptions.defaults.background)!, overwrite: Bool = false) {
         self.photos = photos
         self.output = output
         self.length = length
@@ -66,111 +67,6 @@ public struct Slideshow: Sendable {
         self.contentMode = contentMode
         self.background = background
         self.overwrite = overwrite
-    }
-
-    /// The timeline the show's length gives.
-    /// - Throws: ``RenderError/invalid(_:)`` when the length cannot be laid out.
-    /// With ``SlideshowLength/soundtrack`` the soundtrack's file is read for its length.
-    public func timeline() throws(RenderError) -> Timeline {
-        try timeline(musicLength: nil)
-    }
-
-    /// The timeline, given the music's length after its start when it is already known.
-    func timeline(musicLength: Double?) throws(RenderError) -> Timeline {
-        var length = self.length
-        if case .soundtrack = length {
-            guard let soundtrack else { throw .invalid("the length follows the soundtrack, but the show has none") }
-            do throws(AudioError) {
-                var seconds = musicLength
-                if seconds == nil { seconds = try soundtrack.inspect() }
-                if seconds == nil { seconds = try soundtrack.decodedLength() }
-                length = .total(seconds: seconds!)
-            } catch {
-                throw .audio(error)
-            }
-        }
-        do {
-            return try Timeline(photoCount: photos.count, length: length, framesPerSecond: video.framesPerSecond)
-        } catch {
-            throw .invalid(error.description)
-        }
-    }
-
-    /// Checks everything that can be checked before rendering: the settings, the soundtrack
-    /// (opened and its first samples decoded), the timeline, the output path, and every photo's header.
-    /// - Returns: the timeline.
-    /// - Throws: ``RenderError/invalid(_:)`` for settings and paths, ``RenderError/audio(_:)``
-    ///   for a soundtrack that cannot be used, ``RenderError/output(_:)`` for an output that
-    ///   cannot be written (see ``AssetWriter/checkOutput(outputPath:overwrite:)``),
-    ///   ``RenderError/photo(_:)`` for the first photo that cannot be read.
-    @discardableResult
-    public func validate() throws(RenderError) -> Timeline {
-        if let problem = video.problem { throw .invalid(problem) }
-        for path in [output] + photos.map(\.path) where Message.hasNUL(path) {
-            throw .invalid("\(path): the path contains a NUL character, which no file name can")
-        }
-        var musicLength: Double? = nil
-        if let soundtrack {
-            do {
-                musicLength = try soundtrack.inspect()
-            } catch {
-                throw .audio(error)
-            }
-            let outputFile = FileIdentity(path: output)
-            if outputFile != nil && FileIdentity(path: soundtrack.path) == outputFile {
-                throw .invalid("\(output): the output is the soundtrack's file")
-            }
-        }
-        let timeline = try timeline(musicLength: musicLength)
-        _ = try framePlan(timeline: timeline)
-        let outputFile = FileIdentity(path: output)
-        for photo in photos where outputFile != nil && FileIdentity(path: photo.path) == outputFile {
-            throw .invalid("\(output): the output is one of the input photos")
-        }
-        do {
-            try AssetWriter.checkOutput(outputPath: output, overwrite: overwrite)
-        } catch {
-            throw .output(error)
-        }
-        let manager = ImageManager()
-        for photo in photos {
-            do {
-                _ = try manager.inspect(photo)
-            } catch {
-                throw .photo(error)
-            }
-        }
-        return timeline
-    }
-
-    /// Renders the slideshow to ``output``.
-    ///
-    /// The file appears at ``output`` only when it is complete; on any failure or
-    /// cancellation nothing is left there, and a file that was there is untouched (unless
-    /// ``overwrite`` and the render succeeded).
-    /// - Parameter progress: called as photos are added, from a background thread.
-    /// - Returns: what was written.
-    /// - Throws: ``RenderError``: `.invalid` (settings, length, output path), `.photo` (a photo
-    ///   that cannot be read), `.output` (the file cannot be written), `.cancelled`.
-    public func render(progress: (@Sendable (RenderProgress) -> Void)? = nil) async throws(RenderError) -> RenderResult {
-        try await Renderer(slideshow: self, progress: progress).run()
-    }
-
-    /// Renders the slideshow, reporting progress as a stream of events that ends with
-    /// `.finished` or an error.
-    public func renderEvents() -> AsyncThrowingStream<RenderEvent, any Error> {
-        AsyncThrowingStream { continuation in
-            let task = Task {
-                do {
-                    let result = try await render { continuation.yield(.progress($0)) }
-                    continuation.yield(.finished(result))
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
     }
 }
 

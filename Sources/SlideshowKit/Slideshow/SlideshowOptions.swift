@@ -1,8 +1,9 @@
 /// A slideshow's settings as a person writes them, on the command line (`slideshow make`) or
-/// in a batch manifest, and the one set of rules that turns them into a ``Slideshow``.
+/// in a batch manifest, and the product's defaults (``defaults``).
 ///
 /// Sizes, looks, colours and presets are text here, exactly as typed; ``slideshow(photos:output:overwrite:)``
-/// parses and checks them all, and says which setting is at fault:
+/// parses them into a ``Slideshow`` and checks it by the show's own rules
+/// (``Slideshow/checkSettings()``), and says which setting is at fault:
 ///
 /// ```swift
 /// var options = SlideshowOptions()
@@ -11,27 +12,33 @@
 /// let show = try options.slideshow(photos: [Photo(path: "a.jpg")], output: "out.mp4")
 /// ```
 public struct SlideshowOptions: Sendable, Hashable {
-    /// Total length in seconds; 3 when neither this nor ``slideDuration`` is given.
-    public var duration: Double?
+    /// The product's defaults, declared here once: the command line's options, a manifest's
+    /// fields, ``Slideshow`` and ``Soundtrack`` all read theirs from these. The encoder's own
+    /// (size, frame rate, CRF, preset, hold) are ``VideoSettings``', the look's ``Looks/original``'s
+    /// and the length's ``SlideshowLength/default``'s, read here from the layers that own them.
+    public static let defaults = SlideshowOptions()
+
+    /// Total length in seconds; 3 (``SlideshowLength/default``) when neither this nor ``slideDuration`` is given.
+    public var duration: Double? = nil
     /// Seconds per photo, instead of ``duration``.
-    public var slideDuration: Double?
+    public var slideDuration: Double? = nil
     /// The frame size, `WxH` with even, positive numbers; `1920x1080` by default.
-    public var size: String
+    public var size: String = VideoSettings().size.description
     /// Frames per second, 1 to 240; 30 by default.
-    public var fps: Int
+    public var fps: Int = VideoSettings().framesPerSecond
     /// The look, or a chain of looks with parameters, e.g. `minimal-life,vignette:radius=1.8`
     /// (see ``Looks/parse(_:)`` and ``Looks/catalogue``); `original` by default.
-    public var filter: String
-    /// Letterbox or fill; letterbox by default.
-    public var fit: FitMode
+    public var filter: String = Looks.original.name
+    /// Letterbox, fill or blur; letterbox by default.
+    public var fit: FitMode = .letterbox
     /// The colour of the letterbox bars, `#RRGGBB`; black by default.
-    public var background: String
+    public var background: String = "#000000"
     /// x264's constant rate factor, 1 to 51 (VideoSettings/crfRange); 20 by default.
-    public var crf: Int
+    public var crf: Int = VideoSettings().crf
     /// x264's preset, `ultrafast` to `placebo` (``VideoSettings/presets``); `medium` by default.
-    public var preset: String
+    public var preset: String = VideoSettings().preset
     /// How held frames are written; ``HoldStrategy/skip`` by default.
-    public var hold: HoldStrategy
+    public var hold: HoldStrategy = VideoSettings().hold
     /// The transition at each cut; `none` (a hard cut) by default.
     public var transition: TransitionEffect = .none
     /// Seconds each transition lasts, 0 or more; 0.5 by default.
@@ -54,7 +61,7 @@ public struct SlideshowOptions: Sendable, Hashable {
     /// How the date is written: `ymd`, `mdy`, `dmy` or `iso` (``DateImprint/Format``); `ymd` by default.
     public var dateFormat: String = DateImprint.Format.ymd.rawValue
     /// The MP4's title tag; none by default.
-    public var title: String?
+    public var title: String? = nil
     /// Which part of a photo `fill` keeps: `faces` (the default) or `center`.
     public var framing: Framing = .faces
     /// The music's file (``Soundtrack``); none by default.
@@ -74,20 +81,20 @@ public struct SlideshowOptions: Sendable, Hashable {
     /// Whether the show lasts as long as the music (`--duration audio`); false by default.
     public var durationFollowsAudio: Bool = false
 
-    /// Creates options; the defaults are the product's.
-    public init(duration: Double? = nil, slideDuration: Double? = nil, size: String = "1920x1080", fps: Int = 30,
-                filter: String = "original", fit: FitMode = .letterbox, background: String = "#000000",
-                crf: Int = 20, preset: String = "medium", hold: HoldStrategy = .skip) {
+    /// Creates options; a setting left nil keeps its default (``defaults``).
+    public init(duration: Double? = nil, slideDuration: Double? = nil, size: String? = nil, fps: Int? = nil,
+                filter: String? = nil, fit: FitMode? = nil, background: String? = nil,
+                crf: Int? = nil, preset: String? = nil, hold: HoldStrategy? = nil) {
         self.duration = duration
         self.slideDuration = slideDuration
-        self.size = size
-        self.fps = fps
-        self.filter = filter
-        self.fit = fit
-        self.background = background
-        self.crf = crf
-        self.preset = preset
-        self.hold = hold
+        if let size { self.size = size }
+        if let fps { self.fps = fps }
+        if let filter { self.filter = filter }
+        if let fit { self.fit = fit }
+        if let background { self.background = background }
+        if let crf { self.crf = crf }
+        if let preset { self.preset = preset }
+        if let hold { self.hold = hold }
     }
 
     /// The settings, each named the way a batch manifest spells it.
@@ -153,67 +160,52 @@ public struct SlideshowOptions: Sendable, Hashable {
         case output
     }
 
+
     /// Checks the settings without making a slideshow.
     /// - Parameter photoCount: the number of photos, to check that the length gives each a
     ///   frame; nil to leave that check for later.
     /// - Throws: ``OptionError`` naming the first setting at fault.
     public func validate(photoCount: Int? = nil) throws(OptionError) {
-        _ = try settings(photoCount: photoCount)
+        try check(parsed(photos: [], output: ""), photoCount: photoCount)
     }
 
     /// The slideshow these settings describe.
     ///
-    /// Only the settings are checked here; the photos are read when the show is rendered
-    /// (or by ``Slideshow/validate()``).
+    /// The text is parsed here and the show's own rules checked (``Slideshow/checkSettings()``);
+    /// the files are read when the show is rendered (or by ``Slideshow/validate()``).
     /// - Parameters:
     ///   - photos: the photos, in order.
     ///   - output: the MP4 file to write.
     ///   - overwrite: whether a file already at `output` may be replaced.
-    /// - Throws: ``OptionError`` naming the first setting at fault: no photos, a size that is
-    ///   not `WxH` or not even, a frame rate, CRF or preset out of range, an unknown look, a
-    ///   colour that is not `#RRGGBB`, both durations given, a length that gives a photo no
-    ///   frame or is over ``Timeline/maximumSeconds``, or a path (photo or output) with a NUL character.
+    /// - Throws: ``OptionError`` naming the first setting at fault: a size that is not `WxH`
+    ///   or not even, an unknown look, a colour that is not `#RRGGBB`, both durations given, a
+    ///   bit rate that is not one, and then whatever ``Slideshow/checkSettings()`` refuses.
     public func slideshow(photos: [Photo], output: String, overwrite: Bool = false) throws(OptionError) -> Slideshow {
-        let settings = try settings(photoCount: photos.count)
-        if let index = photos.firstIndex(where: { Message.hasNUL($0.path) }) {
-            throw OptionError(.photos, "photo \(index) contains a NUL character, which no file name can")
-        }
-        if Message.hasNUL(output) { throw OptionError(.output, "contains a NUL character, which no file name can") }
-        var show = Slideshow(photos: photos, output: output, length: settings.length, video: settings.video,
-                             look: settings.look, contentMode: fit.contentMode, background: settings.background,
-                             overwrite: overwrite)
-        show.transition = transition
-        show.transitionDuration = transitionDuration
-        show.fadeIn = fadeIn
-        show.fadeOut = fadeOut
-        show.motion = motion
-        show.zoom = zoom
-        show.photoSettings = photoSettings
-        show.backdrop = fit == .blur ? .blur : .color
-        show.dateImprint = dateStamp ? settings.imprint : nil
-        show.title = title
-        show.framing = framing
-        show.soundtrack = try soundtrack()
+        var show = try parsed(photos: photos, output: output)
+        show.overwrite = overwrite
+        try check(show, photoCount: photos.count)
         return show
     }
 
-    private func settings(photoCount: Int?) throws(OptionError) -> (video: VideoSettings, length: SlideshowLength, look: any Look, background: RGBColor, imprint: DateImprint) {
-        if photoCount == 0 { throw OptionError(.photos, "no photos given") }
+    /// The show's own rules, in these settings' words: the show knows only its length, the
+    /// options know which setting gave it.
+    private func check(_ show: Slideshow, photoCount: Int?) throws(OptionError) {
+        do {
+            try show.checkSettings(photoCount: photoCount)
+        } catch where error.field == .duration && error.conflicting == nil && slideDuration != nil {
+            throw OptionError(.slideDuration, error.reason)
+        }
+    }
+
+    /// The text parsed into the show's typed settings; nothing is checked here that the show
+    /// checks itself.
+    private func parsed(photos: [Photo], output: String) throws(OptionError) -> Slideshow {
         guard let frameSize = Size(parsing: size), frameSize.width > 0, frameSize.height > 0 else {
             throw OptionError(.size, "'\(size)' is not WIDTHxHEIGHT with positive numbers, e.g. 1920x1080")
         }
         guard frameSize.width % 2 == 0, frameSize.height % 2 == 0 else {
             throw OptionError(.size, "\(frameSize) must have an even width and height (4:2:0 video)")
         }
-        // VideoSettings owns the rules for these; each is checked beside defaults (which pass)
-        // so that its problem is known to be that setting's.
-        for (field, alone) in [(Field.size, VideoSettings(size: frameSize)), (.fps, VideoSettings(framesPerSecond: fps)),
-                               (.crf, VideoSettings(crf: crf)), (.preset, VideoSettings(preset: preset))] {
-            if let problem = alone.problem { throw OptionError(field, problem) }
-        }
-        let video = VideoSettings(size: frameSize, framesPerSecond: fps, crf: crf, preset: preset, hold: hold)
-        // Size and rate together (the H.264 level's macroblock rate).
-        if let problem = video.problem { throw OptionError(.size, problem) }
         let look: any Look
         do {
             look = try Looks.parse(filter)
@@ -226,43 +218,42 @@ public struct SlideshowOptions: Sendable, Hashable {
         guard let format = DateImprint.Format(rawValue: dateFormat) else {
             throw OptionError(.dateFormat, "'\(dateFormat)' is not one of \(DateImprint.Format.allCases.map { "\($0.rawValue) (\($0.example))" }.joined(separator: ", "))")
         }
-        let imprint = DateImprint(format: format)
         if duration != nil && slideDuration != nil {
             throw OptionError(field: .slideDuration, reason: "give duration or slideDuration, not both", conflicting: .duration)
         }
-        _ = try soundtrack()
+        let soundtrack = try soundtrack()
+        var length: SlideshowLength
         if durationFollowsAudio {
-            if audio == nil {
-                throw OptionError(field: .duration, reason: "a duration of 'audio' needs an audio file")
-            }
             if duration != nil || slideDuration != nil {
                 throw OptionError(field: .duration, reason: "give duration 'audio' or a number of seconds, not both")
             }
-            try checkPlan(length: .soundtrack, photoCount: photoCount)
-            return (video, .soundtrack, look, color, imprint)
+            length = .soundtrack
+        } else {
+            length = slideDuration.map { .perSlide(seconds: $0) } ?? .total(seconds: duration ?? SlideshowLength.defaultSeconds)
+            if photoDurations.contains(where: { $0 != nil }) { length = try perPhotoLength() }
         }
-        var length: SlideshowLength = slideDuration.map { .perSlide(seconds: $0) } ?? .total(seconds: duration ?? 3)
-        if photoDurations.contains(where: { $0 != nil }) {
-            length = try perPhotoLength()
-        }
-        if !photoSettings.isEmpty, let photoCount, photoSettings.count != photoCount {
-            throw OptionError(.photos, "\(photoSettings.count) per-photo settings for \(photoCount) photos")
-        }
-        if let photoCount {
-            do {
-                _ = try Timeline(photoCount: photoCount, length: length, framesPerSecond: fps)
-            } catch {
-                throw OptionError(slideDuration == nil ? .duration : .slideDuration, error.description)
-            }
-        }
-        try checkPlan(length: length, photoCount: photoCount)
-        return (video, length, look, color, imprint)
+        var show = Slideshow(photos: photos, output: output, length: length,
+                             video: VideoSettings(size: frameSize, framesPerSecond: fps, crf: crf, preset: preset, hold: hold),
+                             look: look, contentMode: fit.contentMode, background: color)
+        show.transition = transition
+        show.transitionDuration = transitionDuration
+        show.fadeIn = fadeIn
+        show.fadeOut = fadeOut
+        show.motion = motion
+        show.zoom = zoom
+        show.photoSettings = photoSettings
+        show.backdrop = fit == .blur ? .blur : .color
+        show.dateImprint = dateStamp ? DateImprint(format: format) : nil
+        show.title = title
+        show.framing = framing
+        show.soundtrack = soundtrack
+        return show
     }
 
     /// The length when some photos have durations of their own.
     private func perPhotoLength() throws(OptionError) -> SlideshowLength {
         if let bad = photoDurations.firstIndex(where: { $0.map { !$0.isFinite || $0 <= 0 } ?? false }) {
-            throw OptionError(.photos, "photo \(bad): duration \(photoDurations[bad]!) is not a positive number of seconds")
+            throw OptionError(.photos, "photo \(bad): duration \(Message.seconds(photoDurations[bad]!)) is not a positive number of seconds")
         }
         let given = photoDurations.compactMap { $0 }.reduce(0, +)
         let others = photoDurations.filter { $0 == nil }.count
@@ -275,129 +266,12 @@ public struct SlideshowOptions: Sendable, Hashable {
             }
             each = 0
         } else {
-            let total = duration ?? 3
+            let total = duration ?? SlideshowLength.defaultSeconds
             each = (total - given) / Double(others)
             guard each > 0 else {
-                throw OptionError(.photos, "the photos' own durations (\(given) s) leave nothing of the \(total) s for the other \(others)")
+                throw OptionError(.photos, "the photos' own durations (\(Message.seconds(given)) s) leave nothing of the \(Message.seconds(total)) s for the other \(others)")
             }
         }
         return .perPhoto(seconds: photoDurations.map { $0 ?? each })
     }
-
-    /// Checks the transition, fade and motion settings: each 0 or more (the zoom up to 1), and
-    /// none longer than the show.
-    private func checkPlan(length: SlideshowLength, photoCount: Int?) throws(OptionError) {
-        for (field, value) in [(Field.transitionDuration, transitionDuration), (.fadeIn, fadeIn), (.fadeOut, fadeOut)]
-        where !value.isFinite || value < 0 {
-            throw OptionError(field, "\(value) is not 0 or more seconds")
-        }
-        if !zoom.isFinite || zoom < 0 || zoom > 1 {
-            throw OptionError(.zoom, "\(zoom) is not between 0 and 1")
-        }
-        let seconds: Double?
-        switch length {
-        case .total(let total): seconds = total
-        case .perSlide(let each): seconds = photoCount.map { each * Double($0) }
-        case .perPhoto(let each): seconds = each.reduce(0, +)
-        case .soundtrack: seconds = nil
-        }
-        guard let seconds else { return }
-        if transition != .none, transitionDuration > seconds {
-            throw OptionError(.transitionDuration, "\(transitionDuration) s is longer than the show (\(seconds) s)")
-        }
-        if fadeIn + fadeOut > seconds {
-            throw OptionError(fadeOut > 0 ? .fadeOut : .fadeIn, "\(fadeIn) s + \(fadeOut) s of fades are longer than the show (\(seconds) s)")
-        }
-    }
-}
-
-extension SlideshowOptions {
-    /// The soundtrack the audio settings describe, or nil without an audio file.
-    /// - Throws: ``OptionError`` naming the audio setting at fault.
-    func soundtrack() throws(OptionError) -> Soundtrack? {
-        guard let audio else {
-            for (field, given) in [(Field.audioStart, audioStart != 0), (.audioFadeIn, audioFadeIn != 0), (.audioFadeOut, audioFadeOut != 2),
-                                   (.audioLoop, !audioLoop), (.loudness, loudness != nil), (.audioBitrate, audioBitrate != "192k")] where given {
-                throw OptionError(field, "is only for a soundtrack: give an audio file too")
-            }
-            return nil
-        }
-        guard let bitrate = Self.bitrate(parsing: audioBitrate) else {
-            throw OptionError(.audioBitrate, "'\(audioBitrate)' is not a bit rate such as 192k or 128000")
-        }
-        let soundtrack = Soundtrack(path: audio, start: audioStart, fadeIn: audioFadeIn, fadeOut: audioFadeOut, loops: audioLoop,
-                                    loudness: loudness, bitrate: bitrate)
-        if let problem = soundtrack.problem {
-            let field: Field
-            switch problem {
-            case _ where !soundtrack.start.isFinite || soundtrack.start < 0: field = .audioStart
-            case _ where !soundtrack.fadeIn.isFinite || soundtrack.fadeIn < 0: field = .audioFadeIn
-            case _ where !soundtrack.fadeOut.isFinite || soundtrack.fadeOut < 0: field = .audioFadeOut
-            case _ where !Soundtrack.bitrates.contains(bitrate): field = .audioBitrate
-            default: field = .loudness
-            }
-            throw OptionError(field, problem)
-        }
-        return soundtrack
-    }
-
-    /// `192k`, `0.5M` or `128000` in bits per second.
-    static func bitrate(parsing text: String) -> Int? {
-        let lower = text.lowercased()
-        let (digits, scale): (Substring, Double) = lower.hasSuffix("k") ? (lower.dropLast(), 1000)
-            : lower.hasSuffix("m") ? (lower.dropLast(), 1_000_000) : (Substring(lower), 1)
-        guard let value = Double(digits), value.isFinite, value > 0 else { return nil }
-        let bits = (value * scale).rounded()
-        return bits <= Double(Int32.max) ? Int(bits) : nil
-    }
-}
-
-/// Letterbox or fill: how photos of another shape fill the frame, by the names the command
-/// line and manifests use.
-public enum FitMode: String, Sendable, Hashable, CaseIterable {
-    /// The whole photo, between bars (``ContentMode/aspectFit``).
-    case letterbox
-    /// Cropped to fill the frame (``ContentMode/aspectFill``).
-    case fill
-    /// The whole photo over a blurred, darkened copy of itself that fills the frame
-    /// (``ContentMode/aspectFit`` with ``Backdrop/blur``): no bars.
-    case blur
-
-    /// The library's content mode.
-    public var contentMode: ContentMode {
-        switch self {
-        case .letterbox: .aspectFit
-        case .fill: .aspectFill
-        case .blur: .aspectFit
-        }
-    }
-}
-
-/// Why ``SlideshowOptions`` cannot make a slideshow: the setting at fault and the reason.
-///
-/// It speaks of settings as ``SlideshowOptions/Field`` names them; a program with its own
-/// words for them (the command line's options) builds its message from ``field``, ``reason``
-/// and ``conflicting``.
-public struct OptionError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The setting at fault.
-    public var field: SlideshowOptions.Field
-    /// Why, in words that do not depend on how the setting was given, e.g.
-    /// `'big' is not WIDTHxHEIGHT with positive numbers, e.g. 1920x1080`.
-    public var reason: String
-    /// The other setting, when the fault is that both were given (``field`` is the second).
-    public var conflicting: SlideshowOptions.Field?
-
-    /// Creates an error.
-    public init(field: SlideshowOptions.Field, reason: String, conflicting: SlideshowOptions.Field? = nil) {
-        self.field = field
-        self.reason = reason
-        self.conflicting = conflicting
-    }
-
-    init(_ field: SlideshowOptions.Field, _ reason: String) {
-        self.init(field: field, reason: reason)
-    }
-
-    /// `<field>: <reason>`, one line, e.g. `size: 'big' is not WIDTHxHEIGHT …`.
-    public var description: String { Message.oneLine("\(field.rawValue): \(reason)") }
 }

@@ -27,6 +27,13 @@ public enum Message {
         return result
     }
 
+    /// A number of seconds as messages print it: rounded to the millisecond, so that float
+    /// noise (`0.010000000000000009`) never shows, e.g. `0.01`, `2.0`, `-1.0`.
+    public static func seconds(_ value: Double) -> String {
+        guard value.isFinite else { return "\(value)" }
+        return "\((value * 1000).rounded() / 1000)"
+    }
+
     /// Whether a path holds a NUL character, which no file's name can: the system would see
     /// only the part before it.
     public static func hasNUL(_ path: String) -> Bool {

@@ -1,0 +1,184 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// A slideshow checked once and laid out once: everything a render needs to know before it
+/// decodes a pixel. ``Slideshow/validate()`` makes it; ``render(progress:)`` renders from it
+/// without checking or reading anything again.
+///
+/// ```swift
+/// let prepared = try show.validate()
+/// if let warning = prepared.planWarning { print(warning) }
+/// let result = try await prepared.render()
+/// ```
+public struct PreparedSlideshow: Sendable {
+    /// The show, as it was validated.
+    public let slideshow: Slideshow
+    /// When each photo is on screen.
+    public let timeline: Timeline
+    /// What every frame shows.
+    public let plan: FramePlan
+    /// Each photo's header, in order: size, orientation, format and capture date.
+    public let photos: [PhotoInfo]
+    /// The music's length after its start in seconds, as its container states it (or as
+    /// measured when the show follows it); nil without music or when not stated.
+    public let musicLength: Double?
+    /// What the music's file is, as the one opening during validation found it.
+    let music: AudioFileInfo?
+    /// That opening, for the render's pass over the music to go on from (the file stays open
+    /// until the show is rendered or dropped).
+    let openedMusic: OpenedMusic?
+
+    /// The warning for a transition that had to be shortened, or nil.
+    public var planWarning: String? { slideshow.planWarning(plan) }
+
+    /// Renders the show to its output (see ``Slideshow/render(progress:)``).
+    /// - Parameter progress: called as photos are added, from a background thread.
+    /// - Throws: ``RenderError``: `.photo` (a photo that cannot be decoded), `.audio`,
+    ///   `.output` (the file cannot be written), `.cancelled`.
+    public func render(progress: (@Sendable (RenderProgress) -> Void)? = nil) async throws(RenderError) -> RenderResult {
+        try await Renderer(prepared: self, progress: progress, started: .now).run()
+    }
+
+    /// Renders the show, reporting progress as a stream of events that ends with `.finished`
+    /// or an error.
+    public func renderEvents() -> AsyncThrowingStream<RenderEvent, any Error> {
+        Self.events { progress throws(RenderError) in try await render(progress: progress) }
+    }
+
+    /// The events of a render: its progress, then `.finished` or the error; the render is
+    /// cancelled when the stream is dropped.
+    static func events(of render: @escaping @Sendable (@escaping @Sendable (RenderProgress) -> Void) async throws(RenderError) -> RenderResult)
+        -> AsyncThrowingStream<RenderEvent, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    let result = try await render { continuation.yield(.progress($0)) }
+                    continuation.yield(.finished(result))
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}
+
+extension Slideshow {
+    /// Checks everything that can be checked before rendering, once: the settings
+    /// (``checkSettings()``), the soundtrack (opened once, its first samples decoded), the
+    /// timeline and the frame plan, the output path, and every photo's header (read once
+    /// each, several at once).
+    /// - Returns: the show with its timeline, plan, photo headers and music length, to render.
+    /// - Throws: ``RenderError/invalid(_:)`` for settings and paths, ``RenderError/audio(_:)``
+    ///   for a soundtrack that cannot be used, ``RenderError/output(_:)`` for an output that
+    ///   cannot be written (see ``AssetWriter/checkOutput(outputPath:overwrite:)``),
+    ///   ``RenderError/photo(_:)`` for the first photo, in order, that cannot be read.
+    @discardableResult
+    public func validate() throws(RenderError) -> PreparedSlideshow {
+        do {
+            try checkSettings()
+        } catch {
+            throw .invalid(error.description)
+        }
+        let outputFile = FileIdentity(path: output)
+        var music: (info: AudioFileInfo, length: Double?, opened: OpenedMusic?)? = nil
+        if let soundtrack {
+            do {
+                music = try soundtrack.open(measuring: length == .soundtrack)
+            } catch {
+                throw .audio(error)
+            }
+            if outputFile != nil && FileIdentity(path: soundtrack.path) == outputFile {
+                throw .invalid("\(output): the output is the soundtrack's file")
+            }
+        }
+        let (timeline, plan) = try layout(musicLength: music?.length)
+        for photo in photos where outputFile != nil && FileIdentity(path: photo.path) == outputFile {
+            throw .invalid("\(output): the output is one of the input photos")
+        }
+        do {
+            try AssetWriter.checkOutput(outputPath: output, overwrite: overwrite)
+        } catch {
+            throw .output(error)
+        }
+        return PreparedSlideshow(slideshow: self, timeline: timeline, plan: plan, photos: try inspectPhotos(),
+                                 musicLength: music?.length, music: music?.info, openedMusic: music?.opened)
+    }
+
+    /// Renders the slideshow to ``output``: ``validate()``, then ``PreparedSlideshow/render(progress:)``.
+    ///
+    /// The file appears at ``output`` only when it is complete; on any failure or
+    /// cancellation nothing is left there, and a file that was there is untouched (unless
+    /// ``overwrite`` and the render succeeded).
+    /// - Parameter progress: called as photos are added, from a background thread.
+    /// - Returns: what was written.
+    /// - Throws: ``RenderError``: `.invalid` (settings, length, output path), `.photo` (a photo
+    ///   that cannot be read), `.audio`, `.output` (the file cannot be written), `.cancelled`.
+    public func render(progress: (@Sendable (RenderProgress) -> Void)? = nil) async throws(RenderError) -> RenderResult {
+        // The time counts from here, validation included.
+        let started = ContinuousClock.now
+        return try await Renderer(prepared: validate(), progress: progress, started: started).run()
+    }
+
+    /// Renders the slideshow, reporting progress as a stream of events that ends with
+    /// `.finished` or an error.
+    public func renderEvents() -> AsyncThrowingStream<RenderEvent, any Error> {
+        PreparedSlideshow.events { progress throws(RenderError) in try await render(progress: progress) }
+    }
+
+    /// Every photo's header, read once each, on up to one thread per core. Workers take the
+    /// photos in order and stop taking new ones past a photo that failed, so the error is the
+    /// first photo in order that cannot be read, as a reading one after another would find.
+    private func inspectPhotos() throws(RenderError) -> [PhotoInfo] {
+        let count = photos.count
+        let results = Mutex<[Result<PhotoInfo, PhotoError>?]>(Array(repeating: nil, count: count))
+        let next = Atomic<Int>(0)
+        let firstFailure = Atomic<Int>(Int.max)
+        let probe = ReadProbe.current
+        let photos = self.photos
+        DispatchQueue.concurrentPerform(iterations: min(count, max(1, ProcessInfo.processInfo.activeProcessorCount))) { _ in
+            ReadProbe.$current.withValue(probe) {
+                while true {
+                    let index = next.add(1, ordering: .relaxed).oldValue
+                    guard index < count, index < firstFailure.load(ordering: .relaxed) else { return }
+                    let result: Result<PhotoInfo, PhotoError>
+                    do throws(PhotoError) {
+                        result = .success(try ImageManager().inspect(photos[index]))
+                    } catch {
+                        result = .failure(error)
+                        firstFailure.min(index, ordering: .relaxed)
+                    }
+                    results.withLock { $0[index] = result }
+                }
+            }
+        }
+        return try results.withLock { results throws(RenderError) in
+            var infos: [PhotoInfo] = []
+            infos.reserveCapacity(count)
+            for result in results {
+                switch result {
+                case .success(let info): infos.append(info)
+                case .failure(let error): throw .photo(error)
+                case nil: throw .cancelled   // not reached: every photo before a failure is read
+                }
+            }
+            return infos
+        }
+    }
+}
+
+/// Counts what a validation and a render read and lay out, so that tests can hold the
+/// library to "once each": bound for a task with `ReadProbe.$current.withValue(probe) { … }`;
+/// nil (nothing counted) otherwise.
+final class ReadProbe: Sendable {
+    @TaskLocal static var current: ReadProbe?
+    /// Photo headers read (``PhotoFile`` reads with a limit).
+    let photoHeaders = Atomic<Int>(0)
+    /// Frame plans laid out.
+    let plans = Atomic<Int>(0)
+    /// Times the music's file was opened for checking, measuring or a stream's first pass
+    /// (a loop's later passes, on the audio queue, are not counted).
+    let musicOpens = Atomic<Int>(0)
+}

@@ -1,0 +1,61 @@
+/// Builds one photo of a render into what the writer or the compositor takes: the one slide
+/// chain that the held-frame path (``SlidePreparer``) and the composer (``FrameComposer``)
+/// both call.
+///
+/// Each picture goes decode (oriented, fitted or at a moving source's size) → look →
+/// backdrop and date imprint. A still gets its backdrop before its imprint, so the date sits
+/// sharp on the blurred bars; a moving photo gets its imprint first, since the date is printed
+/// on the picture as a camera prints it on the film and moves with it, and its backdrop is
+/// blurred from that picture. The order decides the bytes, so it is written here once.
+struct SlideBuilder: Sendable {
+    let slideshow: Slideshow
+    /// Each photo's capture date (from its header, read once during validation), for the imprint.
+    let captureDates: [CaptureDate?]
+
+    /// Photo `index` as a still slide at the frame's size: decoded, fitted, the look, the
+    /// backdrop and the date imprint.
+    /// - Throws: ``PhotoError`` for a photo that cannot be decoded.
+    func still(_ index: Int) throws(PhotoError) -> PixelBuffer {
+        var buffer = try ImageManager().requestImage(
+            for: slideshow.photos[index], targetSize: slideshow.video.size,
+            contentMode: slideshow.contentMode, background: slideshow.background, framing: slideshow.framing)
+        look(&buffer, index)
+        if slideshow.backdrop == .blur { BlurredBackdrop.fill(&buffer) }
+        imprint(&buffer, index)
+        return buffer
+    }
+
+    /// Photo `index` as the compositor takes it: a still slide, or, with a motion path, its
+    /// moving source at the path's magnification with the look and the imprint, the faces kept
+    /// in view along the path, and its backdrop.
+    /// - Throws: ``PhotoError`` for a photo that cannot be decoded.
+    func photo(_ index: Int, motion path: MotionPath?) throws(PhotoError) -> ComposedPhoto {
+        guard let path else { return .still(try still(index)) }
+        let photo = slideshow.photos[index]
+        var (source, content, focus) = try ImageManager().requestMovingSource(
+            for: photo, frameSize: slideshow.video.size, contentMode: slideshow.contentMode,
+            background: slideshow.background, magnification: path.magnification, framing: slideshow.framing)
+        look(&source, index)
+        imprint(&source, index)
+        // Faces found in fill stay in view all the way along the path.
+        var moving = MovingPhoto(source: source, content: content, path: focus.map(path.keeping) ?? path)
+        if slideshow.backdrop == .blur {
+            do throws(ImageProblem) {
+                try moving.makeBlurredBackdrop(frameSize: slideshow.video.size, background: slideshow.background)
+            } catch {
+                throw error.error(for: photo.path)
+            }
+        }
+        return .moving(moving)
+    }
+
+    private func look(_ buffer: inout PixelBuffer, _ index: Int) {
+        slideshow.look.apply(to: &buffer, slideIndex: index)
+    }
+
+    private func imprint(_ buffer: inout PixelBuffer, _ index: Int) {
+        if let imprint = slideshow.dateImprint, index < captureDates.count, let date = captureDates[index] {
+            imprint.draw(date, on: &buffer)
+        }
+    }
+}

@@ -1,0 +1,32 @@
+extension SlideshowOptions {
+    /// The soundtrack the audio settings describe, or nil without an audio file; its settings'
+    /// ranges are ``Soundtrack``'s rules, checked with the show's (``Slideshow/checkSettings()``).
+    /// - Throws: ``OptionError`` for an audio setting given without an audio file, or a bit
+    ///   rate that is not one.
+    func soundtrack() throws(OptionError) -> Soundtrack? {
+        let defaults = Self.defaults
+        guard let audio else {
+            for (field, given) in [(Field.audioStart, audioStart != defaults.audioStart), (.audioFadeIn, audioFadeIn != defaults.audioFadeIn),
+                                   (.audioFadeOut, audioFadeOut != defaults.audioFadeOut), (.audioLoop, audioLoop != defaults.audioLoop),
+                                   (.loudness, loudness != defaults.loudness), (.audioBitrate, audioBitrate != defaults.audioBitrate)] where given {
+                throw OptionError(field, "is only for a soundtrack: give an audio file too")
+            }
+            return nil
+        }
+        guard let bitrate = Self.bitrate(parsing: audioBitrate) else {
+            throw OptionError(.audioBitrate, "'\(audioBitrate)' is not a bit rate such as 192k or 128000")
+        }
+        return Soundtrack(path: audio, start: audioStart, fadeIn: audioFadeIn, fadeOut: audioFadeOut, loops: audioLoop,
+                          loudness: loudness, bitrate: bitrate)
+    }
+
+    /// `192k`, `0.5M` or `128000` in bits per second.
+    static func bitrate(parsing text: String) -> Int? {
+        let lower = text.lowercased()
+        let (digits, scale): (Substring, Double) = lower.hasSuffix("k") ? (lower.dropLast(), 1000)
+            : lower.hasSuffix("m") ? (lower.dropLast(), 1_000_000) : (Substring(lower), 1)
+        guard let value = Double(digits), value.isFinite, value > 0 else { return nil }
+        let bits = (value * scale).rounded()
+        return bits <= Double(Int32.max) ? Int(bits) : nil
+    }
+}
