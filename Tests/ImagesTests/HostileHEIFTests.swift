@@ -150,3 +150,70 @@ struct HostileHEIFTests {
         #expect(try refusals(honest, name: avif ? "honest.avif" : "honest.heic").isEmpty)
     }
 }
+
+/// A minimal HEIF file built box by box: the boxes ``HEIFBoxes`` reads (`pitm`, `iinf`,
+/// `iref`, `iprp`, `idat`, `iloc`) and nothing else, for item graphs no encoder makes.
+private enum MiniHEIF {
+    static func be16(_ value: Int) -> [UInt8] { [UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+    static func be32(_ value: Int) -> [UInt8] { be16(value >> 16) + be16(value & 0xFFFF) }
+    static func box(_ type: String, _ payload: [UInt8]) -> [UInt8] { be32(8 + payload.count) + Array(type.utf8) + payload }
+    static func full(_ type: String, version: UInt8 = 0, _ payload: [UInt8]) -> [UInt8] { box(type, [version, 0, 0, 0] + payload) }
+
+    /// - Parameters:
+    ///   - items: each item's ID, type and `ispe` (width, height), if any.
+    ///   - references: `iref` entries (type, from, to).
+    ///   - idat: item data kept in `idat`, by item ID.
+    static func file(items: [(id: Int, type: String, size: (Int, Int)?)], references: [(String, Int, [Int])],
+                     idat: [Int: [UInt8]] = [:]) -> [UInt8] {
+        let infes = items.flatMap { full("infe", version: 2, be16($0.id) + be16(0) + Array($0.type.utf8) + [0]) }
+        let iref = full("iref", references.flatMap { box($0.0, be16($0.1) + be16($0.2.count) + $0.2.flatMap(be16)) })
+        let sized = items.filter { $0.size != nil }
+        let ipco = box("ipco", sized.flatMap { full("ispe", be32($0.size!.0) + be32($0.size!.1)) })
+        let ipma = full("ipma", be32(sized.count) + sized.enumerated().flatMap { be16($0.element.id) + [1, UInt8($0.offset + 1)] })
+        var data: [UInt8] = [], entries: [UInt8] = []
+        for (id, bytes) in idat.sorted(by: { $0.key < $1.key }) {
+            entries += be16(id) + be16(1) + be16(0) + be16(1) + be32(data.count) + be32(bytes.count)
+            data += bytes
+        }
+        let iloc = full("iloc", version: 1, [0x44, 0x00] + be16(idat.count) + entries)
+        let meta = full("meta", full("pitm", be16(items[0].id)) + full("iinf", be16(items.count) + infes) + iref
+                        + box("iprp", ipco + ipma) + box("idat", data) + iloc)
+        return box("ftyp", Array("heic".utf8) + be32(0) + Array("mif1heic".utf8)) + meta
+    }
+
+    /// What checking the file's items throws.
+    static func refusal(_ bytes: [UInt8]) -> String? {
+        do {
+            _ = try HEIFBoxes.checkedPrimaryItem(bytes, formatName: "HEIF")
+            return nil
+        } catch {
+            return error.reason
+        }
+    }
+}
+
+@Suite("Hostile HEIF: overlays, identities and auxiliary images built box by box")
+struct HostileDerivedItemTests {
+    @Test("an iovl whose canvas is not its ispe, or that lists itself; an iden of two inputs; a grid of a grid; a cycle through auxl")
+    func derivedItems() {
+        typealias M = MiniHEIF
+        let overlay = [0, 0] + [UInt8](repeating: 0, count: 8) + M.be16(30000) + M.be16(30000) + M.be16(0) + M.be16(0)
+        #expect(M.refusal(M.file(items: [(1, "iovl", (64, 64)), (2, "hvc1", (64, 64))], references: [("dimg", 1, [2])], idat: [1: overlay]))
+                == "corrupt HEIF data (its overlay item 1 is 30000x30000 but its ispe says 64x64)")
+        let honest = [0, 0] + [UInt8](repeating: 0, count: 8) + M.be16(64) + M.be16(64) + M.be16(0) + M.be16(0)
+        #expect(M.refusal(M.file(items: [(1, "iovl", (64, 64)), (2, "hvc1", (64, 64))], references: [("dimg", 1, [2])], idat: [1: honest])) == nil)
+        #expect(M.refusal(M.file(items: [(1, "iovl", (64, 64)), (2, "hvc1", (64, 64))], references: [("dimg", 1, [2, 1])], idat: [1: honest + M.be16(0) + M.be16(0)]))
+                == "corrupt HEIF data (its item references run in a circle through item 1)")
+        #expect(M.refusal(M.file(items: [(1, "iden", (64, 64)), (2, "hvc1", (64, 64)), (3, "hvc1", (64, 64))], references: [("dimg", 1, [2, 3])]))
+                == "corrupt HEIF data (its iden item 1 does not have one input)")
+        let grid: [UInt8] = [0, 0, 0, 0] + M.be16(64) + M.be16(64)
+        #expect(M.refusal(M.file(items: [(1, "grid", (64, 64)), (2, "grid", (64, 64)), (3, "av01", (64, 64))],
+                                 references: [("dimg", 1, [2]), ("dimg", 2, [3])], idat: [1: grid, 2: grid]))
+                == "corrupt HEIF data (its grid item 1 has a tile (item 2) that is not a coded image but grid)")
+        // item 1 derives from 2, and 1 is 2's auxiliary image (alpha): decoding 2 needs 1, which needs 2.
+        #expect(M.refusal(M.file(items: [(1, "iden", (64, 64)), (2, "hvc1", (64, 64))], references: [("dimg", 1, [2]), ("auxl", 1, [2])]))
+                == "corrupt HEIF data (its item references run in a circle through item 1)")
+        #expect(M.refusal(M.file(items: [(1, "iden", (64, 64)), (2, "hvc1", (64, 64))], references: [("dimg", 1, [2])])) == nil)
+        #expect(M.refusal(M.file(items: [(7, "hvc1", (64, 64))], references: [])) == nil)
+    }
+}

@@ -119,4 +119,22 @@ struct HostileSizeTests {
         // Data that could hold the pixels (a 64x64 picture under a 100x100 header) is left to the decoder.
         #expect(!(refusal(try lyingPNG(width: 100, height: 100, in: folder))?.reason ?? "").hasPrefix("corrupt PNG data (its IHDR"))
     }
+
+    /// The hostile photos of the fuzz corpus (Tests/Fuzz/seeds/photos, see Tests/Fuzz/run.sh).
+    static let fuzzSeeds = ["self-grid.heic", "lying-ispe.heic", "lying-ispe.avif", "lying-vp8.webp", "lying-ihdr.png"]
+
+    @Test("every hostile seed of the fuzz corpus is refused as corrupt, naming the reason", arguments: fuzzSeeds)
+    func fuzzSeed(_ name: String) throws {
+        let path = TestEnvironment.packageRoot.appendingPathComponent("Tests/Fuzz/seeds/photos").appendingPathComponent(name).path
+        let error = try #require(refusal(path))
+        let reasons = [
+            "self-grid.heic": "corrupt HEIF data (its grid item 49 lists itself among its tiles)",
+            "lying-ispe.heic": "corrupt HEIF data (item 1 holds a picture of 256x256 but its ispe says 16x16)",
+            "lying-ispe.avif": "corrupt AVIF data (item 1 holds a picture of up to 256x256 but its ispe says 16x16)",
+            "lying-vp8.webp": "corrupt WebP data (its VP8 header says 16383x16383, but its 460-byte first partition cannot hold 1048576 macroblocks)",
+            "lying-ihdr.png": "corrupt PNG data (its IHDR says 11000x11000, 363000000 bytes of pixels, more than its 111 bytes of image data can hold)",
+        ]
+        #expect(error.kind == .corrupt)
+        #expect(error.reason == reasons[name])
+    }
 }

@@ -39,7 +39,8 @@ extension HEIFBoxes.Meta {
     /// - The primary item and every item a `dimg`, `thmb` or `auxl` reference names exist.
     /// - A grid's tiles are distinct coded image items (not derived images, not metadata), as
     ///   many as its rows and columns, and they cover its output size with no row or column
-    ///   wholly outside it; its output size is its `ispe`. An `iden` has one input.
+    ///   wholly outside it; its output size is its `ispe`. An `iden` has one input; an `iovl`'s
+    ///   canvas is its `ispe`.
     /// - No cycle runs through `dimg` (derived image → input), `auxl` (image → its auxiliary
     ///   image, which decodes with it) or `thmb` (thumbnail → its image).
     /// - An HEVC item's SPS (in its `hvcC` or its data) and an AV1 item's sequence header
@@ -67,6 +68,7 @@ extension HEIFBoxes.Meta {
             switch type {
             case "grid": try checkGrid(item, corrupt)
             case "iden" where (tiles[item]?.count ?? 0) != 1: throw corrupt("its iden item \(item) does not have one input")
+            case "iovl": try checkOverlay(item, corrupt)
             case "hvc1": try checkHEVCSize(item, corrupt)
             case "av01": try checkAV1Size(item, corrupt)
             default: break
@@ -100,6 +102,21 @@ extension HEIFBoxes.Meta {
                   size.height * grid.rows >= grid.size.height, size.height * (grid.rows - 1) < grid.size.height else {
                 throw corrupt("its grid item \(item) of \(grid.size) has a tile (item \(tile)) of \(size), which does not fit \(grid.columns)x\(grid.rows)")
             }
+        }
+    }
+
+    /// An overlay's canvas (ISO/IEC 23008-12 6.6.2.4.2: version, flags, four 16-bit fill
+    /// values, then its output size in 16 or 32 bits) is what libheif allocates: its `ispe` must say so.
+    private func checkOverlay(_ item: Int, _ corrupt: (String) -> ImageProblem) throws(ImageProblem) {
+        guard let data = data(of: item), data.count >= 14, data[data.startIndex] == 0,
+              let declared = imageSize(of: item) else { return }  // libheif refuses what it cannot read
+        let wide = data[data.startIndex + 1] & 1 != 0
+        guard data.count >= (wide ? 18 : 14) else { return }
+        let at = data.startIndex + 10
+        let canvas = wide ? Size(width: Int(HEIFBoxes.u32(data, at)), height: Int(HEIFBoxes.u32(data, at + 4)))
+                          : Size(width: Int(HEIFBoxes.u16(data, at)), height: Int(HEIFBoxes.u16(data, at + 2)))
+        if canvas != declared {
+            throw corrupt("its overlay item \(item) is \(canvas) but its ispe says \(declared)")
         }
     }
 
