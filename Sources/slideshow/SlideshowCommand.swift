@@ -23,7 +23,8 @@ struct SlideshowCommand: AsyncParsableCommand {
     /// characters escaped, as every other message does.
     static func main() async {
         do {
-            var command = try parseAsRoot()
+            // Raw argv: a file name that is not UTF-8 reaches the library byte for byte (PathBytes).
+            var command = try parseAsRoot(PathBytes.commandLineArguments)
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -3,7 +3,8 @@
 // Sniffs the format; for a JPEG, walks the markers (JPEGHeader), reads the EXIF orientation,
 // applies the limits and has TurboJPEG read the same header (ImageManager.info(checking:in:));
 // for a PNG, walks the chunks (PNGHeader, with its eXIf orientation) both as a prefix and as a
-// whole file; for HEIF/AVIF, walks the boxes for the primary image's rotation; for WebP, reads
+// whole file, and checks its IDAT against its IHDR; for HEIF/AVIF, checks the item graph and the
+// coded sizes against ispe, and walks the boxes for the primary image's rotation; for WebP, reads
 // the RIFF chunks (size, alpha, EXIF orientation). Each container's metadata walk (MetadataBlocks)
 // runs on every input. The bytes are also read as a bare TIFF block,
 // as a PNG eXIf chunk is, for the orientation and the capture date, and a JPEG's ICC profile
@@ -32,9 +33,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         for complete in [false, true] {
             if let header = try? PNGHeader(parsing: bytes, complete: complete) {
                 try? header.checkLimits(fileBytes: bytes.count)
+                try? header.checkImageData()
             }
         }
     case .supported(.heif), .supported(.avif):
+        _ = try? HEIFBoxes.checkedPrimaryItem(bytes, formatName: "HEIF")
         _ = HEIFBoxes.primaryRotation(bytes)
         _ = HEIFBoxes.primaryTransformations(bytes)
         _ = HEIFBoxes.hevcLayout(bytes)

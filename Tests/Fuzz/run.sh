@@ -72,6 +72,13 @@ build() {
 photo_seeds() {
     local seeds="$1"
     cp Samples/photos/*.jpg "$seeds/"
+    # Hostile photos kept in the repository (issue 21), each refused before anything large is
+    # allocated: self-grid.heic (the shared iPhone XR HEIC's boxes, its grid listing itself as
+    # its first tile, no picture data), lying-ispe.heic and lying-ispe.avif (heif-enc of a
+    # 256x256 picture, ispe rewritten to 16x16), lying-vp8.webp (cwebp of the same picture,
+    # its VP8 header saying 16383x16383), lying-ihdr.png (a 16x16 picture under an IHDR of
+    # 11000x11000).
+    cp Tests/Fuzz/seeds/photos/* "$seeds/"
     if command -v ffmpeg >/dev/null; then
         local make=(ffmpeg -v error -y -f lavfi -i "testsrc2=s=40x24:d=1" -frames:v 1)
         "${make[@]}" -pix_fmt yuvj420p "$seeds/s420.jpg"

@@ -16,7 +16,7 @@ final class OwnedInputFormat {
         _ = quietFFmpegLogging
         var context: UnsafeMutablePointer<AVFormatContext>? = nil
         // On failure avformat_open_input frees what it allocated and leaves `context` nil.
-        try check(avformat_open_input(&context, path, nil, nil), "avformat_open_input")
+        try check(PathBytes.withCString(path) { avformat_open_input(&context, $0, nil, nil) }, "avformat_open_input")
         guard let context else { throw FFmpegError(call: "avformat_open_input", code: -ENOMEM) }
         self.context = context
         try check(avformat_find_stream_info(context, nil), "avformat_find_stream_info")

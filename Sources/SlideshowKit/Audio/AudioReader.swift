@@ -54,7 +54,7 @@ final class AudioReader {
     init(path: String) throws(AudioError) {
         self.path = path
         var status = stat()
-        if stat(path, &status) != 0 {
+        if PathBytes.withCString(path, { stat($0, &status) }) != 0 {
             let code = errno
             if code == ENOENT || code == ENOTDIR { throw AudioError(path: path, kind: .missing, reason: "no such audio file") }
             throw AudioError(path: path, kind: .unreadable, reason: "cannot read the audio file (\(String(cString: strerror(code))))")
@@ -66,7 +66,7 @@ final class AudioReader {
         if (status.st_mode & S_IFMT) != S_IFREG {
             throw AudioError(path: path, kind: .unreadable, reason: "is not a regular file")
         }
-        if access(path, R_OK) != 0 {
+        if PathBytes.withCString(path, { access($0, R_OK) }) != 0 {
             throw AudioError(path: path, kind: .unreadable, reason: "cannot read the audio file (\(String(cString: strerror(errno))))")
         }
         if status.st_size == 0 {

@@ -58,7 +58,7 @@ public struct BatchManifest: Sendable {
     ///   or with every problem of every job.
     public init(contentsOfFile path: String) throws(InvalidManifest) {
         guard !Message.hasNUL(path) else { throw Self.unreadable(ENOENT) }
-        let descriptor = open(path, O_RDONLY)
+        let descriptor = PathBytes.withCString(path) { open($0, O_RDONLY) }
         guard descriptor >= 0 else { throw Self.unreadable(errno) }
         defer { close(descriptor) }
         try self.init(fileDescriptor: descriptor, relativeTo: (path as NSString).deletingLastPathComponent)
@@ -161,7 +161,7 @@ public struct BatchManifest: Sendable {
         var parent = (path as NSString).deletingLastPathComponent
         if parent.isEmpty { parent = "." }
         var info = stat()
-        guard !name.isEmpty, name != ".", name != "..", stat(parent, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+        guard !name.isEmpty, name != ".", name != "..", PathBytes.withCString(parent, { stat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
             return [absolute]
         }
         return [absolute, "\u{0}\(info.st_dev):\(info.st_ino)/\(name)"]

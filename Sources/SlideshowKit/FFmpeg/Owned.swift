@@ -64,7 +64,7 @@ final class OwnedOutputFormat {
     /// - Throws: ``FFmpegError`` when the muxer is unknown or the context cannot be allocated.
     init(format name: String, path: String) throws(FFmpegError) {
         var pointer: UnsafeMutablePointer<AVFormatContext>? = nil
-        try check(avformat_alloc_output_context2(&pointer, nil, name, path), "avformat_alloc_output_context2(\(name))")
+        try check(PathBytes.withCString(path) { avformat_alloc_output_context2(&pointer, nil, name, $0) }, "avformat_alloc_output_context2(\(name))")
         guard let pointer else { throw FFmpegError(call: "avformat_alloc_output_context2(\(name))", code: -ENOMEM) }
         self.pointer = pointer
     }

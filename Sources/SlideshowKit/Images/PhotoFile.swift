@@ -37,7 +37,8 @@ enum PhotoFile {
 
     /// Reads a whole photo file, or at most `limit` bytes from its start.
     /// - Parameters:
-    ///   - path: the path as the user gave it; errors carry it unchanged.
+    ///   - path: the path as the user gave it, bytes that are not UTF-8 escaped as
+    ///     ``PathBytes`` says; errors carry it unchanged.
     ///   - limit: how many bytes to read at most; nil reads the whole file.
     /// - Returns: the bytes read and the file's full size.
     /// - Throws: `PhotoError` `.notFound`, `.unreadable` (not a regular file, no permission,
@@ -45,7 +46,7 @@ enum PhotoFile {
     static func read(_ path: String, limit: Int? = nil) throws(PhotoError) -> (bytes: [UInt8], fileSize: Int) {
         if limit != nil { ReadProbe.current?.photoHeaders.add(1, ordering: .relaxed) }
         var info = stat()
-        guard stat(path, &info) == 0 else {
+        guard PathBytes.withCString(path, { stat($0, &info) }) == 0 else {
             let code = errno
             switch code {
             case ENOENT, ENOTDIR:
@@ -57,7 +58,7 @@ enum PhotoFile {
         _ = try readableSize(info, path)
 
         // O_NONBLOCK: should the path have become a FIFO since the stat, opening returns at once.
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let descriptor = PathBytes.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         guard descriptor >= 0 else {
             let code = errno
             if code == ENOENT { throw PhotoError(path: path, kind: .notFound, reason: "no such file") }

@@ -134,7 +134,7 @@ struct Renderer {
         }
         // stat, not lstat: an output that is a symbolic link was written through.
         var written = stat()
-        let bytes = stat(slideshow.output, &written) == 0 ? Int(written.st_size) : 0
+        let bytes = PathBytes.withCString(slideshow.output, { stat($0, &written) }) == 0 ? Int(written.st_size) : 0
         return RenderResult(
             output: slideshow.output, duration: timeline.endTime, frames: timeline.frameCount, size: settings.size,
             framesPerSecond: settings.framesPerSecond, look: slideshow.look.name, bytes: bytes,

@@ -6,7 +6,8 @@ public enum Message {
     ///
     /// Newline, carriage return and tab become `\n`, `\r` and `\t`; any other control character
     /// (C0, DEL, C1) and the Unicode line and paragraph separators become `\u{XX}` with their
-    /// code point in hex. Nothing else changes (a backslash stays one backslash), so escaping an
+    /// code point in hex. A byte of a path that is not UTF-8 (carried as ``PathBytes``' escape)
+    /// prints as `\xFF`. Nothing else changes (a backslash stays one backslash), so escaping an
     /// escaped text changes nothing.
     public static func oneLine(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
@@ -15,6 +16,10 @@ public enum Message {
         for scalar in text.unicodeScalars {
             guard needsEscape(scalar) else {
                 result.unicodeScalars.append(scalar)
+                continue
+            }
+            if let byte = PathBytes.escapedByte(scalar) {
+                result += "\\x" + String(byte, radix: 16, uppercase: true)
                 continue
             }
             switch scalar {
@@ -42,5 +47,6 @@ public enum Message {
 
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value <= 0x9F) || scalar.value == 0x2028 || scalar.value == 0x2029
+            || PathBytes.escapedByte(scalar) != nil
     }
 }

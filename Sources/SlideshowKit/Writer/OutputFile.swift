@@ -67,42 +67,42 @@ final class OutputFile: Sendable {
         }
         guard !target.isEmpty else { throw refuse(.invalidPath, "the output path is empty") }
         let pathMax = Int(PATH_MAX) - 1
-        guard target.utf8.count <= pathMax else {
-            throw refuse(.invalidPath, "the path is \(target.utf8.count) bytes, longer than the \(pathMax) Linux allows")
+        guard PathBytes.byteCount(target) <= pathMax else {
+            throw refuse(.invalidPath, "the path is \(PathBytes.byteCount(target)) bytes, longer than the \(pathMax) Linux allows")
         }
         var info = stat()
         if target.hasSuffix("/") {
-            if stat(target, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR {
+            if PathBytes.withCString(target, { stat($0, &info) }) == 0 && info.st_mode & S_IFMT == S_IFDIR {
                 throw refuse(.outputIsFolder, "is a folder, not a file")
             }
             throw refuse(.invalidPath, "ends in '/', so it names a folder, not a file")
         }
         var resolved = target
-        if lstat(target, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK {
+        if PathBytes.withCString(target, { lstat($0, &info) }) == 0 && info.st_mode & S_IFMT == S_IFLNK {
             // Written through: the file the link points to is the output.
-            guard stat(target, &info) == 0, let real = realpath(target, nil) else {
+            guard PathBytes.withCString(target, { stat($0, &info) }) == 0, let real = PathBytes.withCString(target, { realpath($0, nil) }) else {
                 let destination = (try? FileManager.default.destinationOfSymbolicLink(atPath: target)) ?? "?"
                 throw refuse(.invalidPath, "is a symbolic link to \(destination), which does not exist")
             }
-            resolved = String(cString: real)
+            resolved = PathBytes.string(cString: real)
             free(real)
         }
         let (folder, name) = split(resolved)
         if name == "." || name == ".." { throw refuse(.outputIsFolder, "is a folder, not a file") }
         var folderInfo = stat()
-        guard stat(folder, &folderInfo) == 0 else {
+        guard PathBytes.withCString(folder, { stat($0, &folderInfo) }) == 0 else {
             let error = errno
             if error == EACCES { throw refuse(.notWritable, "cannot reach folder \(folder) (\(String(cString: strerror(error))))") }
             throw refuse(.noSuchFolder, "folder \(folder) does not exist")
         }
         guard folderInfo.st_mode & S_IFMT == S_IFDIR else { throw refuse(.noSuchFolder, "\(folder) is not a folder") }
-        let nameMax = pathconf(folder, Int32(_PC_NAME_MAX))
+        let nameMax = PathBytes.withCString(folder) { pathconf($0, Int32(_PC_NAME_MAX)) }
         let limit = nameMax > 0 ? Int(nameMax) : 255
-        if name.utf8.count > limit {
-            throw refuse(.invalidPath, "the name is \(name.utf8.count) bytes, longer than the \(limit) the file system allows")
+        if PathBytes.byteCount(name) > limit {
+            throw refuse(.invalidPath, "the name is \(PathBytes.byteCount(name)) bytes, longer than the \(limit) the file system allows")
         }
         var existingMode: mode_t? = nil
-        if lstat(resolved, &info) == 0 {
+        if PathBytes.withCString(resolved, { lstat($0, &info) }) == 0 {
             switch info.st_mode & S_IFMT {
             case S_IFREG:
                 guard overwrite else { throw refuse(.outputExists, "already exists (replacing it was not asked for)") }
@@ -113,7 +113,7 @@ final class OutputFile: Sendable {
                 throw refuse(.notAFile, "is \(kindName(info.st_mode)), not a regular file; only a regular file can be replaced")
             }
         }
-        if access(folder, W_OK | X_OK) != 0 {
+        if PathBytes.withCString(folder, { access($0, W_OK | X_OK) }) != 0 {
             throw refuse(.notWritable, "cannot create files in folder \(folder) (\(String(cString: strerror(errno))))")
         }
         return Destination(folder: folder, name: name, existingMode: existingMode, nameMax: limit)
@@ -135,12 +135,13 @@ final class OutputFile: Sendable {
         }
         // O_PATH (0o10000000 on x86-64 and ARM Linux; Glibc's module leaves it out): a folder
         // that may be written but not listed opens too.
-        folder = Foundation.open(destination.folder, 0o10_000_000 | O_DIRECTORY | O_CLOEXEC)
+        folder = PathBytes.withCString(destination.folder) { Foundation.open($0, 0o10_000_000 | O_DIRECTORY | O_CLOEXEC) }
         guard folder >= 0 else { throw failure("cannot open folder \(destination.folder)") }
         let stem = Self.temporaryStem(for: destination.name, nameMax: destination.nameMax)
         Self.removeStale(stem: stem, in: folder)
         temporaryName = "\(stem)\(getpid())-\(Self.counter.next()).partial"
-        lock = openat(folder, temporaryName, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o666)
+        let folder = folder
+        lock = PathBytes.withCString(temporaryName) { openat(folder, $0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o666) }
         guard lock >= 0 else {
             let error = failure("cannot create the file")
             close(folder)
@@ -151,7 +152,7 @@ final class OutputFile: Sendable {
         _ = flock(lock, LOCK_EX | LOCK_NB)
         if let mode = destination.existingMode { _ = fchmod(lock, mode) }
         let plain = destination.folder + "/" + temporaryName
-        temporary = plain.utf8.count < Int(PATH_MAX) ? plain : "/proc/self/fd/\(folder)/\(temporaryName)"
+        temporary = PathBytes.byteCount(plain) < Int(PATH_MAX) ? plain : "/proc/self/fd/\(folder)/\(temporaryName)"
         UnfinishedOutputs.register(temporary)
     }
 
@@ -168,18 +169,18 @@ final class OutputFile: Sendable {
         try sync()
         let failure: Int32? = UnfinishedOutputs.withLock { () -> Int32? in
             if overwrite {
-                if renameat(folder, temporaryName, folder, name) != 0 { return errno }
+                if Self.renameat(folder, temporaryName, name) != 0 { return errno }
             } else {
-                if linkat(folder, temporaryName, folder, name, 0) != 0 {
+                if PathBytes.withCString(temporaryName, { from in PathBytes.withCString(name) { linkat(folder, from, folder, $0, 0) } }) != 0 {
                     let error = errno
                     // Where hard links are not supported, fall back to an existence check and rename.
                     guard error == EPERM || error == ENOTSUP || error == EXDEV else { return error }
                     var existing = stat()
-                    if fstatat(folder, name, &existing, AT_SYMLINK_NOFOLLOW) == 0 { return EEXIST }
-                    if renameat(folder, temporaryName, folder, name) != 0 { return errno }
+                    if PathBytes.withCString(name, { fstatat(folder, $0, &existing, AT_SYMLINK_NOFOLLOW) }) == 0 { return EEXIST }
+                    if Self.renameat(folder, temporaryName, name) != 0 { return errno }
                     return nil
                 }
-                unlinkat(folder, temporaryName, 0)
+                _ = PathBytes.withCString(temporaryName) { unlinkat(folder, $0, 0) }
             }
             return nil
         }
@@ -198,7 +199,7 @@ final class OutputFile: Sendable {
     /// may still hold it open, which is harmless once it is unlinked.
     func discard() {
         guard open.withLock({ (open: inout Bool) -> Bool in defer { open = false }; return open }) else { return }
-        unlinkat(folder, temporaryName, 0)
+        _ = PathBytes.withCString(temporaryName) { unlinkat(folder, $0, 0) }
         UnfinishedOutputs.unregister(temporary)
     }
 
@@ -248,11 +249,11 @@ final class OutputFile: Sendable {
             // (d_reclen), so copying the whole 256-byte d_name can read past the end of the
             // listing's buffer (it did, in a large /tmp).
             let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
-            let entryName = String(cString: (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: CChar.self))
+            let entryName = PathBytes.string(cString: (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: CChar.self))
             guard entryName.hasPrefix(stem), entryName.hasSuffix(".partial") else { continue }
             let middle = entryName.dropFirst(stem.count).dropLast(".partial".count).split(separator: "-", omittingEmptySubsequences: false)
             guard middle.count == 2, middle.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }) else { continue }
-            let file = openat(folder, entryName, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+            let file = PathBytes.withCString(entryName) { openat(folder, $0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK) }
             guard file >= 0 else { continue }
             defer { close(file) }
             var info = stat(), now = timespec()
@@ -262,11 +263,16 @@ final class OutputFile: Sendable {
                   flock(file, LOCK_EX | LOCK_NB) == 0 else { continue }
             // Still the file that was locked (not replaced under the name meanwhile)?
             var current = stat()
-            guard fstatat(folder, entryName, &current, AT_SYMLINK_NOFOLLOW) == 0,
+            guard PathBytes.withCString(entryName, { fstatat(folder, $0, &current, AT_SYMLINK_NOFOLLOW) }) == 0,
                   current.st_ino == info.st_ino, current.st_dev == info.st_dev else { continue }
-            if unlinkat(folder, entryName, 0) == 0 { removed.append(entryName) }
+            if PathBytes.withCString(entryName, { unlinkat(folder, $0, 0) }) == 0 { removed.append(entryName) }
         }
         return removed
+    }
+
+    /// `renameat(2)` of one name to another in one folder, both as ``PathBytes`` says.
+    private static func renameat(_ folder: Int32, _ from: String, _ to: String) -> Int32 {
+        PathBytes.withCString(from) { from in PathBytes.withCString(to) { Foundation.renameat(folder, from, folder, $0) } }
     }
 
     /// The folder and the last component of a path (`.` for a bare name).
@@ -306,7 +312,7 @@ public enum UnfinishedOutputs {
     /// Removes every temporary file of a render still under way. Safe to call from any thread.
     public static func removeAll() {
         paths.withLock { paths in
-            for path in paths { unlink(path) }
+            for path in paths { _ = PathBytes.withCString(path) { unlink($0) } }
             paths.removeAll()
         }
     }

@@ -57,17 +57,17 @@ enum HEIFBoxes {
                 first { meta.itemTypes[$0] == "mime" && meta.contentTypes[$0] == "application/rdf+xml" })
     }
 
-    private static func rotation(_ meta: Meta) -> Int? {
+    static func rotation(_ meta: Meta) -> Int? {
         guard let properties = meta.properties(of: meta.primary) else { return nil }
         guard let irot = properties.first(where: { $0.type == "irot" && $0.payload.count >= 1 }) else { return 0 }
         return Int(meta.bytes[irot.payload.lowerBound] & 0x03)
     }
 
-    private static func transformations(_ meta: Meta) -> [String]? {
+    static func transformations(_ meta: Meta) -> [String]? {
         meta.properties(of: meta.primary)?.map(\.type).filter(Meta.transformations.contains)
     }
 
-    private static func hevcLayout(_ meta: Meta) -> HEVCLayout? {
+    static func hevcLayout(_ meta: Meta) -> HEVCLayout? {
         guard let type = meta.itemTypes[meta.primary] else { return nil }
         let bytes = meta.bytes
         let size: Size, columns: Int, rows: Int, tiles: [Int]
@@ -78,16 +78,8 @@ enum HEIFBoxes {
             guard let ispe = meta.imageSize(of: meta.primary) else { return nil }
             size = ispe
         case "grid":
-            // ISO/IEC 23008-12 6.6.2.3.2: version, flags (bit 0: 32-bit sizes), rows − 1,
-            // columns − 1, output width and height.
-            guard let data = meta.data(of: meta.primary), data.count >= 8, data[data.startIndex] == 0 else { return nil }
-            let wide = data[data.startIndex + 1] & 1 != 0
-            guard data.count >= (wide ? 12 : 8) else { return nil }
-            rows = Int(data[data.startIndex + 2]) + 1
-            columns = Int(data[data.startIndex + 3]) + 1
-            let at = data.startIndex + 4
-            size = wide ? Size(width: Int(u32(data, at)), height: Int(u32(data, at + 4)))
-                        : Size(width: Int(u16(data, at)), height: Int(u16(data, at + 2)))
+            guard let grid = meta.data(of: meta.primary).flatMap(grid) else { return nil }
+            (rows, columns, size) = grid
             guard let references = meta.tiles[meta.primary], references.count == rows * columns else { return nil }
             tiles = references
         default:
@@ -122,7 +114,7 @@ enum HEIFBoxes {
     }
 
     /// The boxes of a file's `meta` that say what its items are and where their data lies.
-    private struct Meta {
+    struct Meta {
         static let transformations: Set<String> = ["clap", "irot", "imir"]
 
         let bytes: [UInt8]
@@ -136,6 +128,8 @@ enum HEIFBoxes {
         var describes: [Int: [Int]] = [:]
         /// The content type of each `mime` item.
         var contentTypes: [Int: String] = [:]
+        /// Every `iref` entry: its type (`dimg`, `thmb`, `auxl`, `cdsc` …), from one item to others.
+        var references: [(type: String, from: Int, to: [Int])] = []
         /// Each item's data: construction method (0 in the file, 1 in `idat`) and extents.
         var locations: [Int: (method: Int, extents: [Range<Int>])] = [:]
         /// The `idat` box's payload.
@@ -235,7 +229,6 @@ enum HEIFBoxes {
             var offset = iref.lowerBound + 4
             while let box = box(at: offset, limit: iref.upperBound, of: bytes) {
                 offset = box.end
-                guard box.type == "dimg" || box.type == "cdsc" else { continue }
                 var cursor = box.payload.lowerBound
                 func id() -> Int? {
                     guard cursor + idBytes <= box.payload.upperBound else { return nil }
@@ -251,7 +244,9 @@ enum HEIFBoxes {
                     to.append(next)
                 }
                 guard to.count == count else { continue }
-                if box.type == "dimg" { tiles[from] = to } else { describes[from, default: []] += to }
+                references.append((box.type, from, to))
+                if box.type == "dimg" { tiles[from] = to }
+                if box.type == "cdsc" { describes[from, default: []] += to }
             }
         }
 

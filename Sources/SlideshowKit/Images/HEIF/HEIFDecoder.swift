@@ -64,10 +64,14 @@ final class HEIFDecoder {
     init(_ bytes: [UInt8], formatName: String) throws(ImageProblem) {
         Self.start()
         self.formatName = formatName
+        let item = try HEIFBoxes.checkedPrimaryItem(bytes, formatName: formatName)
         guard let context = heif_context_alloc() else {
             throw ImageProblem(.unsupported, "cannot start the \(formatName) decoder (out of memory)")
         }
         heif_context_set_maximum_image_size_limit(context, Self.maximumSide)
+        // libheif decodes a grid's tiles on up to this many threads (its default is 4); the
+        // item check keeps grids from nesting, so this bounds the threads one decode starts.
+        heif_context_set_max_decoding_threads(context, Int32(Self.threads))
         let read = bytes.withUnsafeBytes { raw in
             heif_context_read_from_memory(context, raw.baseAddress, raw.count, nil)
         }
@@ -83,7 +87,6 @@ final class HEIFDecoder {
         }
         self.context = context
         self.handle = primary
-        let item = HEIFBoxes.primaryItem(bytes)
         rotation = item.rotation
         transformations = item.transformations
         tiled = item.hevcLayout.map { ($0, bytes) }

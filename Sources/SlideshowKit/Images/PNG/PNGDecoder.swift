@@ -46,6 +46,7 @@ final class PNGDecoder {
     ///   when the frame cannot be converted.
     func decode(_ png: consuming [UInt8], header: PNGHeader, background: RGBColor,
                 manage: (consuming RGBImage, _ icc: [UInt8]?) -> RGBImage = { image, _ in image }) throws(ImageProblem) -> RGBImage {
+        try header.checkImageData()
         let fileBytes = png.count
         guard av_new_packet(packet, Int32(fileBytes)) >= 0, let data = packet.pointee.data else {
             throw ImageProblem(.unsupported, "cannot allocate \(fileBytes) bytes for the PNG decoder")
@@ -118,5 +119,25 @@ final class PNGDecoder {
         var buffer = [CChar](repeating: 0, count: 128)
         shim_av_strerror(code, &buffer, buffer.count)
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+extension PNGHeader {
+    /// Refuses a PNG whose `IDAT` chunks are too short to hold the pixels its `IHDR` says,
+    /// before the decoder allocates its frame.
+    ///
+    /// Deflate expands at most 1032 times (a 258-byte match in 2 bits), so the `IDAT` chunks
+    /// of a true W x H picture hold at least 1/1032 of its pixel bytes. Without this, 560
+    /// bytes of image data under an IHDR of 11000x11000 held a 363 MB frame (420 MB peak)
+    /// before libavcodec found the data short.
+    /// - Throws: `.corrupt` when the header is not what the data can be. Call it on a header
+    ///   parsed `complete`, whose ``imageDataBytes`` counts every `IDAT` chunk.
+    func checkImageData() throws(ImageProblem) {
+        let channels = [0: 1, 2: 3, 3: 1, 4: 2, 6: 4][colorType] ?? 4
+        let rowBytes = (size.width * channels * bitDepth + 7) / 8
+        let pixelBytes = rowBytes * size.height
+        if pixelBytes > imageDataBytes * 1032 + (64 << 10) {
+            throw ImageProblem(.corrupt, "corrupt PNG data (its IHDR says \(size), \(pixelBytes) bytes of pixels, more than its \(imageDataBytes) bytes of image data can hold)")
+        }
     }
 }

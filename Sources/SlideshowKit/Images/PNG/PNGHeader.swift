@@ -16,6 +16,8 @@ struct PNGHeader: Sendable, Equatable {
     var colorChunks: EmbeddedColor = .sRGB
     /// Whether an `iCCP` chunk comes before the image data.
     var hasICCProfile = false
+    /// The bytes of the `IDAT` chunks read (all of them when parsed `complete`).
+    var imageDataBytes = 0
 
     /// Bytes per pixel of the decoded frame libavcodec will produce (at least 1).
     var decodedBytesPerPixel: Int {
@@ -95,6 +97,7 @@ struct PNGHeader: Sendable, Equatable {
                 chromaticities = EmbeddedColor.Chromaticities(white: xy(0), red: xy(1), green: xy(2), blue: xy(3))
             case "IDAT":
                 sawImageData = true
+                imageDataBytes += length
             case "IEND":
                 guard sawImageData else { throw ImageProblem(.corrupt, "corrupt PNG data (no image data)") }
             default:

@@ -38,6 +38,7 @@ struct WebPHeader {
         }
         size = Size(width: Int(features.width), height: Int(features.height))
         hasAlpha = features.has_alpha != 0
+        try Self.checkLossyFrame(bytes)
         metadata = PhotoMetadata(reading: bytes, format: .webp)
         orientation = metadata.orientation ?? .up
         if let icc = bytes.withUnsafeBufferPointer({ WebPContainer($0)?.iccProfile() }) {
@@ -45,6 +46,46 @@ struct WebPHeader {
         } else {
             color = .success(.sRGB)
         }
+    }
+
+    /// Refuses a lossy frame whose size its data cannot hold, before its image is allocated.
+    ///
+    /// A VP8 key frame's first partition holds every macroblock's prediction modes, coded with
+    /// fixed probabilities that cost at least 1.6 bits a macroblock (a solid grey 4096x4096
+    /// from cwebp takes 3.4): a partition of less than 1 bit a macroblock cannot be the frame
+    /// its header says, and a partition longer than the chunk is cut short. Without this, a
+    /// 6 KB file whose header says 16383x16383 held an 805 MB image before libwebp found its
+    /// data short. (A lossless VP8L frame has no such floor: one colour costs no bits a pixel.)
+    /// - Throws: `.truncated` when the first partition runs past the chunk, `.corrupt` when it
+    ///   is too short for the frame's macroblocks.
+    static func checkLossyFrame(_ bytes: [UInt8]) throws(ImageProblem) {
+        guard let frame = chunk("VP8 ", in: bytes), frame.count >= 10 else { return }
+        let at = frame.lowerBound
+        let tag = Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16
+        guard tag & 1 == 0 else { return }  // not a key frame: libwebp refuses it
+        let partition = (tag >> 5) & 0x7FFFF
+        let width = (Int(bytes[at + 6]) | Int(bytes[at + 7]) << 8) & 0x3FFF
+        let height = (Int(bytes[at + 8]) | Int(bytes[at + 9]) << 8) & 0x3FFF
+        if partition > frame.count - 10 {
+            throw ImageProblem(.truncated, "truncated WebP data (its first partition of \(partition) bytes runs past its VP8 chunk)")
+        }
+        let macroblocks = (width + 15) / 16 * ((height + 15) / 16)
+        if partition * 8 < macroblocks {
+            throw ImageProblem(.corrupt, "corrupt WebP data (its VP8 header says \(width)x\(height), but its \(partition)-byte first partition cannot hold \(macroblocks) macroblocks)")
+        }
+    }
+
+    /// The payload of the first RIFF chunk of a type (a WebP's chunks start at byte 12),
+    /// cut at the end of the data.
+    private static func chunk(_ type: String, in bytes: [UInt8]) -> Range<Int>? {
+        let code = Array(type.utf8)
+        var offset = 12
+        while offset + 8 <= bytes.count {
+            let size = Int(bytes[offset + 4]) | Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6]) << 16 | Int(bytes[offset + 7]) << 24
+            if bytes[offset..<offset + 4].elementsEqual(code) { return offset + 8..<min(bytes.count, offset + 8 + size) }
+            offset += 8 + size + (size & 1)
+        }
+        return nil
     }
 
     /// Refuses images whose decode would cost too much, before anything is allocated.
@@ -112,7 +153,12 @@ enum WebPDecoder {
                 status = bytes.withUnsafeBufferPointer { WebPDecode($0.baseAddress, $0.count, &config) }
                 WebPFreeDecBuffer(&config.output)
             }
-            if status != VP8_STATUS_OK { buffer.initialize(repeating: 0) }
+            if status != VP8_STATUS_OK {
+                // Nothing is kept: the rows libwebp did not reach stay untouched (a frame that
+                // claims more than its data holds costs no more than what was decoded).
+                count = 0
+                return
+            }
             (buffer.baseAddress! + length).initialize(repeating: 0, count: ImageLimits.rowPadding)
             count = buffer.count
         }
