@@ -33,6 +33,9 @@ public struct Soundtrack: Sendable, Hashable {
     public static let crossfade = MediaTime(value: 1, timescale: 10)
     /// The true-peak ceiling a loudness gain respects: −1 dBTP.
     public static let truePeakCeiling = -1.0
+    /// The shortest music used, after ``start``: 0.1 s (one ``crossfade``). Shorter music would
+    /// loop thousands of times a second and, brought to a loudness, become a hum or DC.
+    public static let minimumLength = 0.1
     /// The bit rates accepted, in bits per second.
     public static let bitrates = 32_000...512_000
 
@@ -65,7 +68,8 @@ public struct Soundtrack: Sendable, Hashable {
     /// - Returns: the music's length after ``start`` in seconds, as the container states it
     ///   (nil when it does not).
     /// - Throws: ``AudioError``: `.invalidSettings`, `.missing`, `.unreadable`, `.notAudio`,
-    ///   `.noAudioStream`, `.unsupported`, `.damaged`, `.empty` (no samples, or none after ``start``).
+    ///   `.noAudioStream`, `.unsupported`, `.damaged`, `.empty` (no samples, or none after ``start``),
+    ///   `.tooShort` (under ``minimumLength`` after ``start``).
     func inspect() throws(AudioError) -> Double? {
         if let problem { throw AudioError(path: path, kind: .invalidSettings, reason: problem) }
         let reader = try AudioReader(path: path)
@@ -82,7 +86,17 @@ public struct Soundtrack: Sendable, Hashable {
         if start >= duration {
             throw AudioError(path: path, kind: .empty, reason: String(format: "the audio start %g s is past the music's end (%.3f s)", start, duration))
         }
-        return duration - start
+        return try Self.checkLength(duration - start, path: path)
+    }
+
+    /// `seconds` when it is at least ``minimumLength``.
+    /// - Throws: ``AudioError`` `.tooShort`.
+    private static func checkLength(_ seconds: Double, path: String) throws(AudioError) -> Double {
+        guard seconds >= minimumLength else {
+            throw AudioError(path: path, kind: .tooShort,
+                             reason: String(format: "the music lasts %.3f s after its start; it must last at least %g s", seconds, minimumLength))
+        }
+        return seconds
     }
 
     /// The music's exact length after ``start`` in seconds, by decoding it all (for files
@@ -95,7 +109,7 @@ public struct Soundtrack: Sendable, Hashable {
         guard seconds > 0 else {
             throw AudioError(path: path, kind: .empty, reason: String(format: "the audio start %g s is past the music's end", start))
         }
-        return seconds
+        return try Self.checkLength(seconds, path: path)
     }
 }
 
@@ -110,4 +124,14 @@ public struct LoudnessReport: Sendable, Hashable {
     public var gain: Double
     /// The loudness after the gain: ``measured`` + ``gain`` (LUFS).
     public var final: Double
+    /// The loudness asked for (LUFS).
+    public var target: Double
+
+    /// When the true-peak ceiling kept the sound under the loudness asked for (by more than
+    /// 0.05 LU): a line for the user saying what was reached; nil when the target was reached.
+    public var shortfall: String? {
+        guard target - final > 0.05 else { return nil }
+        return String(format: "the music reaches %.2f LUFS, not the %g LUFS asked for: its true peak (%.2f dBTP) may not exceed %g dBTP",
+                      final, target, truePeak + gain, Soundtrack.truePeakCeiling)
+    }
 }

@@ -115,9 +115,6 @@ public final class AssetWriterAudioInput: @unchecked Sendable {
         return accepted
     }
 
-    /// Whether ``markAsFinished()`` was called.
-    var isFinished: Bool { state.withLock { $0.finished } }
-
     // MARK: For the writer
 
     func attach(to writer: AssetWriter) {

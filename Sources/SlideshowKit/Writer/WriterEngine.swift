@@ -1,9 +1,10 @@
 internal import CFFmpeg
 
-/// The encoding half of the asset writer: converts, encodes, holds and muxes.
+/// The encoding half of the asset writer: encodes, holds and muxes.
 ///
 /// It owns the encoder and the muxer of a render and is used only on the writer's serial
-/// queue. Pictures arrive already converted (see ``AssetWriter``), so that conversion runs
+/// queue. It converts nothing: pictures arrive already in the encoder's format, converted
+/// on the appending thread by ``AssetWriter`` (``ColorConverter``), so that conversion runs
 /// beside the encoder rather than before it.
 ///
 /// Held frames: an appended picture stays on screen until the next one's frame. With
