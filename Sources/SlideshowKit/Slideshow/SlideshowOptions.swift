@@ -172,13 +172,15 @@ public struct SlideshowOptions: Sendable, Hashable {
     /// - Throws: ``OptionError`` naming the first setting at fault: no photos, a size that is
     ///   not `WxH` or not even, a frame rate, CRF or preset out of range, an unknown look, a
     ///   colour that is not `#RRGGBB`, both durations given, a length that gives a photo no
-    ///   frame or is over ``Timeline/maximumSeconds``, or a path (photo or output) with a NUL character.
+    ///   frame or is over ``Timeline/maximumSeconds``, a path (photo or output) with a NUL
+    ///   character, or an output not named `.mp4` or `.m4v` (``AssetWriter/extensionProblem(outputPath:)``).
     public func slideshow(photos: [Photo], output: String, overwrite: Bool = false) throws(OptionError) -> Slideshow {
         let settings = try settings(photoCount: photos.count)
         if let index = photos.firstIndex(where: { Message.hasNUL($0.path) }) {
             throw OptionError(.photos, "photo \(index) contains a NUL character, which no file name can")
         }
         if Message.hasNUL(output) { throw OptionError(.output, "contains a NUL character, which no file name can") }
+        if let problem = AssetWriter.extensionProblem(outputPath: output) { throw OptionError(.output, problem) }
         var show = Slideshow(photos: photos, output: output, length: settings.length, video: settings.video,
                              look: settings.look, contentMode: fit.contentMode, background: settings.background,
                              overwrite: overwrite)

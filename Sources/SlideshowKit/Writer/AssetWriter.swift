@@ -118,6 +118,21 @@ public final class AssetWriter: @unchecked Sendable {
         try OutputFile.check(target: outputPath, overwrite: overwrite)
     }
 
+    /// The file name extensions of an output, compared without case: the video is always MP4
+    /// (H.264 and AAC), and these are the names players expect of MP4 data.
+    public static let fileExtensions = ["mp4", "m4v"]
+
+    /// Why a render would not write `outputPath`'s container, or nil: an output named `.mkv`,
+    /// `.mov`, `.jpg` or with no extension would get MP4 data under a name that says otherwise,
+    /// so it is refused before anything renders.
+    public static func extensionProblem(outputPath: String) -> String? {
+        let name = outputPath.split(separator: "/").last.map(String.init) ?? outputPath
+        let dot = name.lastIndex(of: ".")
+        let suffix = dot.map { name[name.index(after: $0)...].lowercased() }
+        if let suffix, dot != name.startIndex, fileExtensions.contains(suffix) { return nil }
+        return "'\(outputPath)' must end in \(fileExtensions.map { "." + $0 }.joined(separator: " or ")): the video is written as MP4 (H.264 and AAC)"
+    }
+
     /// The writer's status.
     public var status: Status { state.withLock { $0.status } }
 
