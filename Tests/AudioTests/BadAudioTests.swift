@@ -147,6 +147,30 @@ struct ShortMusicAndLoudnessTests {
                                 to: folder.path("loud.mp4"))
         let warnings = result.stderr.split(separator: "\n").filter { $0.hasPrefix("slideshow: warning: the music reaches -") }
         #expect(warnings.count == 1, "\(result.stderr)")
-        #expect(warnings.first?.contains("LUFS, not the -5 LUFS asked for: its true peak (-1.00 dBTP) may not exceed -1 dBTP") == true)
+        #expect(warnings.first?.contains("LUFS, not the -5 LUFS asked for: its true peak after AAC encoding may not exceed -1 dBTP") == true)
+    }
+
+    /// ffmpeg's ebur128 filter on a file's sound: integrated loudness (LUFS) and true peak (dBTP).
+    static func ebur128(_ path: String) throws -> (loudness: Double, truePeak: Double) {
+        let result = try run(which("ffmpeg")!, ["-nostats", "-hide_banner", "-i", path, "-af", "ebur128=peak=true", "-f", "null", "-"])
+        let summary = result.stderr.components(separatedBy: "Summary:").last ?? ""
+        func value(after label: String) -> Double? {
+            guard let range = summary.range(of: label) else { return nil }
+            return Double(summary[range.upperBound...].trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "")
+        }
+        return (value(after: "I:") ?? .nan, value(after: "Peak:") ?? .nan)
+    }
+
+    @Test("with --loudness the true peak is at most -1 dBTP in the file, by ffmpeg's ebur128 after AAC decoding (it was +0.3)",
+          .enabled(if: media("ogg_vorbis_stereo.ogg") != nil && which("ffmpeg") != nil, noSharedMedia),
+          arguments: ["-9", "-16", "-5"])
+    func truePeakInTheFile(_ loudness: String) throws {
+        let folder = try TemporaryFolder()
+        try render(["--duration", "audio", "--audio", media("ogg_vorbis_stereo.ogg")!, "--loudness", loudness, "--quiet"],
+                   to: folder.path("loud.mp4"))
+        let measured = try Self.ebur128(folder.path("loud.mp4"))
+        #expect(measured.truePeak <= -1.0, "\(measured)")
+        // Where the peak allows it, the loudness asked for is reached.
+        if loudness == "-16" { #expect(abs(measured.loudness + 16) <= 0.3, "\(measured)") }
     }
 }

@@ -58,7 +58,7 @@ struct AudioChecksTests {
     @Test("the loudness report says when the true-peak ceiling stopped the gain short of the target")
     func shortfall() {
         let stopped = LoudnessReport(measured: -20, truePeak: -5.14, gain: 4.14, final: -15.86, target: -9)
-        #expect(stopped.shortfall == "the music reaches -15.86 LUFS, not the -9 LUFS asked for: its true peak (-1.00 dBTP) may not exceed -1 dBTP")
+        #expect(stopped.shortfall == "the music reaches -15.86 LUFS, not the -9 LUFS asked for: its true peak after AAC encoding may not exceed -1 dBTP")
         #expect(LoudnessReport(measured: -20, truePeak: -12, gain: 4, final: -16, target: -16).shortfall == nil)
     }
 }

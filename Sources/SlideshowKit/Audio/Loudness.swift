@@ -66,25 +66,40 @@ final class LoudnessMeter {
 
 extension Soundtrack {
     /// Measures the sound the show will have (start, loop, fades) without a gain, and works
-    /// out the gain that brings it to ``loudness`` with the true peak at or under −1 dBTP.
+    /// out the gain that brings it to ``loudness`` with the true peak at or under −1 dBTP in
+    /// the file, after AAC encoding.
     ///
-    /// The audio is decoded once for this, streamed through the meter, and decoded again for
-    /// the render.
+    /// The audio is decoded once for this and streamed through two meters: libebur128 on the
+    /// sound itself (the integrated loudness), and ``EncodedPeakMeter`` on the sound encoded
+    /// and decoded again (the peak a player will meet, which the AAC encoder can raise by
+    /// 2 dB on loud music). The gain is capped by the encoded peak, less
+    /// ``encodedPeakMargin`` for the encoder's response to the gain itself; it is decoded
+    /// again for the render.
     /// - Returns: nil when no loudness was asked for.
-    /// - Throws: ``AudioError`` when the file cannot be read, or `.empty` when the part used
-    ///   is silent (its loudness cannot be raised).
+    /// - Throws: ``AudioError`` when the file cannot be read, `.empty` when the part used
+    ///   is silent (its loudness cannot be raised), `.measurementFailed` when libebur128 or
+    ///   the AAC round trip fails.
     func measureLoudness(totalFrames: Int) throws(AudioError) -> LoudnessReport? {
         guard let target = loudness else { return nil }
         let stream = try SoundtrackStream(soundtrack: self, totalFrames: totalFrames)
         let meter = try LoudnessMeter(path: path)
-        while let chunk = try stream.next(maxFrames: 16_384) { try meter.add(chunk) }
+        let encoded = try EncodedPeakMeter(path: path, bitrate: bitrate)
+        while let chunk = try stream.next(maxFrames: 16_384) {
+            try meter.add(chunk)
+            try encoded.add(chunk)
+        }
         let measured = try meter.integratedLoudness()
-        let peak = try meter.truePeak()
+        let peak = max(try meter.truePeak(), try encoded.truePeak())
         guard measured.isFinite else {
             throw AudioError(path: path, kind: .empty, reason: "the part of the music used is silent; its loudness cannot be set")
         }
         var gain = target - measured
-        if peak + gain > Self.truePeakCeiling { gain = Self.truePeakCeiling - peak }
+        let ceiling = Self.truePeakCeiling - Self.encodedPeakMargin
+        if peak + gain > ceiling { gain = ceiling - peak }
         return LoudnessReport(measured: measured, truePeak: peak, gain: gain, final: measured + gain, target: target)
     }
+
+    /// Headroom under ``truePeakCeiling`` when the gain is capped by the peak: the AAC
+    /// encoder's overshoot changes a little with the level it is given (0.2 dB).
+    static let encodedPeakMargin = 0.2
 }

@@ -117,7 +117,8 @@ public struct Soundtrack: Sendable, Hashable {
 public struct LoudnessReport: Sendable, Hashable {
     /// The integrated loudness of the part used, as it would sound without the gain (LUFS).
     public var measured: Double
-    /// Its true peak without the gain (dBTP).
+    /// Its true peak without the gain (dBTP): the higher of the sound's and the sound's
+    /// after AAC encoding.
     public var truePeak: Double
     /// The gain applied (dB): the target minus ``measured``, lowered if needed so that the
     /// true peak stays at or under −1 dBTP.
@@ -131,7 +132,7 @@ public struct LoudnessReport: Sendable, Hashable {
     /// 0.05 LU): a line for the user saying what was reached; nil when the target was reached.
     public var shortfall: String? {
         guard target - final > 0.05 else { return nil }
-        return String(format: "the music reaches %.2f LUFS, not the %g LUFS asked for: its true peak (%.2f dBTP) may not exceed %g dBTP",
-                      final, target, truePeak + gain, Soundtrack.truePeakCeiling)
+        return String(format: "the music reaches %.2f LUFS, not the %g LUFS asked for: its true peak after AAC encoding may not exceed %g dBTP",
+                      final, target, Soundtrack.truePeakCeiling)
     }
 }
