@@ -1,3 +1,4 @@
+import Foundation
 import Dispatch
 import Synchronization
 
@@ -125,7 +126,15 @@ public final class AssetWriter: @unchecked Sendable {
     /// Why a render would not write `outputPath`'s container, or nil: an output named `.mkv`,
     /// `.mov`, `.jpg` or with no extension would get MP4 data under a name that says otherwise,
     /// so it is refused before anything renders.
+    ///
+    /// An empty path, one ending in `/` and an existing folder are left to
+    /// ``checkOutput(outputPath:overwrite:)``, which says what is wrong with them more precisely.
     public static func extensionProblem(outputPath: String) -> String? {
+        var isFolder: ObjCBool = false
+        if outputPath.isEmpty || outputPath.hasSuffix("/")
+            || (FileManager.default.fileExists(atPath: outputPath, isDirectory: &isFolder) && isFolder.boolValue) {
+            return nil
+        }
         let name = outputPath.split(separator: "/").last.map(String.init) ?? outputPath
         let dot = name.lastIndex(of: ".")
         let suffix = dot.map { name[name.index(after: $0)...].lowercased() }
