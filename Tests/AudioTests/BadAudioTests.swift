@@ -120,3 +120,57 @@ struct BadAudioTests {
         #expect(folder.contents().isEmpty)
     }
 }
+
+@Suite("slideshow make --audio: music too short, and a loudness the true peak stops short", needsBuiltTool)
+struct ShortMusicAndLoudnessTests {
+    @Test("1 ms of music over a 60-s show is refused at once with one line, status 1, nothing written")
+    func oneMillisecond() throws {
+        let folder = try TemporaryFolder()
+        var wav: [UInt8] = Array("RIFF".utf8) + [132, 0, 0, 0] + Array("WAVEfmt ".utf8) + [16, 0, 0, 0, 1, 0, 1, 0]
+        wav += [0x80, 0xBB, 0, 0, 0, 0x77, 1, 0, 2, 0, 16, 0] + Array("data".utf8) + [96, 0, 0, 0]
+        wav += (0..<48).flatMap { i -> [UInt8] in let v = UInt16(bitPattern: Int16(i % 2 == 0 ? 8000 : -8000)); return [UInt8(v & 0xFF), UInt8(v >> 8)] }
+        #expect(FileManager.default.createFile(atPath: folder.path("blip.wav"), contents: Data(wav)))
+        let started = ContinuousClock.now
+        let result = try slideshow(["make"] + photos + ["--duration", "60", "--audio", folder.path("blip.wav"), "--loudness", "-16",
+                                                        "-o", folder.path("out.mp4")])
+        #expect(result.status == 1)
+        #expect(result.stderr == "slideshow: \(folder.path("blip.wav")): the music lasts 0.001 s after its start; it must last at least 0.1 s\n")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("out.mp4")))
+        #expect(ContinuousClock.now - started < .seconds(10))
+    }
+
+    @Test("--loudness that the true-peak ceiling stops short warns with the figure reached, without --json",
+          .enabled(if: media("ogg_vorbis_stereo.ogg") != nil, noSharedMedia))
+    func loudnessShortfall() throws {
+        let folder = try TemporaryFolder()
+        let result = try render(["--duration", "audio", "--audio", media("ogg_vorbis_stereo.ogg")!, "--loudness", "-5", "--quiet"],
+                                to: folder.path("loud.mp4"))
+        let warnings = result.stderr.split(separator: "\n").filter { $0.hasPrefix("slideshow: warning: the music reaches -") }
+        #expect(warnings.count == 1, "\(result.stderr)")
+        #expect(warnings.first?.contains("LUFS, not the -5 LUFS asked for: its true peak after AAC encoding may not exceed -1 dBTP") == true)
+    }
+
+    /// ffmpeg's ebur128 filter on a file's sound: integrated loudness (LUFS) and true peak (dBTP).
+    static func ebur128(_ path: String) throws -> (loudness: Double, truePeak: Double) {
+        let result = try run(which("ffmpeg")!, ["-nostats", "-hide_banner", "-i", path, "-af", "ebur128=peak=true", "-f", "null", "-"])
+        let summary = result.stderr.components(separatedBy: "Summary:").last ?? ""
+        func value(after label: String) -> Double? {
+            guard let range = summary.range(of: label) else { return nil }
+            return Double(summary[range.upperBound...].trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "")
+        }
+        return (value(after: "I:") ?? .nan, value(after: "Peak:") ?? .nan)
+    }
+
+    @Test("with --loudness the true peak is at most -1 dBTP in the file, by ffmpeg's ebur128 after AAC decoding (it was +0.3)",
+          .enabled(if: media("ogg_vorbis_stereo.ogg") != nil && which("ffmpeg") != nil, noSharedMedia),
+          arguments: ["-9", "-16", "-5"])
+    func truePeakInTheFile(_ loudness: String) throws {
+        let folder = try TemporaryFolder()
+        try render(["--duration", "audio", "--audio", media("ogg_vorbis_stereo.ogg")!, "--loudness", loudness, "--quiet"],
+                   to: folder.path("loud.mp4"))
+        let measured = try Self.ebur128(folder.path("loud.mp4"))
+        #expect(measured.truePeak <= -1.0, "\(measured)")
+        // Where the peak allows it, the loudness asked for is reached.
+        if loudness == "-16" { #expect(abs(measured.loudness + 16) <= 0.3, "\(measured)") }
+    }
+}

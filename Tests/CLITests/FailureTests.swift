@@ -58,7 +58,8 @@ struct FailureTests {
     @Test("an output that is one of the inputs is refused, and the photo is untouched")
     func outputIsInput() throws {
         let folder = try TemporaryFolder()
-        let photo = folder.path("photo.jpg")
+        // Named .mp4 (a JPEG inside: photos are recognised by their bytes), as an output must be.
+        let photo = folder.path("photo.mp4")
         try FileManager.default.copyItem(atPath: samplePhotos[2], toPath: photo)
         let before = try Data(contentsOf: URL(fileURLWithPath: photo))
         let result = try slideshow(["make", photo, "--overwrite", "--size", "64x48", "-o", photo])

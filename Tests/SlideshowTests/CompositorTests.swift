@@ -170,14 +170,18 @@ struct CompositorTests {
         }
     }
 
-    @Test("a fill-mode portrait keeps its upper third in view; landscapes and letterbox stay centred")
+    @Test("a fill-mode portrait keeps its upper third in view (faces framing, none found); centre framing, landscapes and letterbox stay centred")
     func pictureArea() {
         let frame = Size(width: 1920, height: 1080)
-        #expect(PictureArea.region(of: Size(width: 3000, height: 4000), frame: frame, mode: .aspectFill)
-                == Rect(x: 0, y: 4000 / 3 - 1688 / 2, width: 3000, height: 1688))
-        #expect(PictureArea.region(of: Size(width: 4000, height: 2000), frame: frame, mode: .aspectFill)
+        // The crop (1688 rows) is taller than the upper third: it starts at the top.
+        #expect(PictureArea.region(of: Size(width: 3000, height: 4000), frame: frame, mode: .aspectFill, framing: .faces)
+                == Rect(x: 0, y: 0, width: 3000, height: 1688))
+        #expect(PictureArea.region(of: Size(width: 3000, height: 4000), frame: frame, mode: .aspectFill, framing: .center)
+                == FitGeometry.centreCrop(of: Size(width: 3000, height: 4000), aspect: frame))
+        #expect(PictureArea.region(of: Size(width: 4000, height: 2000), frame: frame, mode: .aspectFill, framing: .faces)
                 == FitGeometry.centreCrop(of: Size(width: 4000, height: 2000), aspect: frame))
-        #expect(PictureArea.region(of: Size(width: 3000, height: 4000), frame: frame, mode: .aspectFit) == Rect(x: 0, y: 0, width: 3000, height: 4000))
+        #expect(PictureArea.region(of: Size(width: 3000, height: 4000), frame: frame, mode: .aspectFit, framing: .faces)
+                == Rect(x: 0, y: 0, width: 3000, height: 4000))
     }
 }
 

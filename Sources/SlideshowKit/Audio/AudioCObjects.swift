@@ -55,15 +55,14 @@ final class OwnedResampler {
     }
 }
 
-/// A libebur128 state measuring 48 kHz stereo: integrated loudness and true peak.
+/// A libebur128 state measuring 48 kHz stereo.
 final class OwnedLoudnessMeter {
     let state: UnsafeMutablePointer<ebur128_state>
 
-    init() throws(FFmpegError) {
-        let mode = Int32(EBUR128_MODE_I.rawValue | EBUR128_MODE_TRUE_PEAK.rawValue)
-        guard let state = ebur128_init(UInt32(AudioFormat.channels), UInt(AudioFormat.sampleRate), mode) else {
-            throw FFmpegError(call: "ebur128_init", code: -ENOMEM)
-        }
+    /// A state measuring what `mode` (libebur128's `EBUR128_MODE_…` bits) asks; nil when
+    /// `ebur128_init` fails (it returns no code: out of memory or an invalid mode).
+    init?(mode: Int32) {
+        guard let state = ebur128_init(UInt32(AudioFormat.channels), UInt(AudioFormat.sampleRate), mode) else { return nil }
         self.state = state
     }
 

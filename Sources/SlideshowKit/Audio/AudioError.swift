@@ -18,6 +18,11 @@ public struct AudioError: Error, Sendable, Equatable, CustomStringConvertible {
         case damaged
         /// A soundtrack setting is out of range (a negative start, a bitrate, a loudness).
         case invalidSettings
+        /// The music (after its start) is shorter than ``Soundtrack/minimumLength``: too short to
+        /// loop or to set its loudness.
+        case tooShort
+        /// libebur128 refused to measure the loudness (its reason in ``reason``).
+        case measurementFailed
     }
 
     /// The audio file as the user gave it.

@@ -34,6 +34,9 @@ public struct Soundtrack: Sendable, Hashable {
     public static let crossfade = MediaTime(value: 1, timescale: 10)
     /// The true-peak ceiling a loudness gain respects: −1 dBTP.
     public static let truePeakCeiling = -1.0
+    /// The shortest music used, after ``start``: 0.1 s (one ``crossfade``). Shorter music would
+    /// loop thousands of times a second and, brought to a loudness, become a hum or DC.
+    public static let minimumLength = 0.1
     /// The bit rates accepted, in bits per second.
     public static let bitrates = 32_000...512_000
 
@@ -81,7 +84,8 @@ public struct Soundtrack: Sendable, Hashable {
     ///   the container states it or as measured (nil when neither); and, unless measuring
     ///   read it to the end, the open file for the render's pass to go on from.
     /// - Throws: ``AudioError``: `.invalidSettings`, `.missing`, `.unreadable`, `.notAudio`,
-    ///   `.noAudioStream`, `.unsupported`, `.damaged`, `.empty` (no samples, or none after ``start``).
+    ///   `.noAudioStream`, `.unsupported`, `.damaged`, `.empty` (no samples, or none after ``start``),
+    ///   `.tooShort` (under ``minimumLength`` after ``start``).
     func open(measuring: Bool) throws(AudioError) -> (info: AudioFileInfo, length: Double?, opened: OpenedMusic?) {
         if let problem { throw AudioError(path: path, kind: .invalidSettings, reason: problem) }
         ReadProbe.current?.musicOpens.add(1, ordering: .relaxed)
@@ -104,12 +108,22 @@ public struct Soundtrack: Sendable, Hashable {
             guard seconds > 0 else {
                 throw AudioError(path: path, kind: .empty, reason: String(format: "the audio start %g s is past the music's end", start))
             }
-            return (reader.info, seconds, nil)
+            return (reader.info, try Self.checkLength(seconds, path: path), nil)
         }
         if start >= duration {
             throw AudioError(path: path, kind: .empty, reason: String(format: "the audio start %g s is past the music's end (%.3f s)", start, duration))
         }
-        return (reader.info, duration - start, OpenedMusic(reader: reader, first: first))
+        return (reader.info, try Self.checkLength(duration - start, path: path), OpenedMusic(reader: reader, first: first))
+    }
+
+    /// `seconds` when it is at least ``minimumLength``.
+    /// - Throws: ``AudioError`` `.tooShort`.
+    private static func checkLength(_ seconds: Double, path: String) throws(AudioError) -> Double {
+        guard seconds >= minimumLength else {
+            throw AudioError(path: path, kind: .tooShort,
+                             reason: String(format: "the music lasts %.3f s after its start; it must last at least %g s", seconds, minimumLength))
+        }
+        return seconds
     }
 }
 
@@ -142,11 +156,22 @@ final class OpenedMusic: @unchecked Sendable {
 public struct LoudnessReport: Sendable, Hashable {
     /// The integrated loudness of the part used, as it would sound without the gain (LUFS).
     public var measured: Double
-    /// Its true peak without the gain (dBTP).
+    /// Its true peak without the gain (dBTP): the higher of the sound's and the sound's
+    /// after AAC encoding.
     public var truePeak: Double
     /// The gain applied (dB): the target minus ``measured``, lowered if needed so that the
     /// true peak stays at or under −1 dBTP.
     public var gain: Double
     /// The loudness after the gain: ``measured`` + ``gain`` (LUFS).
     public var final: Double
+    /// The loudness asked for (LUFS).
+    public var target: Double
+
+    /// When the true-peak ceiling kept the sound under the loudness asked for (by more than
+    /// 0.05 LU): a line for the user saying what was reached; nil when the target was reached.
+    public var shortfall: String? {
+        guard target - final > 0.05 else { return nil }
+        return String(format: "the music reaches %.2f LUFS, not the %g LUFS asked for: its true peak after AAC encoding may not exceed %g dBTP",
+                      final, target, Soundtrack.truePeakCeiling)
+    }
 }

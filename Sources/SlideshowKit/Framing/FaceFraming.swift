@@ -88,21 +88,30 @@ public enum FaceFraming {
     ///   - faces: face rectangles in the photo's pixels.
     public static func crop(of source: Size, aspect: Size, faces: [Rect]) -> Rect {
         var crop = FitGeometry.centreCrop(of: source, aspect: aspect)
-        let target: Rect?
-        if let all = regionToKeep(faces: faces, imageSize: source), all.width <= crop.width, all.height <= crop.height {
-            target = all
-        } else if let largest = faces.max(by: { $0.width * $0.height < $1.width * $1.height }) {
-            target = padded(largest, in: source)
-        } else {
-            target = nil
-        }
-        if let target {
+        if let target = kept(faces: faces, imageSize: source, cropSize: FitGeometry.size(of: crop)) {
             crop.x = min(max(target.x + target.width / 2 - crop.width / 2, 0), source.width - crop.width)
             crop.y = min(max(target.y + target.height / 2 - crop.height / 2, 0), source.height - crop.height)
         } else if crop.height < source.height {
             crop.y = min(max(source.height / 6 - crop.height / 2, 0), source.height - crop.height)
         }
         return crop
+    }
+
+    /// The faces a crop of `cropSize` keeps, padded: all of them as one rectangle when it fits
+    /// in the crop, else the largest face; nil without faces.
+    ///
+    /// ``crop(of:aspect:faces:)`` centres on it, and a moving photo's pan keeps the same
+    /// rectangle in view, so that a face the still slide gave up (too far from the others)
+    /// does not pull the pan away from the ones it kept.
+    /// - Parameters:
+    ///   - faces: face rectangles in the image's pixels.
+    ///   - imageSize: the image's size; the result is clamped to it.
+    ///   - cropSize: the size of the crop (the largest of the frame's aspect).
+    static func kept(faces: [Rect], imageSize: Size, cropSize: Size) -> Rect? {
+        if let all = regionToKeep(faces: faces, imageSize: imageSize), all.width <= cropSize.width, all.height <= cropSize.height {
+            return all
+        }
+        return faces.max(by: { $0.width * $0.height < $1.width * $1.height }).map { padded($0, in: imageSize) }
     }
 
     private static func padded(_ face: Rect, in size: Size) -> Rect {

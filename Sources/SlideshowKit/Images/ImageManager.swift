@@ -299,12 +299,11 @@ public struct ImageManager: Sendable {
         precondition(image.channels == 3, "slides are RGB")
         let content = geometry.content
         // The crop is recomputed on the pixels at hand: a DCT-scaled size rounds up.
-        let crop: Rect
-        switch (mode, framing) {
-        case (.aspectFit, _): crop = Rect(image.size)
-        case (.aspectFill, .center): crop = FitGeometry.centreCrop(of: image.size, aspect: FitGeometry.size(of: content))
-        case (.aspectFill, .faces):
-            crop = FaceFraming.crop(of: image.size, aspect: FitGeometry.size(of: content), faces: FaceFraming.faces(in: image))
+        let crop = switch mode {
+        case .aspectFit: Rect(image.size)
+        case .aspectFill:
+            framing.crop(of: image.size, aspect: FitGeometry.size(of: content),
+                         faces: framing == .faces ? FaceFraming.faces(in: image) : [])
         }
         let rowBytes = target.width * 3
         var problem: ImageProblem?

@@ -139,7 +139,7 @@ struct Renderer {
             output: slideshow.output, duration: timeline.endTime, frames: timeline.frameCount, size: settings.size,
             framesPerSecond: settings.framesPerSecond, look: slideshow.look.name, bytes: bytes,
             seconds: (ContinuousClock.now - started).seconds,
-            loudness: loudness, warnings: soundtrack?.warnings ?? [])
+            loudness: loudness, warnings: (soundtrack?.warnings ?? []) + [loudness?.shortfall].compactMap { $0 })
     }
 
     /// The soundtrack's stream, exactly the show's length, and its feed; the loudness

@@ -20,7 +20,7 @@ extension Slideshow {
     /// The length is checked before the transitions and fades that must fit in it, so that a
     /// negative duration is the duration's fault.
     /// - Throws: ``OptionError`` naming the first setting at fault: no photos, a path with a
-    ///   NUL character, a size, frame rate, CRF or preset ``VideoSettings`` refuses, a
+    ///   NUL character, an output not named `.mp4` or `.m4v`, a size, frame rate, CRF or preset ``VideoSettings`` refuses, a
     ///   soundtrack setting ``Soundtrack`` refuses, a length that cannot be laid out (or that
     ///   follows music the show does not have), per-photo settings that are not one per photo,
     ///   a transition or fade that is negative or longer than the show, a zoom outside 0…1.
@@ -36,6 +36,7 @@ extension Slideshow {
             throw OptionError(.photos, "photo \(index) contains a NUL character, which no file name can")
         }
         if Message.hasNUL(output) { throw OptionError(.output, "contains a NUL character, which no file name can") }
+        if let problem = AssetWriter.extensionProblem(outputPath: output) { throw OptionError(.output, problem) }
         // VideoSettings owns the rules for these; each is checked beside defaults (which pass)
         // so that its problem is known to be that setting's.
         for (field, alone) in [(SlideshowOptions.Field.size, VideoSettings(size: video.size)), (.fps, VideoSettings(framesPerSecond: video.framesPerSecond)),

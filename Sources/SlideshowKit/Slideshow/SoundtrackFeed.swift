@@ -45,14 +45,12 @@ final class SoundtrackFeed: @unchecked Sendable {
         input.requestMediaDataWhenReady(on: queue) { [self] in
             while input.isReadyForMoreMediaData {
                 let chunk: [Float]?
-                do {
+                do throws(AudioError) {
                     chunk = try stream.next(maxFrames: Self.chunkFrames)
-                } catch let error as AudioError {
+                } catch {
                     failure.withLock { $0 = error }
                     failed()
                     return
-                } catch {
-                    preconditionFailure("SoundtrackStream throws AudioError only")
                 }
                 guard let chunk else {
                     input.markAsFinished()

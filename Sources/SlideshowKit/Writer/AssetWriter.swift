@@ -1,3 +1,4 @@
+import Foundation
 import Dispatch
 import Synchronization
 
@@ -38,7 +39,8 @@ import Synchronization
 /// on the writer's own serial queue, which owns the encoder and the muxer.
 public final class AssetWriter: @unchecked Sendable {
     // @unchecked: every mutable property is behind `state` or `converter`, and the engine
-    // (the encoder and muxer) is touched only on `queue`.
+    // (the encoder and muxer) is touched only on `queue`. The sound's side is in
+    // AssetWriter+Audio.swift; `state`, `engine` and the failure path are internal for it.
 
     /// Where a writer is in its life.
     public enum Status: Sendable, Equatable {
@@ -62,15 +64,15 @@ public final class AssetWriter: @unchecked Sendable {
     public let overwrite: Bool
 
     let queue = DispatchQueue(label: "slideshow.asset-writer")
-    private let state = Mutex(State())
+    let state = Mutex(State())
     /// Owned by `queue`.
-    nonisolated(unsafe) private var engine: WriterEngine?
+    nonisolated(unsafe) var engine: WriterEngine?
     /// Converts appended buffers, on the appending thread, one at a time.
     private let converter: Mutex<ColorConverter>
     /// Encodes appended sound, on the appending thread; set by startWriting() when there is an audio input.
-    private let audioEncoder = Mutex<AACEncoder?>(nil)
+    let audioEncoder = Mutex<AACEncoder?>(nil)
 
-    private struct State {
+    struct State {
         var status = Status.unknown
         var error: WriterError?
         var input: AssetWriterInput?
@@ -115,6 +117,29 @@ public final class AssetWriter: @unchecked Sendable {
     ///   `.notAFile`, `.outputExists` (without `overwrite`), `.notWritable`.
     public static func checkOutput(outputPath: String, overwrite: Bool) throws(WriterError) {
         try OutputFile.check(target: outputPath, overwrite: overwrite)
+    }
+
+    /// The file name extensions of an output, compared without case: the video is always MP4
+    /// (H.264 and AAC), and these are the names players expect of MP4 data.
+    public static let fileExtensions = ["mp4", "m4v"]
+
+    /// Why a render would not write `outputPath`'s container, or nil: an output named `.mkv`,
+    /// `.mov`, `.jpg` or with no extension would get MP4 data under a name that says otherwise,
+    /// so it is refused before anything renders.
+    ///
+    /// An empty path, one ending in `/` and an existing folder are left to
+    /// ``checkOutput(outputPath:overwrite:)``, which says what is wrong with them more precisely.
+    public static func extensionProblem(outputPath: String) -> String? {
+        var isFolder: ObjCBool = false
+        if outputPath.isEmpty || outputPath.hasSuffix("/")
+            || (FileManager.default.fileExists(atPath: outputPath, isDirectory: &isFolder) && isFolder.boolValue) {
+            return nil
+        }
+        let name = outputPath.split(separator: "/").last.map(String.init) ?? outputPath
+        let dot = name.lastIndex(of: ".")
+        let suffix = dot.map { name[name.index(after: $0)...].lowercased() }
+        if let suffix, dot != name.startIndex, fileExtensions.contains(suffix) { return nil }
+        return "'\(outputPath)' must end in \(fileExtensions.map { "." + $0 }.joined(separator: " or ")): the video is written as MP4 (H.264 and AAC)"
     }
 
     /// The writer's status.
@@ -261,7 +286,7 @@ public final class AssetWriter: @unchecked Sendable {
     }
 
     /// The frame a presentation time falls on (rounded to the nearest frame).
-    private func frameIndex(of time: MediaTime, start: MediaTime) -> Int64 {
+    func frameIndex(of time: MediaTime, start: MediaTime) -> Int64 {
         let fps = Int32(settings.framesPerSecond)
         return MediaTime.rescale(time.value, from: time.timescale, to: fps) - MediaTime.rescale(start.value, from: start.timescale, to: fps)
     }
@@ -320,85 +345,8 @@ public final class AssetWriter: @unchecked Sendable {
         return true
     }
 
-    /// Accepts sound from the audio input: encodes it here and queues its packets for the muxer.
-    /// - Returns: false, with ``error`` set when the writer failed, when the sound cannot be appended.
-    func enqueueAudio(_ buffer: AudioSampleBuffer, done: @escaping @Sendable () -> Void) -> Bool {
-        guard status == .writing else { return false }
-        let packets: [EncodedAudioPacket]
-        do {
-            packets = try audioEncoder.withLock { encoder throws(FFmpegError) -> [EncodedAudioPacket] in
-                guard let encoder else { return [] }
-                return try encoder.encode(buffer.samples)
-            }
-        } catch {
-            fail(describe(error))
-            return false
-        }
-        queue.async { [self] in
-            defer { done() }
-            guard status == .writing, let engine else { return }
-            do {
-                try engine.writeAudio(packets)
-            } catch {
-                fail(describe(error))
-            }
-        }
-        return true
-    }
-
-    /// The audio input is finished: encodes its last frame, drains the encoder, queues the packets.
-    func finishAudio() {
-        guard status == .writing else { return }
-        let packets: [EncodedAudioPacket]
-        do {
-            packets = try audioEncoder.withLock { encoder throws(FFmpegError) -> [EncodedAudioPacket] in
-                try encoder?.finish() ?? []
-            }
-        } catch {
-            fail(describe(error))
-            return
-        }
-        queue.async { [self] in
-            guard status == .writing, let engine else { return }
-            do {
-                try engine.writeAudio(packets)
-                try engine.finishAudio()
-            } catch {
-                fail(describe(error))
-            }
-        }
-    }
-
-    /// The video input is finished: the sound may run to its end.
-    func videoInputFinished() {
-        state.withLock { $0.videoInputFinished = true }
-        flushVideoIfFinished()
-        state.withLock { $0.audioInput }?.videoFinished()
-    }
-
-    /// With an audio input, once the video input is finished and the session's end is known:
-    /// the last picture's held frames go to the muxer at once, so that the sound still to
-    /// come meets video packets to interleave with instead of waiting for finishWriting().
-    private func flushVideoIfFinished() {
-        let endFrame = state.withLock { state -> Int64? in
-            guard state.audioInput != nil, state.status == .writing, state.videoInputFinished, !state.videoFlushed,
-                  let end = state.sessionEnd else { return nil }
-            state.videoFlushed = true
-            return max(frameIndex(of: end, start: state.sessionStart ?? .zero), state.lastFrame + 1)
-        }
-        guard let endFrame else { return }
-        queue.async { [self] in
-            guard status == .writing, let engine else { return }
-            do {
-                try engine.finishVideo(endFrame: endFrame)
-            } catch {
-                fail(describe(error))
-            }
-        }
-    }
-
     /// Fails the writer: removes the temporary file and wakes the input so its block sees the failure.
-    private func fail(_ error: WriterError) {
+    func fail(_ error: WriterError) {
         stop(status: .failed, error: error)
     }
 
@@ -419,7 +367,7 @@ public final class AssetWriter: @unchecked Sendable {
     }
 
     /// A ``WriterError`` for a lower layer's failure.
-    private func describe(_ error: any Error) -> WriterError {
+    func describe(_ error: any Error) -> WriterError {
         switch error {
         case let error as WriterError:
             return error

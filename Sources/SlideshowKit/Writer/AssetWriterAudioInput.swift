@@ -41,6 +41,7 @@ public final class AssetWriterAudioInput: @unchecked Sendable {
     public static let lead = MediaTime(value: 1, timescale: 1)
 
     private let state = Mutex(State())
+    private let scheduler = ReadinessScheduler()
 
     private struct State {
         weak var writer: AssetWriter?
@@ -51,8 +52,6 @@ public final class AssetWriterAudioInput: @unchecked Sendable {
         var appended = 0
         /// Frames the sound may reach before the video moves on; nil once the video is finished.
         var horizon: Int? = AssetWriterAudioInput.leadFrames
-        var request: (queue: DispatchQueue, block: @Sendable () -> Void)?
-        var blockScheduled = false
     }
 
     private static let leadFrames = Int(MediaTime.rescale(lead.value, from: lead.timescale, to: Int32(AudioFormat.sampleRate)))
@@ -79,8 +78,7 @@ public final class AssetWriterAudioInput: @unchecked Sendable {
     /// Runs `block` on `queue` whenever the input is ready for more data; the block appends
     /// while ``isReadyForMoreMediaData`` is true and calls ``markAsFinished()`` at the end.
     public func requestMediaDataWhenReady(on queue: DispatchQueue, using block: @escaping @Sendable () -> Void) {
-        state.withLock { $0.request = (queue, block) }
-        scheduleIfReady()
+        scheduler.request(on: queue, isReady: { [weak self] in self?.isReadyForMoreMediaData ?? false }, block: block)
     }
 
     /// Says that no more sound will come: the encoder's last frame is encoded and drained.
@@ -88,9 +86,9 @@ public final class AssetWriterAudioInput: @unchecked Sendable {
         let writer = state.withLock { state -> AssetWriter? in
             guard !state.finished else { return nil }
             state.finished = true
-            state.request = nil
             return state.writer
         }
+        scheduler.cancel()
         writer?.finishAudio()
     }
 
@@ -107,16 +105,13 @@ public final class AssetWriterAudioInput: @unchecked Sendable {
         guard let writer else { return false }
         let accepted = writer.enqueueAudio(buffer) { [self] in
             state.withLock { $0.queued -= 1 }
-            scheduleIfReady()
+            scheduler.scheduleIfReady()
         }
         state.withLock {
             if accepted { $0.appended += buffer.frameCount } else { $0.queued -= 1 }
         }
         return accepted
     }
-
-    /// Whether ``markAsFinished()`` was called.
-    var isFinished: Bool { state.withLock { $0.finished } }
 
     // MARK: For the writer
 
@@ -130,32 +125,18 @@ public final class AssetWriterAudioInput: @unchecked Sendable {
         state.withLock { state in
             if let horizon = state.horizon { state.horizon = max(horizon, frames + Self.leadFrames) }
         }
-        scheduleIfReady()
+        scheduler.scheduleIfReady()
     }
 
     /// The video input is finished: the sound may go to its end.
     func videoFinished() {
         state.withLock { $0.horizon = nil }
-        scheduleIfReady()
+        scheduler.scheduleIfReady()
     }
 
     /// The writer failed or was cancelled: wake the block so that it finds out.
     func writerStopped() {
         state.withLock { $0.stopped = true }
-        scheduleIfReady()
-    }
-
-    private func scheduleIfReady() {
-        let request = state.withLock { state -> (queue: DispatchQueue, block: @Sendable () -> Void)? in
-            guard let request = state.request, !state.blockScheduled, Self.ready(state, capacity: capacity) else { return nil }
-            state.blockScheduled = true
-            return request
-        }
-        guard let request else { return }
-        request.queue.async { [self] in
-            request.block()
-            state.withLock { $0.blockScheduled = false }
-            scheduleIfReady()
-        }
+        scheduler.scheduleIfReady()
     }
 }

@@ -16,14 +16,13 @@ public final class AssetWriterInput: @unchecked Sendable {
     public let capacity: Int
 
     private let state = Mutex(State())
+    private let scheduler = ReadinessScheduler()
 
     private struct State {
         weak var writer: AssetWriter?
         var queued = 0
         var finished = false
         var stopped = false
-        var request: (queue: DispatchQueue, block: @Sendable () -> Void)?
-        var blockScheduled = false
         var bufferConsumed: (@Sendable () -> Void)?
     }
 
@@ -59,17 +58,16 @@ public final class AssetWriterInput: @unchecked Sendable {
     /// it is run again at once. When the writer fails or is cancelled, the block runs once
     /// more so that it sees an append return false.
     public func requestMediaDataWhenReady(on queue: DispatchQueue, using block: @escaping @Sendable () -> Void) {
-        state.withLock { $0.request = (queue, block) }
-        scheduleIfReady()
+        scheduler.request(on: queue, isReady: { [weak self] in self?.isReadyForMoreMediaData ?? false }, block: block)
     }
 
     /// Says that no more buffers will come; the block is not run again.
     public func markAsFinished() {
         let writer = state.withLock {
             $0.finished = true
-            $0.request = nil
             return $0.writer
         }
+        scheduler.cancel()
         // The writer's audio input, if any, may now run to its end.
         writer?.videoInputFinished()
     }
@@ -89,7 +87,7 @@ public final class AssetWriterInput: @unchecked Sendable {
         guard let writer else { return false }
         let accepted = writer.enqueue(buffer, at: time) { [self] in
             state.withLock { $0.queued -= 1 }
-            scheduleIfReady()
+            scheduler.scheduleIfReady()
         }
         if accepted {
             bufferConsumed?()
@@ -102,23 +100,7 @@ public final class AssetWriterInput: @unchecked Sendable {
     /// The writer failed or was cancelled: wake the block so that it finds out.
     func writerStopped() {
         state.withLock { $0.stopped = true }
-        scheduleIfReady()
-    }
-
-    /// Runs the block on its queue, unless it is already scheduled or running.
-    private func scheduleIfReady() {
-        let request = state.withLock { state -> (queue: DispatchQueue, block: @Sendable () -> Void)? in
-            guard let request = state.request, !state.blockScheduled, !state.finished,
-                  state.stopped || state.queued < capacity else { return nil }
-            state.blockScheduled = true
-            return request
-        }
-        guard let request else { return }
-        request.queue.async { [self] in
-            request.block()
-            state.withLock { $0.blockScheduled = false }
-            scheduleIfReady()
-        }
+        scheduler.scheduleIfReady()
     }
 }
 

@@ -1,9 +1,10 @@
 internal import CFFmpeg
 
-/// The encoding half of the asset writer: converts, encodes, holds and muxes.
+/// The encoding half of the asset writer: encodes, holds and muxes.
 ///
 /// It owns the encoder and the muxer of a render and is used only on the writer's serial
-/// queue. Pictures arrive already converted (see ``AssetWriter``), so that conversion runs
+/// queue. It converts nothing: pictures arrive already in the encoder's format, converted
+/// on the appending thread by ``AssetWriter`` (``ColorConverter``), so that conversion runs
 /// beside the encoder rather than before it.
 ///
 /// Held frames: an appended picture stays on screen until the next one's frame. With
@@ -35,26 +36,14 @@ final class WriterEngine {
     /// Whether every video frame has gone to the muxer or waits below (``finishVideo(endFrame:)``).
     private var videoFinished = false
 
-    /// With a sound track, video waits here until the sound has reached its time, so that the
-    /// file interleaves the two by time whatever order they arrived in. Held frames wait as a
-    /// range (a few bytes), not as packets, so a long hold costs no memory while it waits.
-    private var waitingVideo: [WaitingVideo] = []
-    private enum WaitingVideo {
-        case encoded(OwnedPacket, frame: Int64)
-        case held(Range<Int64>, frameNumBefore: Int)
-    }
-    /// Whether the file has a sound track.
-    private let hasAudio: Bool
-    /// The end of the sound written so far, in 1/48000 s (the AAC priming is before 0);
-    /// `.max` once the sound is finished.
-    private var audioEnd: Int64 = -AACEncoderPriming.samples
+    /// Decides which stream writes next: every packet goes through it.
+    private let interleaver: Interleaver
 
     /// - Parameter audio: the opened AAC encoder when the file gets a sound track (the engine
     ///   takes its stream parameters; the writer keeps the encoder).
     ///   and `metadata` the file's creation time and title.
     init(path: String, settings: VideoSettings, audio: AACEncoder? = nil, metadata: MovieMetadata = MovieMetadata()) throws(FFmpegError) {
         self.settings = settings
-        hasAudio = audio != nil
         encoder = try H264Encoder(settings: settings, globalHeader: true, skipHolds: settings.hold == .skip)
         var extradata = encoder.extradata
         var skipWriter: SkipFrameWriter? = nil
@@ -76,6 +65,7 @@ final class WriterEngine {
                              metadata: metadata)
         if let audio { try muxer.addAudioStream(from: audio) }
         try muxer.writeHeader()
+        interleaver = Interleaver(muxer: muxer, skipWriter: skipWriter, framesPerSecond: settings.framesPerSecond, hasAudio: audio != nil)
     }
 
     /// Encodes a picture shown from frame `index` on; the previous picture is held until then.
@@ -111,47 +101,12 @@ final class WriterEngine {
 
     /// Muxes encoded sound, and the video that waited for it.
     func writeAudio(_ packets: [EncodedAudioPacket]) throws {
-        for packet in packets {
-            try muxer.write(audio: packet)
-            audioEnd = max(audioEnd, packet.pts + packet.duration)
-        }
-        try writeWaitingVideo()
+        try interleaver.push(packets)
     }
 
     /// The sound is finished: the video still waiting goes to the muxer.
     func finishAudio() throws {
-        audioEnd = .max
-        try writeWaitingVideo()
-    }
-
-    /// Writes the waiting video whose time the sound has reached.
-    private func writeWaitingVideo() throws {
-        let fps = Int64(settings.framesPerSecond), rate = Int64(AudioFormat.sampleRate)
-        func due(_ frame: Int64) -> Bool {
-            audioEnd == .max || frame.multipliedFullWidth(by: rate) <= audioEnd.multipliedFullWidth(by: fps)
-        }
-        while let first = waitingVideo.first {
-            switch first {
-            case .encoded(let packet, let frame):
-                guard due(frame) else { return }
-                waitingVideo.removeFirst()
-                try muxer.write(encoded: packet.pointer)
-            case .held(let frames, let frameNumBefore):
-                guard let skipWriter else { preconditionFailure("held frames without a skip writer") }
-                var frameNum = frameNumBefore
-                var frame = frames.lowerBound
-                while frame < frames.upperBound && due(frame) {
-                    frameNum = skipWriter.frameNum(after: frameNum)
-                    try muxer.write(bytes: NALUnit.startCode + skipWriter.skipSlice(frameNum: frameNum), frame: frame, keyframe: false)
-                    frame += 1
-                }
-                if frame < frames.upperBound {
-                    waitingVideo[0] = .held(frame..<frames.upperBound, frameNumBefore: frameNum)
-                    return
-                }
-                waitingVideo.removeFirst()
-            }
-        }
+        try interleaver.finishAudio()
     }
 
     /// Fills the frames after the last picture, up to `end` (exclusive).
@@ -189,16 +144,12 @@ final class WriterEngine {
                     lastFrameNum = slice.frameNum
                 }
             }
-            if hasAudio {
-                let copy = try OwnedPacket()
-                try check(av_packet_ref(copy.pointer, packet), "av_packet_ref")
-                waitingVideo.append(.encoded(copy, frame: index))
-            } else {
-                try muxer.write(encoded: packet)
-            }
+            // A reference (no copy of the bytes): the encoder reuses its packet.
+            let copy = try OwnedPacket()
+            try check(av_packet_ref(copy.pointer, packet), "av_packet_ref")
+            try interleaver.push(.encoded(copy, frame: index))
         }
         guard output == .packet else { return output }
-        if hasAudio { try writeWaitingVideo() }
         lastPacket = index
         if let skipWriter, let next = pendingHolds.first, next.after == index {
             pendingHolds.removeFirst()
@@ -209,17 +160,10 @@ final class WriterEngine {
 
     /// Writes held frames: all-skip P slices repeating the picture just written.
     private func writeHolds(_ frames: Range<Int64>, with skipWriter: SkipFrameWriter) throws {
-        if hasAudio {
-            // They wait for the sound as a range; their frame_nums follow on from here.
-            waitingVideo.append(.held(frames, frameNumBefore: lastFrameNum))
-            for _ in frames { lastFrameNum = skipWriter.frameNum(after: lastFrameNum) }
-            try writeWaitingVideo()
-            return
-        }
-        for frame in frames {
-            lastFrameNum = skipWriter.frameNum(after: lastFrameNum)
-            try muxer.write(bytes: NALUnit.startCode + skipWriter.skipSlice(frameNum: lastFrameNum), frame: frame, keyframe: false)
-        }
+        // They may wait for the sound as a range; their frame_nums follow on from here.
+        let before = lastFrameNum
+        for _ in frames { lastFrameNum = skipWriter.frameNum(after: lastFrameNum) }
+        try interleaver.push(.held(frames, frameNumBefore: before))
     }
 
     /// The header of the first coded slice in an Annex B packet.
