@@ -43,6 +43,7 @@ struct BatchCommand: AsyncParsableCommand {
     var overwrite = false
 
     func validate() throws {
+        try Self.refuseRepeatedOptions()
         if let jobs, jobs < 1 || jobs > BatchRunner.maximumConcurrency {
             throw ValidationError("--jobs \(jobs) is not between 1 and \(BatchRunner.maximumConcurrency)")
         }

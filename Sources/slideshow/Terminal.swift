@@ -22,10 +22,13 @@ enum Terminal {
         write(Array(text.utf8), to: STDOUT_FILENO)
     }
 
-    /// A report on stdout (`make --json`, `filters`), or, when stdout cannot take it, one line
-    /// on stderr and status 1: a script that reads the report must not take silence for success.
-    static func report(_ text: String) {
-        if let reason = writeToStandardOutput(text) { fail("stdout: cannot write the report (\(reason))") }
+    /// A report on stdout (`make --json`, `filters`, `formats`, the help), or, when stdout
+    /// cannot take it, one line on stderr and status 1: a script that reads the report must not
+    /// take silence for success. Every write to stdout goes through here or through
+    /// ``writeToStandardOutput(_:)`` with its failure handled.
+    /// - Parameter what: what the text is, for the line: `stdout: cannot write the report (…)`.
+    static func report(_ text: String, what: String = "the report") {
+        if let reason = writeToStandardOutput(text) { fail("stdout: cannot write \(what) (\(reason))") }
     }
 
     /// Text on stderr, written with `write(2)`.
