@@ -33,7 +33,6 @@ struct MakeCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        try Self.refuseRepeatedOptions()
         guard !photos.isEmpty else { throw ValidationError("give at least one photo") }
         _ = try options.slideshow(photos: photos, output: output, overwrite: overwrite)
     }

@@ -87,6 +87,8 @@ struct RenderOptions: ParsableArguments {
     var loudness: Double?
 
     func validate() throws {
+        // ArgumentParser validates this group before `make` itself: a repeat is refused first.
+        try MakeCommand.refuseRepeatedOptions()
         do {
             try options.validate()
         } catch {
