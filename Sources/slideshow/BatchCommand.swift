@@ -9,21 +9,27 @@ struct BatchCommand: AsyncParsableCommand {
         abstract: "Render the slideshows a manifest lists, several at a time.",
         discussion: """
             The manifest is a JSON array of jobs, or JSON Lines (one job object per line). A job \
-            has the settings of `make`: photos (an array) and output, both required; duration or \
-            slideDuration, size ("WxH"), fps, filter, fit, background, crf, preset, hold, dateStamp, \
-            dateFormat, title, framing; audio, audioBitrate, audioStart, audioFadeIn, audioFadeOut, audioLoop, loudness (duration may be "audio"). Relative \
-            paths are relative to the manifest's folder (the working folder for stdin). Jobs are \
-            numbered from 0. The whole manifest is checked before anything renders.
+            has the settings of `make`, named as its options in camel case (audioLoop: false for \
+            --no-audio-loop): \
+            \(BatchManifest.fields.prefix(2).joined(separator: " and ")), both required \
+            (photos an array), then \(BatchManifest.fields.dropFirst(2).joined(separator: ", ")); \
+            duration may be "audio". A photo is a path, or an object with \
+            \(BatchManifest.photoFields.joined(separator: ", ")) (path required) giving that photo \
+            its own length, transition to the next photo and motion. Relative paths are relative \
+            to the manifest's folder (the working folder for stdin). Jobs are numbered from 0. \
+            The whole manifest is checked before anything renders, and no job may write a file \
+            that a job reads.
 
             Each finished job prints one JSON line on stdout: {"error", "frames", "index", \
             "output", "seconds", "status"}, status "ok", "failed" or "skipped"; error names the \
             file and the reason when the job failed, and is null otherwise; frames is null unless ok. \
             A job with a loudness adds "measuredLoudness" and "finalLoudness" (LUFS).
 
-            Exit status: 0 every job succeeded or was skipped; 1 a job failed; 64 a usage error or \
-            an invalid manifest (one line on stderr per problem, naming the job and the field; \
-            nothing is rendered); 130 interrupted (SIGINT); 143 terminated (SIGTERM): finished \
-            outputs stay, unfinished ones leave nothing.
+            Exit status: 0 every job succeeded or was skipped; 1 a job failed, or stdout could \
+            not take a line; 64 a usage error or an invalid manifest (one line on stderr per \
+            problem, naming the job and the field; nothing is rendered); 129 hung up (SIGHUP, \
+            unless ignored by nohup), 130 interrupted (SIGINT), 143 terminated (SIGTERM): \
+            finished outputs stay, unfinished ones leave nothing.
             """
     )
 

@@ -15,7 +15,7 @@ struct MakeCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The photos, in order (JPEG or PNG).", valueName: "photo"))
+    @Argument(help: ArgumentHelp("The photos, in order (\(HelpText.photoFormats); see `slideshow formats`).", valueName: "photo"))
     var photos: [String]
 
     @Option(name: .shortAndLong, help: ArgumentHelp("The MP4 file to write.", valueName: "file.mp4"))

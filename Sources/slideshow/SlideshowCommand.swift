@@ -10,8 +10,11 @@ struct SlideshowCommand: AsyncParsableCommand {
         abstract: "Turn photos into an MP4 slideshow of exactly the length you ask for.",
         discussion: """
             Exit status: 0 success; 1 a photo or the output failed (one line on stderr names \
-            the file and the reason), or for batch a job failed; 64 a usage error or an invalid \
-            manifest; 130 interrupted (SIGINT); 143 terminated (SIGTERM).
+            the file and the reason), for batch a job failed, or stdout could not take a report \
+            or the help; 64 a usage error or an invalid manifest; while make or batch renders, \
+            129 hung up (SIGHUP; not when started under nohup, which ignores it), \
+            130 interrupted (SIGINT), 143 terminated (SIGTERM): a render stopped by a signal \
+            leaves nothing behind.
             """,
         version: SlideshowVersion.current,
         subcommands: [MakeCommand.self, BatchCommand.self, FiltersCommand.self, FormatsCommand.self],
