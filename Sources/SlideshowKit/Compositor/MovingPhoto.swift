@@ -74,7 +74,7 @@ extension ImageManager {
     /// - Parameters:
     ///   - photo: the photo.
     ///   - frameSize: the video's frame size.
-    ///   - contentMode: letterbox or fill.
+    ///   - contentMode: fit (letterbox, and blur over its backdrop) or fill.
     ///   - background: under transparent PNG pixels.
     ///   - magnification: the path's ``MotionPath/magnification``, 1 or more.
     ///   - framing: with fill, whether the picture area is chosen around the faces.

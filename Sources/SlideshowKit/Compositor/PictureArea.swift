@@ -13,7 +13,7 @@ enum PictureArea {
     /// - Parameters:
     ///   - image: the image's size.
     ///   - frame: the frame's size (its aspect is what fill keeps).
-    ///   - mode: letterbox or fill.
+    ///   - mode: fit (letterbox, and blur over its backdrop) or fill.
     ///   - faces: faces found in the image (in its pixels), if any were looked for.
     static func region(of image: Size, frame: Size, mode: ContentMode, faces: [Rect] = []) -> Rect {
         guard mode == .aspectFill else { return Rect(image) }

@@ -22,7 +22,7 @@ public struct SlideshowOptions: Sendable, Hashable {
     /// The look, or a chain of looks with parameters, e.g. `minimal-life,vignette:radius=1.8`
     /// (see ``Looks/parse(_:)`` and ``Looks/catalogue``); `original` by default.
     public var filter: String
-    /// Letterbox or fill; letterbox by default.
+    /// Letterbox, fill or blur; letterbox by default.
     public var fit: FitMode
     /// The colour of the letterbox bars, `#RRGGBB`; black by default.
     public var background: String
@@ -352,7 +352,7 @@ extension SlideshowOptions {
     }
 }
 
-/// Letterbox or fill: how photos of another shape fill the frame, by the names the command
+/// Letterbox, fill or blur: how photos of another shape fill the frame, by the names the command
 /// line and manifests use.
 public enum FitMode: String, Sendable, Hashable, CaseIterable {
     /// The whole photo, between bars (``ContentMode/aspectFit``).
