@@ -57,7 +57,7 @@ let package = Package(
             providers: [.apt(["libzimg-dev"])]
         ),
 
-        // The library, in folders by pipeline stage (see README, "How the code is laid out"):
+        // The library, in folders by pipeline stage:
         // Support/ (messages, process tuning, file errors), Pixels/ (sizes, colours, pixel buffers,
         // media time), FFmpeg/ (owned AVFrame/AVPacket, check), Metadata/ (orientation, capture
         // dates, ICC), Images/ (the request layer; JPEG/, PNG/, HEIF/, WebP/ one folder per format),
