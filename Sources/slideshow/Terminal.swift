@@ -109,10 +109,11 @@ enum Terminal {
         _exit(status)
     }
 
-    /// SIGINT and SIGTERM remove unfinished outputs, clear the progress bar, say what became of
-    /// the outputs in one line (`slideshow: interrupted; <report>`), and exit 130 or 143, within
-    /// a second whatever stdout and stderr do; SIGXFSZ (a file-size limit) and SIGPIPE become
-    /// write errors instead of killing the process.
+    /// SIGINT, SIGTERM and SIGHUP remove unfinished outputs, clear the progress bar, say what
+    /// became of the outputs in one line (`slideshow: interrupted; <report>`), and exit 130, 143
+    /// or 129, within a second whatever stdout and stderr do (SIGHUP not when it was ignored at
+    /// start, as under `nohup`); SIGXFSZ (a file-size limit) and SIGPIPE become write errors
+    /// instead of killing the process. The overview's exit statuses (`slideshow --help`) say the same.
     static func installSignalHandlers(report: @escaping @Sendable () -> String = { "no output was written" }) {
         signal(SIGXFSZ, SIG_IGN)
         signal(SIGPIPE, SIG_IGN)
