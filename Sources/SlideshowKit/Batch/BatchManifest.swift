@@ -117,15 +117,14 @@ public struct BatchManifest: Sendable {
         guard data.count <= Self.maximumBytes else { throw Self.tooLarge }
         var errors: [ManifestError] = []
         var jobs: [BatchJob] = []
-        var files = ManifestFiles()
+        var files = ManifestFiles(relativeTo: folder)
         for (index, entry) in try Self.entries(of: data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data).enumerated() {
             errors += entry.problems.map { ManifestError(job: index, field: $0.field, reason: $0.reason) }
             if let output = entry.output, !output.isEmpty, !Message.hasNUL(output),
                let problem = files.addOutput(output, at: Self.resolve(output, in: folder), job: index) {
                 errors.append(problem)
             }
-            files.addInputs(photos: (entry.photos ?? []).map { Self.resolve($0, in: folder) },
-                            audio: entry.options?.audio.map { Self.resolve($0, in: folder) }, job: index)
+            files.addInputs(photos: entry.photos ?? [], audio: entry.options?.audio, job: index)
             guard var options = entry.options else { continue }
             options.audio = options.audio.map { Self.resolve($0, in: folder) }
             do {

@@ -17,8 +17,16 @@ struct ManifestFiles {
     private var outputs: [Key: (job: Int, spelled: String)] = [:]
     /// The outputs that exist, by their file's device and inode.
     private var existingOutputs: [Key: (job: Int, spelled: String)] = [:]
-    /// The files the jobs read, with what each is to its job; looked up only when an output exists.
-    private var inputs: [(job: Int, role: String, path: String)] = []
+    /// The files the jobs read, as the manifest spells them, with their place in the job (the
+    /// photo's index, nil for the music); resolved and looked up only when an output exists.
+    private var inputs: [(job: Int, photo: Int?, path: String)] = []
+    /// The folder relative paths are relative to.
+    private let folder: String?
+
+    /// Files for a manifest whose relative paths are relative to `folder`.
+    init(relativeTo folder: String?) {
+        self.folder = folder
+    }
 
     /// Records a job's output.
     /// - Parameters:
@@ -38,23 +46,21 @@ struct ManifestFiles {
         return nil
     }
 
-    /// Records the files a job reads: its photos and its music, resolved against the manifest's folder.
+    /// Records the files a job reads: its photos and its music, as the manifest spells them.
     mutating func addInputs(photos: [String], audio: String?, job: Int) {
-        for (index, path) in photos.enumerated() where !path.isEmpty && !Message.hasNUL(path) {
-            inputs.append((job, "photo \(index)", path))
-        }
-        if let audio, !audio.isEmpty, !Message.hasNUL(audio) {
-            inputs.append((job, "its music", audio))
-        }
+        for (index, path) in photos.enumerated() { inputs.append((job, index, path)) }
+        if let audio { inputs.append((job, nil, audio)) }
     }
 
     /// The outputs that are a job's input: one problem for each, on the job that writes it.
     func outputsRead() -> [ManifestError] {
         guard !existingOutputs.isEmpty else { return [] }
         return inputs.compactMap { input in
-            guard let file = Self.fileKey(of: input.path), let output = existingOutputs[file] else { return nil }
+            guard !input.path.isEmpty, !Message.hasNUL(input.path),
+                  let file = Self.fileKey(of: BatchManifest.resolve(input.path, in: folder)), let output = existingOutputs[file] else { return nil }
             let reader = input.job == output.job ? "this job" : "job \(input.job)"
-            return ManifestError(job: output.job, field: "output", reason: "\(output.spelled) is read by \(reader) (\(input.role)): no job may write a file a job reads")
+            let role = input.photo.map { "photo \($0)" } ?? "its music"
+            return ManifestError(job: output.job, field: "output", reason: "\(output.spelled) is read by \(reader) (\(role)): no job may write a file a job reads")
         }
     }
 
