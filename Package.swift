@@ -57,7 +57,14 @@ let package = Package(
             providers: [.apt(["libzimg-dev"])]
         ),
 
-        // The library: FFmpeg glue → Images → Looks → Writer → Slideshow.
+        // The library, in folders by pipeline stage:
+        // Support/ (messages, process tuning, file errors), Pixels/ (sizes, colours, pixel buffers,
+        // media time), FFmpeg/ (owned AVFrame/AVPacket, check), Metadata/ (orientation, capture
+        // dates, ICC), Images/ (the request layer; JPEG/, PNG/, HEIF/, WebP/ one folder per format),
+        // Color/ (ICC → sRGB), Framing/ (fit geometry, the crop rule, faces), Looks/, Plan/ (the
+        // frame plan: timeline, transitions, motion), Compositor/ (one plan segment → frames, the
+        // backdrop), Audio/ (decode → loudness → AAC), Writer/ (H.264, MP4, the asset writer),
+        // Slideshow/ (validates, plans and renders a show), Batch/ (manifests and the runner).
         .target(
             name: "SlideshowKit",
             dependencies: ["CFFmpeg", "CTurboJPEG", "CProcessTuning", "CEBUR128", "CFaceDetection", "CHeif", "CWebP", "CLCMS", "CZimg"]
@@ -84,7 +91,8 @@ let package = Package(
         .testTarget(name: "LooksTests", dependencies: ["SlideshowKit", "TestSupport"]),
         .testTarget(name: "WriterTests", dependencies: ["SlideshowKit", "TestSupport"]),
         .testTarget(name: "SlideshowTests", dependencies: ["SlideshowKit", "TestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["slideshow", "TestSupport"]),
+        // Snapshots/: the help texts, compared by HelpSnapshotTests (SNAPSHOT_UPDATE=1 rewrites them).
+        .testTarget(name: "CLITests", dependencies: ["slideshow", "TestSupport"], exclude: ["Snapshots"]),
         .testTarget(name: "BatchTests", dependencies: ["SlideshowKit", "TestSupport"]),
         .testTarget(name: "AudioTests", dependencies: ["SlideshowKit", "TestSupport", "slideshow"]),
     ]

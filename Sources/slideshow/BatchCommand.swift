@@ -9,21 +9,27 @@ struct BatchCommand: AsyncParsableCommand {
         abstract: "Render the slideshows a manifest lists, several at a time.",
         discussion: """
             The manifest is a JSON array of jobs, or JSON Lines (one job object per line). A job \
-            has the settings of `make`: photos (an array) and output, both required; duration or \
-            slideDuration, size ("WxH"), fps, filter, fit, background, crf, preset, hold, dateStamp, \
-            dateFormat, title, framing; audio, audioBitrate, audioStart, audioFadeIn, audioFadeOut, audioLoop, loudness (duration may be "audio"). Relative \
-            paths are relative to the manifest's folder (the working folder for stdin). Jobs are \
-            numbered from 0. The whole manifest is checked before anything renders.
+            has the settings of `make`, named as its options in camel case (audioLoop: false for \
+            --no-audio-loop): \
+            \(BatchManifest.fields.prefix(2).joined(separator: " and ")), both required \
+            (photos an array), then \(BatchManifest.fields.dropFirst(2).joined(separator: ", ")); \
+            duration may be "audio". A photo is a path, or an object with \
+            \(BatchManifest.photoFields.joined(separator: ", ")) (path required) giving that photo \
+            its own length, transition to the next photo and motion. Relative paths are relative \
+            to the manifest's folder (the working folder for stdin). Jobs are numbered from 0. \
+            The whole manifest is checked before anything renders, and no job may write a file \
+            that a job reads.
 
             Each finished job prints one JSON line on stdout: {"error", "frames", "index", \
             "output", "seconds", "status"}, status "ok", "failed" or "skipped"; error names the \
             file and the reason when the job failed, and is null otherwise; frames is null unless ok. \
             A job with a loudness adds "measuredLoudness" and "finalLoudness" (LUFS).
 
-            Exit status: 0 every job succeeded or was skipped; 1 a job failed; 64 a usage error or \
-            an invalid manifest (one line on stderr per problem, naming the job and the field; \
-            nothing is rendered); 130 interrupted (SIGINT); 143 terminated (SIGTERM): finished \
-            outputs stay, unfinished ones leave nothing.
+            Exit status: 0 every job succeeded or was skipped; 1 a job failed, or stdout could \
+            not take a line; 64 a usage error or an invalid manifest (one line on stderr per \
+            problem, naming the job and the field; nothing is rendered); 129 hung up (SIGHUP, \
+            unless ignored by nohup), 130 interrupted (SIGINT), 143 terminated (SIGTERM): \
+            finished outputs stay, unfinished ones leave nothing.
             """
     )
 
@@ -43,6 +49,7 @@ struct BatchCommand: AsyncParsableCommand {
     var overwrite = false
 
     func validate() throws {
+        try Self.refuseRepeatedOptions()
         if let jobs, jobs < 1 || jobs > BatchRunner.maximumConcurrency {
             throw ValidationError("--jobs \(jobs) is not between 1 and \(BatchRunner.maximumConcurrency)")
         }
@@ -198,44 +205,5 @@ final class BatchReport: @unchecked Sendable {
         guard let bar else { return }
         let (done, finished) = counts.withLock { (photosOfFinishedJobs + photosOfRunningJobs.values.reduce(0, +), finishedJobs) }
         bar.update(done, detail: ", \(finished)/\(photoCounts.count) jobs")
-    }
-}
-
-/// The JSON line of one finished job: `error`, `frames`, `index`, `output`, `seconds`, `status`,
-/// every key always present (`error` and `frames` null when they do not apply).
-struct JobLine: Encodable {
-    var result: BatchResult
-
-    private enum Key: String, CodingKey { case index, output, status, seconds, frames, error, measuredLoudness, finalLoudness }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Key.self)
-        try container.encode(result.index, forKey: .index)
-        try container.encode(result.output, forKey: .output)
-        try container.encode(result.status.rawValue, forKey: .status)
-        try container.encode((result.seconds * 1000).rounded() / 1000, forKey: .seconds)
-        switch result.outcome {
-        case .rendered(let render):
-            try container.encode(render.frames, forKey: .frames)
-            try container.encodeNil(forKey: .error)
-            // Only for a job that asked for a loudness.
-            if let loudness = render.loudness {
-                try container.encode((loudness.measured * 100).rounded() / 100, forKey: .measuredLoudness)
-                try container.encode((loudness.final * 100).rounded() / 100, forKey: .finalLoudness)
-            }
-        case .failed(let error):
-            try container.encodeNil(forKey: .frames)
-            try container.encode(Terminal.describe(error), forKey: .error)
-        case .skipped:
-            try container.encodeNil(forKey: .frames)
-            try container.encodeNil(forKey: .error)
-        }
-    }
-
-    func json() -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Encoding strings, numbers and nulls cannot fail.
-        return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)
     }
 }

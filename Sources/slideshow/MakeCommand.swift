@@ -15,7 +15,7 @@ struct MakeCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The photos, in order (JPEG or PNG).", valueName: "photo"))
+    @Argument(help: ArgumentHelp("The photos, in order (\(HelpText.photoFormats); see `slideshow formats`).", valueName: "photo"))
     var photos: [String]
 
     @Option(name: .shortAndLong, help: ArgumentHelp("The MP4 file to write.", valueName: "file.mp4"))
@@ -89,43 +89,9 @@ struct MakeCommand: AsyncParsableCommand {
         bar?.clear()
         for warning in result.warnings { Terminal.say("slideshow: warning: \(warning)") }
         if json {
-            Terminal.report(try Report(result).json() + "\n")
+            Terminal.report(Report(result).json() + "\n")
         } else if !quiet {
             Terminal.say("\(result.output): \(result.frames) frames, \(String(format: "%.3f", result.duration.seconds)) s, \(result.size) at \(result.framesPerSecond) fps, \(result.look), \(result.bytes) bytes in \(String(format: "%.2f", result.seconds)) s")
         }
-    }
-}
-
-/// The `--json` report of one render.
-struct Report: Codable {
-    var output: String
-    var duration: Double
-    var frames: Int
-    var size: String
-    var fps: Int
-    var look: String
-    var bytes: Int
-    var seconds: Double
-    /// With `--loudness`: the music's integrated loudness before and after its gain (LUFS).
-    var measuredLoudness: Double?
-    var finalLoudness: Double?
-
-    init(_ result: RenderResult) {
-        output = result.output
-        duration = result.duration.seconds
-        frames = result.frames
-        size = result.size.description
-        fps = result.framesPerSecond
-        look = result.look
-        bytes = result.bytes
-        seconds = (result.seconds * 1000).rounded() / 1000
-        measuredLoudness = result.loudness.map { ($0.measured * 100).rounded() / 100 }
-        finalLoudness = result.loudness.map { ($0.final * 100).rounded() / 100 }
-    }
-
-    func json() throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(self), as: UTF8.self)
     }
 }

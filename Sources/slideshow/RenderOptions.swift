@@ -21,22 +21,33 @@ struct RenderOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Film look, or looks separated by commas, applied left to right, each with optional :key=value parameters: \(Looks.catalogue.map(\.name).joined(separator: ", ")) (see `slideshow filters`).", valueName: "look[,look…]"))
     var filter: String = SlideshowOptions.defaults.filter
 
-    @Option(help: ArgumentHelp("letterbox (bars, the whole photo), fill (crop to fill the frame) or blur (the whole photo over a blurred copy of itself; --background then shows only under transparency).", valueName: "mode"))
+    @Option(help: ArgumentHelp(HelpText.choices(FitMode.self) { mode in
+        switch mode {
+        case .letterbox: "bars, the whole photo"
+        case .fill: "crop to fill the frame"
+        case .blur: "the whole photo over a blurred copy of itself; --background then shows only under transparency"
+        }
+    }, valueName: "mode"))
     var fit: FitMode = SlideshowOptions.defaults.fit
 
-    @Option(help: ArgumentHelp("Colour of the letterbox bars.", valueName: "#RRGGBB"))
+    @Option(help: ArgumentHelp("Colour of the letterbox bars (with --fit blur, of transparent parts).", valueName: "#RRGGBB"))
     var background: String = SlideshowOptions.defaults.background
 
-    @Option(help: "x264 constant rate factor, 1 to 51 (lower is better quality; 0, lossless, is not possible in H.264 High).")
+    @Option(help: "x264 constant rate factor, \(VideoSettings.crfRange.lowerBound) to \(VideoSettings.crfRange.upperBound) (lower is better quality; 0, lossless, is not possible in H.264 High).")
     var crf: Int = SlideshowOptions.defaults.crf
 
-    @Option(help: ArgumentHelp("x264 preset, ultrafast to placebo.", valueName: "preset"))
+    @Option(help: ArgumentHelp("x264 preset, fastest to slowest: \(VideoSettings.presets.joined(separator: ", ")).", valueName: "preset"))
     var preset: String = SlideshowOptions.defaults.preset
 
-    @Option(help: ArgumentHelp("skip: repeat held frames without encoding them (fast, exact); encode: encode every frame.", valueName: "mode"))
+    @Option(help: ArgumentHelp(HelpText.choices(HoldStrategy.self) { strategy in
+        switch strategy {
+        case .skip: "repeat held frames without encoding them: fast, exact"
+        case .encode: "encode every frame"
+        }
+    }, valueName: "mode"))
     var hold: HoldStrategy = SlideshowOptions.defaults.hold
 
-    @Option(help: ArgumentHelp("How each photo gives way to the next: \(TransitionEffect.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "effect"))
+    @Option(help: ArgumentHelp("How each photo gives way to the next.", valueName: "effect"))
     var transition: TransitionEffect = SlideshowOptions.defaults.transition
 
     @Option(help: ArgumentHelp("Seconds each transition lasts, centred on its cut.", valueName: "seconds"))
@@ -48,7 +59,7 @@ struct RenderOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Seconds of fade to black at the end.", valueName: "seconds"))
     var fadeOut: Double = SlideshowOptions.defaults.fadeOut
 
-    @Option(help: ArgumentHelp("How photos move: \(MotionStyle.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "motion"))
+    @Option(help: ArgumentHelp("How photos move.", valueName: "motion"))
     var motion: MotionStyle = SlideshowOptions.defaults.motion
 
     @Option(help: ArgumentHelp("How far the view changes under motion, 0 to 1 (0.1: by 10%).", valueName: "fraction"))
@@ -62,7 +73,12 @@ struct RenderOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The video's title tag.", valueName: "text"))
     var title: String?
 
-    @Option(help: ArgumentHelp("With --fit fill, keep detected faces in the picture (faces) or crop the centre (center). Faces need OpenCV's cascade from opencv-data (\(FaceFraming.cascadePath)); without it, faces acts as center.", valueName: "mode"))
+    @Option(help: ArgumentHelp("With --fit fill, which part of the photo is kept: " + HelpText.choices(Framing.self) { framing in
+        switch framing {
+        case .faces: "the detected faces"
+        case .center: "the centre"
+        }
+    } + " Faces need OpenCV's cascade from opencv-data (\(FaceFraming.cascadePath)); without it, faces acts as center.", valueName: "mode"))
     var framing: Framing = SlideshowOptions.defaults.framing
 
     @Option(help: ArgumentHelp("Music for the show (MP3, M4A, FLAC, WAV, Ogg, Opus, …), encoded as AAC-LC, exactly as long as the show.", valueName: "file"))
@@ -96,6 +112,11 @@ struct RenderOptions: ParsableArguments {
         let value = arguments[index + 1]
         guard value.hasPrefix("-"), Double(value) != nil else { return "" }
         return " (write \(name)=\(value) for a negative value)"
+    }
+
+    func validate() throws {
+        // ArgumentParser validates this group before `make` itself: a repeat is refused first.
+        try MakeCommand.refuseRepeatedOptions()
     }
 
     /// The library's error in the command line's words: `--size: '97x64' must …`.
@@ -150,6 +171,24 @@ struct RenderOptions: ParsableArguments {
         } catch {
             throw ValidationError(Self.message(for: error))
         }
+    }
+}
+
+/// Help texts made from the lists the parsers use, so that they cannot fall behind them.
+enum HelpText {
+    /// Every name of a choice with what it does, in the choice's order:
+    /// `letterbox (bars, the whole photo), fill (crop to fill the frame) or blur (…).`
+    /// - Parameter meaning: what each value does; an exhaustive `switch`, so that a new value
+    ///   cannot be left out.
+    static func choices<T: SettingChoice>(_ type: T.Type, _ meaning: (T) -> String) -> String {
+        let items = T.allCases.map { "\($0.rawValue) (\(meaning($0)))" }
+        return (items.count < 2 ? items.joined() : items.dropLast().joined(separator: ", ") + " or " + items[items.count - 1]) + "."
+    }
+
+    /// The photo formats the decoders read: `JPEG, PNG, HEIF/HEIC, AVIF or WebP`.
+    static var photoFormats: String {
+        let formats = ImageCapabilities.decoders.map(\.format)
+        return formats.count < 2 ? formats.joined() : formats.dropLast().joined(separator: ", ") + " or " + formats[formats.count - 1]
     }
 }
 

@@ -22,10 +22,13 @@ enum Terminal {
         write(Array(text.utf8), to: STDOUT_FILENO)
     }
 
-    /// A report on stdout (`make --json`, `filters`), or, when stdout cannot take it, one line
-    /// on stderr and status 1: a script that reads the report must not take silence for success.
-    static func report(_ text: String) {
-        if let reason = writeToStandardOutput(text) { fail("stdout: cannot write the report (\(reason))") }
+    /// A report on stdout (`make --json`, `filters`, `formats`, the help), or, when stdout
+    /// cannot take it, one line on stderr and status 1: a script that reads the report must not
+    /// take silence for success. Every write to stdout goes through here or through
+    /// ``writeToStandardOutput(_:)`` with its failure handled.
+    /// - Parameter what: what the text is, for the line: `stdout: cannot write the report (…)`.
+    static func report(_ text: String, what: String = "the report") {
+        if let reason = writeToStandardOutput(text) { fail("stdout: cannot write \(what) (\(reason))") }
     }
 
     /// Text on stderr, written with `write(2)`.
@@ -106,10 +109,11 @@ enum Terminal {
         _exit(status)
     }
 
-    /// SIGINT and SIGTERM remove unfinished outputs, clear the progress bar, say what became of
-    /// the outputs in one line (`slideshow: interrupted; <report>`), and exit 130 or 143, within
-    /// a second whatever stdout and stderr do; SIGXFSZ (a file-size limit) and SIGPIPE become
-    /// write errors instead of killing the process.
+    /// SIGINT, SIGTERM and SIGHUP remove unfinished outputs, clear the progress bar, say what
+    /// became of the outputs in one line (`slideshow: interrupted; <report>`), and exit 130, 143
+    /// or 129, within a second whatever stdout and stderr do (SIGHUP not when it was ignored at
+    /// start, as under `nohup`); SIGXFSZ (a file-size limit) and SIGPIPE become write errors
+    /// instead of killing the process. The overview's exit statuses (`slideshow --help`) say the same.
     static func installSignalHandlers(report: @escaping @Sendable () -> String = { "no output was written" }) {
         signal(SIGXFSZ, SIG_IGN)
         signal(SIGPIPE, SIG_IGN)
@@ -129,6 +133,14 @@ enum Terminal {
 }
 
 extension Terminal {
+    /// The width of the terminal on stderr in columns (`TIOCGWINSZ`), asked each time, so a
+    /// resized window is followed; nil when stderr is not a terminal or does not say.
+    static func columns() -> Int? {
+        var size = winsize()
+        guard ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+
     /// Whether a signal is ignored, as `nohup` leaves SIGHUP for the program it starts.
     static func isIgnored(_ number: Int32) -> Bool {
         let previous = signal(number, SIG_IGN)
@@ -167,10 +179,25 @@ final class ProgressBar: @unchecked Sendable {
         defer { lock.unlock() }
         guard !stopped, last?.done != done || last?.detail != detail else { return }
         last = (done, detail)
-        let width = 30
-        let filled = total == 0 ? width : done * width / total
-        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        Terminal.writeToStandardError("\r\(bar) \(done)/\(total) photos\(detail)")
+        Terminal.writeToStandardError("\r\u{1B}[K" + Self.line(done: done, of: total, detail: detail, columns: Terminal.columns()))
+    }
+
+    /// The widest bar, in cells.
+    static let maximumCells = 30
+    /// The narrowest bar worth drawing, in cells: below it, only the count is shown.
+    static let minimumCells = 10
+
+    /// The bar's line for `done` of `total` photos, fitted to a terminal `columns` wide (nil:
+    /// unknown, the widest bar): the count and `detail` after a bar of up to ``maximumCells``
+    /// cells, the line one column short of the width, so that the terminal never wraps it. Where
+    /// the bar would be narrower than ``minimumCells``, the count alone, cut to the width.
+    static func line(done: Int, of total: Int, detail: String, columns: Int?) -> String {
+        let count = "\(done)/\(total) photos\(detail)"
+        let room = (columns ?? Int.max) - 1
+        let cells = min(maximumCells, room - count.count - 1)
+        guard cells >= minimumCells else { return String(count.prefix(max(0, room))) }
+        let filled = total == 0 ? cells : min(cells, done * cells / total)
+        return String(repeating: "█", count: filled) + String(repeating: "░", count: cells - filled) + " " + count
     }
 
     /// Removes the bar; the next ``update(_:detail:)`` draws it again.

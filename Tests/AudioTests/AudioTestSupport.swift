@@ -25,10 +25,12 @@ func media(_ name: String) -> String? { sharedMedia?.appendingPathComponent(name
 
 let noSharedMedia: Comment = "skipped: ../shared/media is absent (a fresh clone); the test needs the shared audio files"
 
-/// Renders `photos` at 320x240 with the arguments; expects success.
+/// Renders `photos` at 320x240 (unless the arguments give a `--size`: an option may be given
+/// only once) with the arguments; expects success.
 @discardableResult
 func render(_ arguments: [String], to output: String) throws -> ProcessResult {
-    let result = try slideshow(["make"] + photos + ["--size", "320x240", "--preset", "ultrafast", "-o", output] + arguments)
+    let size = arguments.contains("--size") ? [] : ["--size", "320x240"]
+    let result = try slideshow(["make"] + photos + size + ["--preset", "ultrafast", "-o", output] + arguments)
     #expect(result.status == 0, "\(arguments): \(result.stderr)")
     return result
 }

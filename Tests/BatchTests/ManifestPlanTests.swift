@@ -54,7 +54,7 @@ struct ManifestPlanTests {
             (#"{"photos": ["a.jpg"], "output": "o.mp4", "transitionDuration": -1}"#, "job 0: transitionDuration: -1.0 is not 0 or more seconds"),
             (#"{"photos": ["a.jpg", "b.jpg"], "output": "o.mp4", "transition": "fade", "transitionDuration": 5}"#, "job 0: transitionDuration: 5.0 s is longer than the show"),
             (#"{"photos": ["a.jpg"], "output": "o.mp4", "fadeIn": 2, "fadeOut": 2}"#, "job 0: fadeOut: 2.0 s + 2.0 s of fades are longer than the show"),
-            (#"{"photos": [{"path": "a.jpg", "transition": "sparkle"}], "output": "o.mp4"}"#, "job 0: photos: photo 0: transition: 'sparkle' is not a transition"),
+            (#"{"photos": [{"path": "a.jpg", "transition": "sparkle"}], "output": "o.mp4"}"#, "job 0: photos: photo 0: transition: 'sparkle' is not one of none, fade"),
             (#"{"photos": [{"path": "a.jpg", "speed": 2}], "output": "o.mp4"}"#, "job 0: photos: photo 0: speed: unknown field"),
             (#"{"photos": [{"duration": 2}], "output": "o.mp4"}"#, "job 0: photos: photo 0: path: missing, or not a string"),
             (#"{"photos": [{"path": "a.jpg", "duration": -1}, "b.jpg"], "output": "o.mp4"}"#, "job 0: photos: photo 0: duration -1.0 is not a positive number of seconds"),

@@ -72,8 +72,8 @@ struct ManifestTests {
         (#"{"photos": ["a.jpg"], "output": "x.mp4", "preset": "warp"}"#, "preset", "preset 'warp' is not one of ultrafast, superfast, veryfast, faster, fast, medium, slow, slower, veryslow, placebo"),
         (#"{"photos": ["a.jpg"], "output": "x.mp4", "filter": "sepai"}"#, "filter", "'sepai' is not a look; the looks are original, minimal-life, tumble-down, sepia, vignette"),
         (#"{"photos": ["a.jpg"], "output": "x.mp4", "background": "red"}"#, "background", "'red' is not a colour of the form #RRGGBB"),
-        (#"{"photos": ["a.jpg"], "output": "x.mp4", "fit": "stretch"}"#, "fit", "'stretch' is not letterbox, fill or blur"),
-        (#"{"photos": ["a.jpg"], "output": "x.mp4", "hold": "maybe"}"#, "hold", "'maybe' is not skip or encode"),
+        (#"{"photos": ["a.jpg"], "output": "x.mp4", "fit": "stretch"}"#, "fit", "'stretch' is not one of letterbox, fill, blur"),
+        (#"{"photos": ["a.jpg"], "output": "x.mp4", "hold": "maybe"}"#, "hold", "'maybe' is not one of skip, encode"),
     ])
     func badJob(job: String, field: String, reason: String) {
         #expect(problems(good, job) == [ManifestError(job: 1, field: field, reason: reason)])

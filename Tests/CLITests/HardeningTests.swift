@@ -66,7 +66,7 @@ struct HardeningTests {
         let batch = try slideshow(["batch", manifest])
         #expect(batch.status == 64)
         #expect(batch.stderr == """
-            slideshow: \(manifest): job 0: fit: 'a\\tb' is not letterbox, fill or blur
+            slideshow: \(manifest): job 0: fit: 'a\\tb' is not one of letterbox, fill, blur
             slideshow: \(manifest): job 1: col\\u{1B}our: unknown field
             slideshow: \(manifest): job 1: size: '1\\r2' is not WIDTHxHEIGHT with positive numbers, e.g. 1920x1080
 

@@ -153,3 +153,13 @@ enum TestImages {
         return worst
     }
 }
+
+extension FilmGrain {
+    /// The three uniform random numbers in [0, 1] of one pixel, in the clear (for the reference
+    /// code and tests; the looks' row loops use the samples directly).
+    static func uniforms(slideIndex: Int, x: Int, y: Int) -> (red: Double, green: Double, blue: Double) {
+        let s = samples(bits(slideIndex: slideIndex, x: x, y: y))
+        let scale = Double(sampleMaximum)
+        return (Double(s.red) / scale, Double(s.green) / scale, Double(s.blue) / scale)
+    }
+}

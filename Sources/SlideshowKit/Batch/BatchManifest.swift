@@ -23,21 +23,25 @@ public struct BatchJob: Sendable {
 /// {"photos": ["a.jpg", "b.jpg"], "output": "out/ab.mp4", "duration": 6, "filter": "minimal-life"}
 /// ```
 ///
-/// `photos` (a non-empty array of paths) and `output` are required; `duration` or
-/// `slideDuration` (seconds), `size` (`"WxH"`), `fps`, `filter`, `fit` (`letterbox` or `fill`),
-/// `background` (`#RRGGBB`), `crf`, `preset` and `hold` (`skip` or `encode`) are optional, with
-/// the same defaults and rules as ``SlideshowOptions``; so are the music's `audio` (a path),
-/// `audioBitrate` (`"192k"` or a number), `audioStart`, `audioFadeIn`, `audioFadeOut` (seconds),
-/// `audioLoop` (true or false) and `loudness` (LUFS), and `duration` may be `"audio"`.
+/// `photos` (a non-empty array of paths, or of photo objects ``photoFields``: a path with the
+/// photo's own `duration`, `transition` to the next photo and `motion`) and `output` are
+/// required; every other setting of ``SlideshowOptions`` is optional, by the name of its
+/// ``SlideshowOptions/Field`` (``fields``), with the same defaults and rules: `duration` or
+/// `slideDuration` (seconds, and `duration` may be `"audio"`), `size` (`"WxH"`), `fit`
+/// (``FitMode``'s names), `transition`, `motion`, the music's `audio` (a path), and so on.
 /// Relative paths are relative to the manifest's folder.
 ///
-/// Photos are not read here: a missing or broken photo fails its job when it renders, not the manifest.
+/// Photos are not read here (only looked up, to compare them with the outputs): a missing or
+/// broken photo fails its job when it renders, not the manifest.
 public struct BatchManifest: Sendable {
     /// The jobs, in the manifest's order (a parsed manifest's job `i` is `jobs[i]`).
     public var jobs: [BatchJob]
 
     /// The keys a job may have.
     public static let fields: [String] = ["photos", "output"] + SlideshowOptions.Field.allCases.map(\.rawValue).filter { $0 != "photos" && $0 != "output" }
+
+    /// The keys a photo object of a job's `photos` may have (a photo may also be just its path).
+    public static let photoFields = ["path", "duration", "transition", "motion"]
 
     /// The largest manifest read, in bytes: 16 MiB, some 80,000 jobs of a few photos each.
     ///
@@ -100,9 +104,8 @@ public struct BatchManifest: Sendable {
     /// Every job is checked: its keys (an unknown key, such as a misspelled `durration`, or a
     /// key given twice, is an error), its required fields, each value's type and range, the
     /// settings together (a length that gives a photo no frame), its paths (no NUL character),
-    /// and that no two jobs write the same output file, however its path is spelled (the
-    /// output's folder is compared by device and inode when it exists, so a symbolic link to a
-    /// folder is seen through).
+    /// that no two jobs write the same output file, and that no job writes a file any job reads
+    /// (a photo or the music), however the paths are spelled (see ``ManifestFiles``).
     /// - Parameters:
     ///   - data: the manifest's bytes, UTF-8, with or without a byte order mark; at most
     ///     ``maximumBytes``.
@@ -114,17 +117,14 @@ public struct BatchManifest: Sendable {
         guard data.count <= Self.maximumBytes else { throw Self.tooLarge }
         var errors: [ManifestError] = []
         var jobs: [BatchJob] = []
-        var outputs: [String: Int] = [:]
+        var files = ManifestFiles(relativeTo: folder)
         for (index, entry) in try Self.entries(of: data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data).enumerated() {
             errors += entry.problems.map { ManifestError(job: index, field: $0.field, reason: $0.reason) }
-            if let output = entry.output, !output.isEmpty, !Message.hasNUL(output) {
-                let keys = Self.identities(ofOutput: Self.resolve(output, in: folder))
-                if let first = keys.lazy.compactMap({ outputs[$0] }).first {
-                    errors.append(ManifestError(job: index, field: "output", reason: "job \(first) writes \(output) too"))
-                } else {
-                    for key in keys { outputs[key] = index }
-                }
+            if let output = entry.output, !output.isEmpty, !Message.hasNUL(output),
+               let problem = files.addOutput(output, at: Self.resolve(output, in: folder), job: index) {
+                errors.append(problem)
             }
+            files.addInputs(photos: entry.photos ?? [], audio: entry.options?.audio, job: index)
             guard var options = entry.options else { continue }
             options.audio = options.audio.map { Self.resolve($0, in: folder) }
             do {
@@ -138,6 +138,7 @@ public struct BatchManifest: Sendable {
                 errors.append(ManifestError(job: index, field: error.field.rawValue, reason: error.reason))
             }
         }
+        errors = Self.inJobOrder(errors + files.outputsRead())
         guard errors.isEmpty else { throw InvalidManifest(errors: errors) }
         self.jobs = jobs
     }
@@ -152,19 +153,9 @@ public struct BatchManifest: Sendable {
         return jobs.filter { $0.index % count == index }
     }
 
-    /// The keys under which an output is the same file as another's: its absolute path with
-    /// `.` and `..` removed, and, when its folder exists, the folder's device and inode with
-    /// the file's name (so a folder reached through a symbolic link is the same folder).
-    static func identities(ofOutput path: String) -> [String] {
-        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-        let name = (path as NSString).lastPathComponent
-        var parent = (path as NSString).deletingLastPathComponent
-        if parent.isEmpty { parent = "." }
-        var info = stat()
-        guard !name.isEmpty, name != ".", name != "..", PathBytes.withCString(parent, { stat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
-            return [absolute]
-        }
-        return [absolute, "\u{0}\(info.st_dev):\(info.st_ino)/\(name)"]
+    /// The errors sorted by job (the manifest's own first), keeping their order within a job.
+    private static func inJobOrder(_ errors: [ManifestError]) -> [ManifestError] {
+        errors.enumerated().sorted { ($0.element.job ?? -1, $0.offset) < ($1.element.job ?? -1, $1.offset) }.map(\.element)
     }
 
     /// A path relative to `folder`, unless it is absolute or there is no folder.
@@ -225,243 +216,4 @@ public struct BatchManifest: Sendable {
             return (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
         }
     }
-}
-
-/// One problem of a manifest: the job and the field at fault, and why.
-public struct ManifestError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The job's index (from 0); nil when the manifest as a whole is at fault (not JSON, unreadable).
-    public var job: Int?
-    /// The field at fault, as the manifest spells it (e.g. `durration`); nil when the job as a whole is.
-    public var field: String?
-    /// Why, e.g. `unknown field (did you mean duration?)`.
-    public var reason: String
-
-    /// Creates an error.
-    public init(job: Int?, field: String?, reason: String) {
-        self.job = job
-        self.field = field
-        self.reason = reason
-    }
-
-    /// `job 3: durration: unknown field (did you mean duration?)`, `job 0: output: missing`, …,
-    /// always one line (``Message/oneLine(_:)``).
-    public var description: String {
-        Message.oneLine([job.map { "job \($0)" }, field, reason].compactMap { $0 }.joined(separator: ": "))
-    }
-}
-
-/// A manifest that cannot be run, with every problem found in it. Nothing was rendered.
-public struct InvalidManifest: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The problems, in the jobs' order.
-    public var errors: [ManifestError]
-
-    /// Creates the error.
-    public init(errors: [ManifestError]) {
-        self.errors = errors
-    }
-
-    /// One line per problem.
-    public var description: String { errors.map(\.description).joined(separator: "\n") }
-}
-
-/// One photo of a job: a path, or an object `{"path": …, "duration": …, "transition": …, "motion": …}`
-/// overriding the show's settings for that photo (`transition` is the one to the next photo).
-private struct PhotoEntry: Decodable {
-    var path = ""
-    var duration: Double?
-    var transition: TransitionEffect?
-    var motion: MotionStyle?
-    var isObject = false
-    var problems: [String] = []
-
-    private struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
-    init(from decoder: any Decoder) throws {
-        if let path = try? decoder.singleValueContainer().decode(String.self) {
-            self.path = path
-            return
-        }
-        let container = try decoder.container(keyedBy: Key.self)
-        isObject = true
-        for key in container.allKeys.map(\.stringValue).sorted() where !["path", "duration", "transition", "motion"].contains(key) {
-            problems.append("\(key): unknown field")
-        }
-        guard let path = try? container.decode(String.self, forKey: Key(stringValue: "path")) else {
-            problems.append("path: missing, or not a string")
-            return
-        }
-        self.path = path
-        if container.contains(Key(stringValue: "duration")) {
-            if let seconds = try? container.decode(Double.self, forKey: Key(stringValue: "duration")) { duration = seconds } else {
-                problems.append("duration: not a number of seconds")
-            }
-        }
-        if let name = try? container.decode(String.self, forKey: Key(stringValue: "transition")) {
-            transition = TransitionEffect(rawValue: name)
-            if transition == nil { problems.append("transition: '\(name)' is not a transition") }
-        }
-        if let name = try? container.decode(String.self, forKey: Key(stringValue: "motion")) {
-            motion = MotionStyle(rawValue: name)
-            if motion == nil { problems.append("motion: '\(name)' is not a motion") }
-        }
-    }
-}
-
-/// One job as the manifest gives it, decoded leniently: every problem is recorded instead of
-/// thrown, so that all of a manifest's problems can be reported at once.
-private struct JobEntry: Decodable {
-    var photos: [String]?
-    var output: String?
-    /// The settings; nil when one could not be read, so that they are not all the job's own.
-    var options: SlideshowOptions? { unreadValue ? nil : settings }
-    /// The problems, in the order the fields are listed in ``BatchManifest/fields``.
-    var problems: [(field: String?, reason: String)] = []
-    private var settings = SlideshowOptions()
-    private var unreadValue = false
-
-    /// An entry that is not a job at all.
-    init(problem: String) {
-        problems = [(nil, problem)]
-        unreadValue = true
-    }
-
-    private struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
-    init(from decoder: any Decoder) {
-        let container: KeyedDecodingContainer<Key>
-        do {
-            container = try decoder.container(keyedBy: Key.self)
-        } catch {
-            problems.append((nil, "not a JSON object"))
-            unreadValue = true
-            return
-        }
-        let known = Set(BatchManifest.fields)
-        for key in container.allKeys.map(\.stringValue).sorted() where !known.contains(key) {
-            let guess = BatchManifest.fields.first { editDistance($0.lowercased(), key.lowercased()) <= 2 }
-            problems.append((key, "unknown field" + (guess.map { " (did you mean \($0)?)" } ?? "")))
-        }
-
-        let entries = required("photos", in: container, as: [PhotoEntry].self, "an array of paths or photo objects")
-        photos = entries?.map(\.path)
-        if let entries {
-            for (index, entry) in entries.enumerated() {
-                for problem in entry.problems { invalid("photos", "photo \(index): \(problem)") }
-            }
-            if entries.contains(where: { $0.isObject }) {
-                settings.photoSettings = entries.map { PhotoSettings(transition: $0.transition, motion: $0.motion) }
-                settings.photoDurations = entries.map(\.duration)
-            }
-        }
-        if let photos, let empty = photos.firstIndex(of: "") { invalid("photos", "photo \(empty) is an empty path") }
-        output = required("output", in: container, as: String.self, "a path")
-        if output == "" { invalid("output", "is an empty path") }
-
-        if (try? container.decodeIfPresent(String.self, forKey: Key(stringValue: "duration"))) == "audio" {
-            settings.durationFollowsAudio = true
-        } else {
-            settings.duration = read("duration", in: container, as: Double.self, "a number of seconds")
-        }
-        settings.slideDuration = read("slideDuration", in: container, as: Double.self, "a number of seconds")
-        if let size = read("size", in: container, as: String.self, "a string \"WxH\"") { settings.size = size }
-        if let fps = read("fps", in: container, as: Int.self, "a whole number") { settings.fps = fps }
-        if let filter = read("filter", in: container, as: String.self, "a look's name") { settings.filter = filter }
-        if let fit = read("fit", in: container, as: String.self, "letterbox, fill or blur") {
-            if let mode = FitMode(rawValue: fit) { settings.fit = mode } else { invalid("fit", "'\(fit)' is not letterbox, fill or blur") }
-        }
-        if let background = read("background", in: container, as: String.self, "a string \"#RRGGBB\"") { settings.background = background }
-        if let crf = read("crf", in: container, as: Int.self, "a whole number") { settings.crf = crf }
-        if let preset = read("preset", in: container, as: String.self, "a preset's name") { settings.preset = preset }
-        if let hold = read("hold", in: container, as: String.self, "skip or encode") {
-            if let strategy = HoldStrategy(rawValue: hold) { settings.hold = strategy } else { invalid("hold", "'\(hold)' is not skip or encode") }
-        }
-        if let transition = read("transition", in: container, as: String.self, "a transition's name") {
-            if let effect = TransitionEffect(rawValue: transition) { settings.transition = effect } else {
-                invalid("transition", "'\(transition)' is not one of \(TransitionEffect.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-        }
-        if let seconds = read("transitionDuration", in: container, as: Double.self, "a number of seconds") { settings.transitionDuration = seconds }
-        if let seconds = read("fadeIn", in: container, as: Double.self, "a number of seconds") { settings.fadeIn = seconds }
-        if let seconds = read("fadeOut", in: container, as: Double.self, "a number of seconds") { settings.fadeOut = seconds }
-        if let motion = read("motion", in: container, as: String.self, "a motion's name") {
-            if let style = MotionStyle(rawValue: motion) { settings.motion = style } else {
-                invalid("motion", "'\(motion)' is not one of \(MotionStyle.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-        }
-        if let zoom = read("zoom", in: container, as: Double.self, "a number from 0 to 1") { settings.zoom = zoom }
-        if let stamp = read("dateStamp", in: container, as: Bool.self, "true or false") { settings.dateStamp = stamp }
-        if let format = read("dateFormat", in: container, as: String.self, "a date format's name") { settings.dateFormat = format }
-        if let title = read("title", in: container, as: String.self, "a string") { settings.title = title }
-        if let framing = read("framing", in: container, as: String.self, "center or faces") {
-            if let value = Framing(rawValue: framing) { settings.framing = value } else { invalid("framing", "'\(framing)' is not center or faces") }
-        }
-        settings.audio = read("audio", in: container, as: String.self, "a path")
-        if settings.audio == "" { invalid("audio", "is an empty path") }
-        if let rate = try? container.decodeIfPresent(Int.self, forKey: Key(stringValue: "audioBitrate")) {
-            settings.audioBitrate = String(rate)
-        } else if let rate = read("audioBitrate", in: container, as: String.self, "a bit rate such as \"192k\"") {
-            settings.audioBitrate = rate
-        }
-        if let start = read("audioStart", in: container, as: Double.self, "a number of seconds") { settings.audioStart = start }
-        if let fade = read("audioFadeIn", in: container, as: Double.self, "a number of seconds") { settings.audioFadeIn = fade }
-        if let fade = read("audioFadeOut", in: container, as: Double.self, "a number of seconds") { settings.audioFadeOut = fade }
-        if let loop = read("audioLoop", in: container, as: Bool.self, "true or false") { settings.audioLoop = loop }
-        settings.loudness = read("loudness", in: container, as: Double.self, "a number of LUFS, e.g. -16")
-    }
-
-    /// The value at a key, nil when absent or null; a value of the wrong type is a problem.
-    private mutating func read<T: Decodable>(_ key: String, in container: KeyedDecodingContainer<Key>, as type: T.Type, _ expected: String) -> T? {
-        do {
-            return try container.decodeIfPresent(T.self, forKey: Key(stringValue: key))
-        } catch {
-            invalid(key, "must be \(expected)")
-            return nil
-        }
-    }
-
-    /// The value at a key that must be there; absent or null is a problem.
-    private mutating func required<T: Decodable>(_ key: String, in container: KeyedDecodingContainer<Key>, as type: T.Type, _ expected: String) -> T? {
-        guard container.contains(Key(stringValue: key)), (try? container.decodeNil(forKey: Key(stringValue: key))) == false else {
-            problems.append((key, "missing (required)"))
-            return nil
-        }
-        return read(key, in: container, as: type, expected)
-    }
-
-    /// Records the keys the job gives more than once: the decoder kept one of their values.
-    mutating func repeated(_ keys: [String]) {
-        for key in keys { invalid(key, "given more than once") }
-    }
-
-    private mutating func invalid(_ field: String, _ reason: String) {
-        problems.append((field, reason))
-        unreadValue = true
-    }
-}
-
-/// The Levenshtein distance of two short strings, to suggest the field a typo meant.
-private func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a), b = Array(b)
-    guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
-    var row = Array(0...b.count)
-    for i in 1...a.count {
-        var previous = row[0]
-        row[0] = i
-        for j in 1...b.count {
-            let current = row[j]
-            row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
-            previous = current
-        }
-    }
-    return row[b.count]
 }

@@ -12,7 +12,7 @@ enum PictureArea {
     /// - Parameters:
     ///   - image: the image's size.
     ///   - frame: the frame's size (its aspect is what fill keeps).
-    ///   - mode: letterbox or fill.
+    ///   - mode: fit (letterbox, and blur over its backdrop) or fill.
     ///   - framing: with fill, the centre or around the faces.
     ///   - faces: faces found in the image (in its pixels), if any were looked for.
     static func region(of image: Size, frame: Size, mode: ContentMode, framing: Framing, faces: [Rect] = []) -> Rect {

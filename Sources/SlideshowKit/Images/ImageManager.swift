@@ -43,8 +43,8 @@ public struct ImageManager: Sendable {
     ///   - photo: the photo to inspect.
     /// - Returns: the format, stored size, orientation, displayed size and capture date.
     /// - Throws: ``PhotoError`` with kind `.notFound`, `.unreadable` (a folder, FIFO or device:
-    ///   refused before opening), `.empty`, `.notAnImage` (not JPEG or PNG; the reason names
-    ///   the format when it is recognisable, e.g. HEIF/HEIC), `.truncated` (the file ends
+    ///   refused before opening), `.empty`, `.notAnImage` (none of the formats of
+    ///   ``ImageCapabilities/decoders``; the reason names the format when it is recognisable, e.g. GIF), `.truncated` (the file ends
     ///   inside its header), `.corrupt`, `.unsupported` (12-bit, lossless or hierarchical JPEG)
     ///   or `.tooLarge` (over ``maximumPixels`` or the decode-memory cap).
     public func inspect(_ photo: Photo) throws(PhotoError) -> PhotoInfo {

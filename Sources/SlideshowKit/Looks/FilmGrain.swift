@@ -57,12 +57,4 @@ enum FilmGrain {
     static func samples(_ bits: UInt64) -> (red: UInt64, green: UInt64, blue: UInt64) {
         (bits >> 43, (bits >> 22) & sampleMaximum, (bits >> 1) & sampleMaximum)
     }
-
-    /// The three uniform random numbers in [0, 1] of one pixel, in the clear (for tests and
-    /// reference code; the looks' row loops use the samples directly).
-    static func uniforms(slideIndex: Int, x: Int, y: Int) -> (red: Double, green: Double, blue: Double) {
-        let s = samples(bits(slideIndex: slideIndex, x: x, y: y))
-        let scale = Double(sampleMaximum)
-        return (Double(s.red) / scale, Double(s.green) / scale, Double(s.blue) / scale)
-    }
 }

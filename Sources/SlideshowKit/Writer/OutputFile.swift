@@ -317,9 +317,6 @@ public enum UnfinishedOutputs {
         }
     }
 
-    /// The temporary files now registered (for tests).
-    public static var count: Int { paths.withLock { $0.count } }
-
     static func register(_ path: String) { paths.withLock { _ = $0.insert(path) } }
     static func unregister(_ path: String) { paths.withLock { _ = $0.remove(path) } }
     static func withLock<T>(_ body: () -> T) -> T { paths.withLock { _ in body() } }

@@ -13,20 +13,10 @@ struct SequenceParameterSet: Equatable {
     var macroblocksPerFrame: Int { widthInMacroblocks * heightInMapUnits * (frameMbsOnly ? 1 : 2) }
 
     enum ParseError: Error, Equatable { case notAnSPS, truncated }
+}
 
-    /// An SPS from its fields (for tests).
-    init(profileIDC: UInt8, id: UInt32, log2MaxFrameNum: Int, picOrderCntType: UInt32, maxNumRefFrames: UInt32,
-         widthInMacroblocks: Int, heightInMapUnits: Int, frameMbsOnly: Bool) {
-        self.profileIDC = profileIDC
-        self.id = id
-        self.log2MaxFrameNum = log2MaxFrameNum
-        self.picOrderCntType = picOrderCntType
-        self.maxNumRefFrames = maxNumRefFrames
-        self.widthInMacroblocks = widthInMacroblocks
-        self.heightInMapUnits = heightInMapUnits
-        self.frameMbsOnly = frameMbsOnly
-    }
-
+// In an extension, so that the memberwise initialiser (an SPS from its fields) stays.
+extension SequenceParameterSet {
     /// Parses an SPS NAL unit (header byte included).
     init(nalUnit: [UInt8]) throws(ParseError) {
         guard NALUnit.type(of: nalUnit) == 7 else { throw .notAnSPS }

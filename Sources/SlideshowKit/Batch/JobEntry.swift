@@ -1,0 +1,201 @@
+import Foundation
+
+/// A key of a job or photo object, any string: unknown keys are reported, not dropped.
+private struct Key: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+/// One photo of a job: a path, or an object `{"path": …, "duration": …, "transition": …, "motion": …}`
+/// overriding the show's settings for that photo (`transition` is the one to the next photo).
+private struct PhotoEntry: Decodable {
+    var path = ""
+    var duration: Double?
+    var transition: TransitionEffect?
+    var motion: MotionStyle?
+    var isObject = false
+    var problems: [String] = []
+
+    init(from decoder: any Decoder) throws {
+        if let path = try? decoder.singleValueContainer().decode(String.self) {
+            self.path = path
+            return
+        }
+        let container = try decoder.container(keyedBy: Key.self)
+        isObject = true
+        for key in container.allKeys.map(\.stringValue).sorted() where !BatchManifest.photoFields.contains(key) {
+            problems.append("\(key): unknown field")
+        }
+        guard let path = try? container.decode(String.self, forKey: Key(stringValue: "path")) else {
+            problems.append("path: missing, or not a string")
+            return
+        }
+        self.path = path
+        if container.contains(Key(stringValue: "duration")) {
+            if let seconds = try? container.decode(Double.self, forKey: Key(stringValue: "duration")) { duration = seconds } else {
+                problems.append("duration: not a number of seconds")
+            }
+        }
+        transition = choice("transition", in: container)
+        motion = choice("motion", in: container)
+    }
+
+    /// The value at a key that names one of a ``SettingChoice``'s values; nil, with a problem,
+    /// when it is another string or not a string.
+    private mutating func choice<T: SettingChoice>(_ key: String, in container: KeyedDecodingContainer<Key>) -> T? {
+        guard container.contains(Key(stringValue: key)) else { return nil }
+        guard let name = try? container.decode(String.self, forKey: Key(stringValue: key)) else {
+            problems.append("\(key): must be one of \(T.names)")
+            return nil
+        }
+        switch T.named(name) {
+        case .success(let value): return value
+        case .failure(let error): problems.append("\(key): \(error.reason)"); return nil
+        }
+    }
+}
+
+/// One job as the manifest gives it, decoded leniently: every problem is recorded instead of
+/// thrown, so that all of a manifest's problems can be reported at once.
+struct JobEntry: Decodable {
+    var photos: [String]?
+    var output: String?
+    /// The settings; nil when one could not be read, so that they are not all the job's own.
+    var options: SlideshowOptions? { unreadValue ? nil : settings }
+    /// The problems, in the order the fields are listed in ``BatchManifest/fields``.
+    var problems: [(field: String?, reason: String)] = []
+    private var settings = SlideshowOptions()
+    private var unreadValue = false
+
+    /// An entry that is not a job at all.
+    init(problem: String) {
+        problems = [(nil, problem)]
+        unreadValue = true
+    }
+
+    init(from decoder: any Decoder) {
+        let container: KeyedDecodingContainer<Key>
+        do {
+            container = try decoder.container(keyedBy: Key.self)
+        } catch {
+            problems.append((nil, "not a JSON object"))
+            unreadValue = true
+            return
+        }
+        let known = Set(BatchManifest.fields)
+        for key in container.allKeys.map(\.stringValue).sorted() where !known.contains(key) {
+            let guess = BatchManifest.fields.first { editDistance($0.lowercased(), key.lowercased()) <= 2 }
+            problems.append((key, "unknown field" + (guess.map { " (did you mean \($0)?)" } ?? "")))
+        }
+
+        let entries = required("photos", in: container, as: [PhotoEntry].self, "an array of paths or photo objects")
+        photos = entries?.map(\.path)
+        if let entries {
+            for (index, entry) in entries.enumerated() {
+                for problem in entry.problems { invalid("photos", "photo \(index): \(problem)") }
+            }
+            if entries.contains(where: { $0.isObject }) {
+                settings.photoSettings = entries.map { PhotoSettings(transition: $0.transition, motion: $0.motion) }
+                settings.photoDurations = entries.map(\.duration)
+            }
+        }
+        if let photos, let empty = photos.firstIndex(of: "") { invalid("photos", "photo \(empty) is an empty path") }
+        output = required("output", in: container, as: String.self, "a path")
+        if output == "" { invalid("output", "is an empty path") }
+
+        if (try? container.decodeIfPresent(String.self, forKey: Key(stringValue: "duration"))) == "audio" {
+            settings.durationFollowsAudio = true
+        } else {
+            settings.duration = read("duration", in: container, as: Double.self, "a number of seconds")
+        }
+        settings.slideDuration = read("slideDuration", in: container, as: Double.self, "a number of seconds")
+        if let size = read("size", in: container, as: String.self, "a string \"WxH\"") { settings.size = size }
+        if let fps = read("fps", in: container, as: Int.self, "a whole number") { settings.fps = fps }
+        if let filter = read("filter", in: container, as: String.self, "a look's name") { settings.filter = filter }
+        if let fit = choice("fit", in: container, as: FitMode.self) { settings.fit = fit }
+        if let background = read("background", in: container, as: String.self, "a string \"#RRGGBB\"") { settings.background = background }
+        if let crf = read("crf", in: container, as: Int.self, "a whole number") { settings.crf = crf }
+        if let preset = read("preset", in: container, as: String.self, "a preset's name") { settings.preset = preset }
+        if let hold = choice("hold", in: container, as: HoldStrategy.self) { settings.hold = hold }
+        if let transition = choice("transition", in: container, as: TransitionEffect.self) { settings.transition = transition }
+        if let seconds = read("transitionDuration", in: container, as: Double.self, "a number of seconds") { settings.transitionDuration = seconds }
+        if let seconds = read("fadeIn", in: container, as: Double.self, "a number of seconds") { settings.fadeIn = seconds }
+        if let seconds = read("fadeOut", in: container, as: Double.self, "a number of seconds") { settings.fadeOut = seconds }
+        if let motion = choice("motion", in: container, as: MotionStyle.self) { settings.motion = motion }
+        if let zoom = read("zoom", in: container, as: Double.self, "a number from 0 to 1") { settings.zoom = zoom }
+        if let stamp = read("dateStamp", in: container, as: Bool.self, "true or false") { settings.dateStamp = stamp }
+        if let format = read("dateFormat", in: container, as: String.self, "a date format's name") { settings.dateFormat = format }
+        if let title = read("title", in: container, as: String.self, "a string") { settings.title = title }
+        if let framing = choice("framing", in: container, as: Framing.self) { settings.framing = framing }
+        settings.audio = read("audio", in: container, as: String.self, "a path")
+        if settings.audio == "" { invalid("audio", "is an empty path") }
+        if let rate = try? container.decodeIfPresent(Int.self, forKey: Key(stringValue: "audioBitrate")) {
+            settings.audioBitrate = String(rate)
+        } else if let rate = read("audioBitrate", in: container, as: String.self, "a bit rate such as \"192k\"") {
+            settings.audioBitrate = rate
+        }
+        if let start = read("audioStart", in: container, as: Double.self, "a number of seconds") { settings.audioStart = start }
+        if let fade = read("audioFadeIn", in: container, as: Double.self, "a number of seconds") { settings.audioFadeIn = fade }
+        if let fade = read("audioFadeOut", in: container, as: Double.self, "a number of seconds") { settings.audioFadeOut = fade }
+        if let loop = read("audioLoop", in: container, as: Bool.self, "true or false") { settings.audioLoop = loop }
+        settings.loudness = read("loudness", in: container, as: Double.self, "a number of LUFS, e.g. -16")
+    }
+
+    /// The value at a key, nil when absent or null; a value of the wrong type is a problem.
+    private mutating func read<T: Decodable>(_ key: String, in container: KeyedDecodingContainer<Key>, as type: T.Type, _ expected: String) -> T? {
+        do {
+            return try container.decodeIfPresent(T.self, forKey: Key(stringValue: key))
+        } catch {
+            invalid(key, "must be \(expected)")
+            return nil
+        }
+    }
+
+    /// The value at a key that names one of a ``SettingChoice``'s values; another string, or
+    /// not a string, is a problem.
+    private mutating func choice<T: SettingChoice>(_ key: String, in container: KeyedDecodingContainer<Key>, as type: T.Type) -> T? {
+        guard let name = read(key, in: container, as: String.self, "one of \(T.names)") else { return nil }
+        switch T.named(name) {
+        case .success(let value): return value
+        case .failure(let error): invalid(key, error.reason); return nil
+        }
+    }
+
+    /// The value at a key that must be there; absent or null is a problem.
+    private mutating func required<T: Decodable>(_ key: String, in container: KeyedDecodingContainer<Key>, as type: T.Type, _ expected: String) -> T? {
+        guard container.contains(Key(stringValue: key)), (try? container.decodeNil(forKey: Key(stringValue: key))) == false else {
+            problems.append((key, "missing (required)"))
+            return nil
+        }
+        return read(key, in: container, as: type, expected)
+    }
+
+    /// Records the keys the job gives more than once: the decoder kept one of their values.
+    mutating func repeated(_ keys: [String]) {
+        for key in keys { invalid(key, "given more than once") }
+    }
+
+    private mutating func invalid(_ field: String, _ reason: String) {
+        problems.append((field, reason))
+        unreadValue = true
+    }
+}
+
+/// The Levenshtein distance of two short strings, to suggest the field a typo meant.
+private func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a), b = Array(b)
+    guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
+    var row = Array(0...b.count)
+    for i in 1...a.count {
+        var previous = row[0]
+        row[0] = i
+        for j in 1...b.count {
+            let current = row[j]
+            row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+            previous = current
+        }
+    }
+    return row[b.count]
+}

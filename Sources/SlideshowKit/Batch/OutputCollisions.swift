@@ -1,0 +1,89 @@
+import Foundation
+
+/// The files a manifest's jobs write and read, to refuse before anything renders a manifest in
+/// which two jobs write one file, or a job writes a file that a job reads (its own or another's
+/// photo or music, which `--overwrite` would replace with MP4 data).
+///
+/// Outputs are compared with each other as files, not as spellings, under every key that names
+/// the file (``identities(of:)``); an output with the inputs by the file's device and inode
+/// (an input that does not exist cannot be overwritten), which costs nothing when no output
+/// exists yet. Names are compared as bytes, not as Swift strings: a name in NFC and the same
+/// name in NFD are canonically equivalent strings but two different files on Linux.
+struct ManifestFiles {
+    /// A key under which a path names a file: bytes, compared exactly.
+    typealias Key = [UInt8]
+
+    /// Each output's keys, to the job that writes it.
+    private var outputs: [Key: (job: Int, spelled: String)] = [:]
+    /// The outputs that exist, by their file's device and inode.
+    private var existingOutputs: [Key: (job: Int, spelled: String)] = [:]
+    /// The files the jobs read, as the manifest spells them, with their place in the job (the
+    /// photo's index, nil for the music); resolved and looked up only when an output exists.
+    private var inputs: [(job: Int, photo: Int?, path: String)] = []
+    /// The folder relative paths are relative to.
+    private let folder: String?
+
+    /// Files for a manifest whose relative paths are relative to `folder`.
+    init(relativeTo folder: String?) {
+        self.folder = folder
+    }
+
+    /// Records a job's output.
+    /// - Parameters:
+    ///   - spelled: the output as the manifest spells it, for the message.
+    ///   - path: the output resolved against the manifest's folder.
+    ///   - job: the job's index.
+    /// - Returns: the problem when an earlier job writes the same file.
+    mutating func addOutput(_ spelled: String, at path: String, job: Int) -> ManifestError? {
+        var keys = Self.identities(of: path)
+        let file = Self.fileKey(of: path)
+        if let file { keys.append(file) }
+        if let first = keys.compactMap({ outputs[$0] }).first {
+            return ManifestError(job: job, field: "output", reason: "job \(first.job) writes \(spelled) too")
+        }
+        for key in keys { outputs[key] = (job, spelled) }
+        if let file { existingOutputs[file] = (job, spelled) }
+        return nil
+    }
+
+    /// Records the files a job reads: its photos and its music, as the manifest spells them.
+    mutating func addInputs(photos: [String], audio: String?, job: Int) {
+        for (index, path) in photos.enumerated() { inputs.append((job, index, path)) }
+        if let audio { inputs.append((job, nil, audio)) }
+    }
+
+    /// The outputs that are a job's input: one problem for each, on the job that writes it.
+    func outputsRead() -> [ManifestError] {
+        guard !existingOutputs.isEmpty else { return [] }
+        return inputs.compactMap { input in
+            guard !input.path.isEmpty, !Message.hasNUL(input.path),
+                  let file = Self.fileKey(of: BatchManifest.resolve(input.path, in: folder)), let output = existingOutputs[file] else { return nil }
+            let reader = input.job == output.job ? "this job" : "job \(input.job)"
+            let role = input.photo.map { "photo \($0)" } ?? "its music"
+            return ManifestError(job: output.job, field: "output", reason: "\(output.spelled) is read by \(reader) (\(role)): no job may write a file a job reads")
+        }
+    }
+
+    /// The keys under which an output is the same file as another, whether or not it exists: its
+    /// absolute path with `.` and `..` removed, and, when its folder exists, the folder's device
+    /// and inode with the file's name (so a folder reached through a symbolic link is the same folder).
+    static func identities(of path: String) -> [Key] {
+        var keys = [Array(URL(fileURLWithPath: path).standardizedFileURL.path.utf8)]
+        let name = (path as NSString).lastPathComponent
+        var parent = (path as NSString).deletingLastPathComponent
+        if parent.isEmpty { parent = "." }
+        var info = stat()
+        if !name.isEmpty, name != ".", name != "..", PathBytes.withCString(parent, { stat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            keys.append(Array("\u{0}\(info.st_dev):\(info.st_ino)/".utf8) + Array(name.utf8))
+        }
+        return keys
+    }
+
+    /// The key of an existing file, whatever names it (a hard or symbolic link): its device and
+    /// inode; nil when there is no file at the path.
+    static func fileKey(of path: String) -> Key? {
+        var info = stat()
+        guard PathBytes.withCString(path, { stat($0, &info) }) == 0 else { return nil }
+        return Array("\u{0}\u{0}\(info.st_dev):\(info.st_ino)".utf8)
+    }
+}
