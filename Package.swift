@@ -56,11 +56,17 @@ let package = Package(
             pkgConfig: "zimg",
             providers: [.apt(["libzimg-dev"])]
         ),
+        // aubio's onset detector, for the beat analysis (Audio/Beats).
+        .systemLibrary(
+            name: "CAubio",
+            pkgConfig: "aubio",
+            providers: [.apt(["libaubio-dev"])]
+        ),
 
         // The library: FFmpeg glue → Images → Looks → Writer → Slideshow.
         .target(
             name: "SlideshowKit",
-            dependencies: ["CFFmpeg", "CTurboJPEG", "CProcessTuning", "CEBUR128", "CFaceDetection", "CHeif", "CWebP", "CLCMS", "CZimg"]
+            dependencies: ["CFFmpeg", "CTurboJPEG", "CProcessTuning", "CEBUR128", "CFaceDetection", "CHeif", "CWebP", "CLCMS", "CZimg", "CAubio"]
         ),
 
         // The command-line tool: parses, calls the library, reports.
@@ -87,5 +93,6 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["slideshow", "TestSupport"]),
         .testTarget(name: "BatchTests", dependencies: ["SlideshowKit", "TestSupport"]),
         .testTarget(name: "AudioTests", dependencies: ["SlideshowKit", "TestSupport", "slideshow"]),
+        .testTarget(name: "BeatTests", dependencies: ["SlideshowKit", "TestSupport"]),
     ]
 )
