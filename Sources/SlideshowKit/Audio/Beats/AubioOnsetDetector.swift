@@ -1,11 +1,13 @@
 internal import CAubio
 
-/// aubio's onset detector, owned: spectral flux over a phase vocoder, and its peak picker.
+/// aubio's onset detector, owned: its onset detection function (spectral flux over a phase vocoder).
 ///
 /// Fed a hop of mono samples at a time, it gives the onset detection function's value for
-/// that hop (how much the spectrum grew: the "novelty" the tempo is read from) and, when its
-/// peak picker fires, the onset's time in samples, corrected by aubio for the picker's delay.
-/// The aubio objects (`aubio_onset_t` and the two `fvec_t` buffers) belong to this object
+/// that hop: how much the spectrum grew, the "novelty" the onsets and the tempo are read from.
+/// aubio's own peak picker is not used: it drops an onset when the hop *after* it is silent
+/// (its silence gate looks at the current hop, a few hops after the peak), so clicks or
+/// drum hits in digital silence would vanish; ``BeatGridFit/onsets(in:hopSeconds:start:)``
+/// picks the peaks instead. The aubio objects (`aubio_onset_t` and the two `fvec_t` buffers) belong to this object
 /// alone; it is used inside one analysis and never shared between tasks.
 final class AubioOnsetDetector {
     /// Samples per hop.
@@ -16,6 +18,7 @@ final class AubioOnsetDetector {
     private let input: UnsafeMutablePointer<fvec_t>
     private let output: UnsafeMutablePointer<fvec_t>
     private var filled = 0
+    private var level: Float = 0
 
     /// Makes a detector.
     /// - Parameters:
@@ -40,8 +43,6 @@ final class AubioOnsetDetector {
         self.output = output
         self.hop = hop
         self.sampleRate = sampleRate
-        // Quiet passages are not onsets (aubio's default is -70 dBFS; a fade's tail is not a beat).
-        aubio_onset_set_silence(detector, -60)
     }
 
     deinit {
@@ -50,22 +51,21 @@ final class AubioOnsetDetector {
         del_fvec(output)
     }
 
-    /// Adds samples; `hopDone(descriptor, onset)` runs once for each complete hop, with the
-    /// onset function's value and, when an onset was found, its time in samples since the
-    /// first sample fed.
-    func feed(_ samples: UnsafeBufferPointer<Float>, hopDone: (Float, Int?) -> Void) {
+    /// Adds samples; `hopDone` runs once for each complete hop, with the onset function's
+    /// value and the hop's level (the sum of its samples' magnitudes).
+    func feed(_ samples: UnsafeBufferPointer<Float>, hopDone: (_ novelty: Float, _ level: Float) -> Void) {
         var index = 0
         while index < samples.count {
             let take = min(hop - filled, samples.count - index)
             (input.pointee.data + filled).update(from: samples.baseAddress! + index, count: take)
+            for offset in index..<(index + take) { level += abs(samples[offset]) }
             filled += take
             index += take
             if filled == hop {
                 filled = 0
                 aubio_onset_do(detector, input, output)
-                let descriptor = aubio_onset_get_descriptor(detector)
-                let onset: Int? = output.pointee.data[0] > 0 ? Int(aubio_onset_get_last(detector)) : nil
-                hopDone(descriptor, onset)
+                hopDone(aubio_onset_get_descriptor(detector), level)
+                level = 0
             }
         }
     }

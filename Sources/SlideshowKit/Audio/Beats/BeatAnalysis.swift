@@ -10,8 +10,8 @@ import Foundation
 /// The music is streamed through the project's ``AudioReader`` (48 kHz stereo), folded to
 /// mono at 24 kHz (each pair of stereo frames averaged: enough for onsets, half the work),
 /// and fed hop by hop to aubio's onset detector (spectral flux, 1024-sample window, 256-sample
-/// hop: 10.7 ms). Nothing is kept but the onset function (one number per hop) and the onsets.
-/// ``BeatGridFit`` then fits a steady grid to them and checks it.
+/// hop: 10.7 ms). Nothing is kept but the onset function, one number per hop (about 6 000 a
+/// minute). ``BeatGridFit`` picks the onsets from it, fits a steady grid to them and checks it.
 ///
 /// Only the part used is analysed: from `start` for `length` seconds, or to the music's end
 /// when that comes first. A show that loops the music hears that same part again after each
@@ -64,11 +64,9 @@ public enum BeatAnalysis {
         var read = 0
         var novelty: [Float] = []
         novelty.reserveCapacity(Int(min(length, 3600) * Double(analysisRate) / Double(hop)) + 1)
-        var onsets: [(time: Double, strength: Double)] = []
         var mono: [Float] = []
         var pending: Float? = nil
-        // The onset function's recent values: an onset's strength is its peak, a few hops back.
-        var recent = [Float](repeating: 0, count: 8)
+        var levels: [Float] = []
         while toRead > 0, let chunk = try reader.read() {
             var frames = chunk.count / AudioFormat.channels
             var first = 0
@@ -94,18 +92,14 @@ public enum BeatAnalysis {
                 }
             }
             mono.withUnsafeBufferPointer { samples in
-                detector.feed(samples) { descriptor, onset in
-                    recent[novelty.count % recent.count] = descriptor
-                    novelty.append(descriptor)
-                    if let onset {
-                        onsets.append((start + Double(onset) / Double(analysisRate), Double(recent.max() ?? 0)))
-                    }
+                detector.feed(samples) { value, level in
+                    novelty.append(value)
+                    levels.append(level)
                 }
             }
         }
-        // Onsets come in time order; a zero-strength onset weighs nothing in the fit.
-        onsets = onsets.filter { $0.strength > 0 }
-        return OnsetProfile(hopSeconds: Double(hop) / Double(analysisRate), start: start,
-                            duration: Double(read) / rate, novelty: novelty, onsets: onsets)
+        let hopSeconds = Double(hop) / Double(analysisRate)
+        return OnsetProfile(hopSeconds: hopSeconds, start: start, duration: Double(read) / rate, novelty: novelty,
+                            onsets: BeatGridFit.onsets(in: novelty, levels: levels, hopSeconds: hopSeconds, start: start))
     }
 }

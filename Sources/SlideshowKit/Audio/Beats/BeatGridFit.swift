@@ -38,13 +38,55 @@ enum BeatGridFit {
     /// The slowest and fastest tempi considered.
     static let tempoRange = 50.0...220.0
     /// The lowest chance-corrected hit rate of a steady beat.
-    static let minimumConfidence = 0.5
+    static let minimumConfidence = 0.7
     /// The fewest beats matched by an onset.
     static let minimumBeats = 8
     /// The largest RMS distance of matched onsets from the grid.
     static let maximumResidual = 0.035
+    /// The smallest onset: its flux against the level of the sound in its window.
+    static let relativeFloor = 0.01
     /// An onset "on" a beat: within this many seconds.
     static let hitTolerance = 0.05
+
+    /// The onsets in an onset function: its peaks (the largest value within ±3 hops, ±32 ms)
+    /// that stand at least 1.5 times over its mean within ±16 hops (±170 ms), placed between
+    /// hops by a parabola through the peak and its neighbours, one hop earlier (the flux of a
+    /// hop is measured over a window that ends with it: on the shared 8-second drum loop, whose
+    /// hits are on an exact 0.25 s grid, the raw peaks come 14 ms late, against aubio's own
+    /// delay-corrected onsets 1 ms early; on an impulse 3 ms late). The strength is the peak's
+    /// height over that mean.
+    static func onsets(in novelty: [Float], levels: [Float], hopSeconds: Double, start: Double) -> [(time: Double, strength: Double)] {
+        let n = novelty.map(Double.init)
+        guard n.count > 7, let top = n.max(), top > 0 else { return [] }
+        var prefix = [0.0]
+        prefix.reserveCapacity(n.count + 1)
+        for value in n { prefix.append(prefix.last! + value) }
+        var result: [(time: Double, strength: Double)] = []
+        for k in 3..<(n.count - 3) {
+            let value = n[k]
+            guard value > 1e-4 * top else { continue }
+            var isPeak = true
+            for other in (k - 3)...(k + 3) where other != k && (n[other] > value || (n[other] == value && other < k)) {
+                isPeak = false
+                break
+            }
+            guard isPeak else { continue }
+            let low = max(0, k - 16), high = min(n.count, k + 17)
+            let mean = (prefix[high] - prefix[low]) / Double(high - low)
+            guard value > 1.5 * mean else { continue }
+            // The flux against the sound's level over the window (4 hops): a drum hit changes
+            // a good part of the spectrum, while a steady tone's flux is a ripple of a few
+            // thousandths, which would otherwise make a fine periodic beat.
+            var level = 0.0
+            for hop in max(0, k - 3)...k where hop < levels.count { level += Double(levels[hop]) }
+            guard value > relativeFloor * level else { continue }
+            let (a, c) = (n[k - 1], n[k + 1])
+            let curvature = a - 2 * value + c
+            let shift = curvature < 0 ? max(-0.5, min(0.5, 0.5 * (a - c) / curvature)) : 0
+            result.append((start + (Double(k) + shift - 1) * hopSeconds, value - mean))
+        }
+        return result
+    }
 
     /// The grid, or nil when the profile has no steady beat.
     static func fit(_ profile: OnsetProfile) -> BeatGrid? {
