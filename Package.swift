@@ -56,6 +56,12 @@ let package = Package(
             pkgConfig: "zimg",
             providers: [.apt(["libzimg-dev"])]
         ),
+        // aubio's onset detector, for the beat analysis (Audio/Beats).
+        .systemLibrary(
+            name: "CAubio",
+            pkgConfig: "aubio",
+            providers: [.apt(["libaubio-dev"])]
+        ),
 
         // The library, in folders by pipeline stage:
         // Support/ (messages, process tuning, file errors), Pixels/ (sizes, colours, pixel buffers,
@@ -67,7 +73,7 @@ let package = Package(
         // Slideshow/ (validates, plans and renders a show), Batch/ (manifests and the runner).
         .target(
             name: "SlideshowKit",
-            dependencies: ["CFFmpeg", "CTurboJPEG", "CProcessTuning", "CEBUR128", "CFaceDetection", "CHeif", "CWebP", "CLCMS", "CZimg"]
+            dependencies: ["CFFmpeg", "CTurboJPEG", "CProcessTuning", "CEBUR128", "CFaceDetection", "CHeif", "CWebP", "CLCMS", "CZimg", "CAubio"]
         ),
 
         // The command-line tool: parses, calls the library, reports.
@@ -95,5 +101,6 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["slideshow", "TestSupport"], exclude: ["Snapshots"]),
         .testTarget(name: "BatchTests", dependencies: ["SlideshowKit", "TestSupport"]),
         .testTarget(name: "AudioTests", dependencies: ["SlideshowKit", "TestSupport", "slideshow"]),
+        .testTarget(name: "BeatTests", dependencies: ["SlideshowKit", "TestSupport"]),
     ]
 )
