@@ -56,11 +56,17 @@ let package = Package(
             pkgConfig: "zimg",
             providers: [.apt(["libzimg-dev"])]
         ),
+        // Pango with Cairo (HarfBuzz shaping, FriBidi, fontconfig fallback) for captions and cards.
+        .systemLibrary(
+            name: "CPangoCairo",
+            pkgConfig: "pangocairo",
+            providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]
+        ),
 
         // The library: FFmpeg glue → Images → Looks → Writer → Slideshow.
         .target(
             name: "SlideshowKit",
-            dependencies: ["CFFmpeg", "CTurboJPEG", "CProcessTuning", "CEBUR128", "CFaceDetection", "CHeif", "CWebP", "CLCMS", "CZimg"]
+            dependencies: ["CFFmpeg", "CTurboJPEG", "CProcessTuning", "CEBUR128", "CFaceDetection", "CHeif", "CWebP", "CLCMS", "CZimg", "CPangoCairo"]
         ),
 
         // The command-line tool: parses, calls the library, reports.
@@ -87,5 +93,6 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["slideshow", "TestSupport"]),
         .testTarget(name: "BatchTests", dependencies: ["SlideshowKit", "TestSupport"]),
         .testTarget(name: "AudioTests", dependencies: ["SlideshowKit", "TestSupport", "slideshow"]),
+        .testTarget(name: "TextTests", dependencies: ["SlideshowKit", "TestSupport"]),
     ]
 )

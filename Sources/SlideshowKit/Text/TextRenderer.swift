@@ -1,0 +1,252 @@
+internal import CPangoCairo
+
+/// Shapes and draws captions and title cards with Pango and cairo.
+///
+/// Pango shapes every script with HarfBuzz, orders mixed left-to-right and right-to-left text
+/// with FriBidi, and finds the glyphs a font lacks through fontconfig's fallback (the Noto
+/// fonts); cairo draws them, colour emoji in colour. Text is always set as plain text
+/// (`pango_layout_set_text`), never as markup.
+///
+/// A caption is drawn into a ``TextOverlay`` for a frame of a given size: its em size is a
+/// fraction of the frame's shorter side; it is wrapped to the title-safe width on at most
+/// three lines of balanced length, and ellipsised after the third; an outline and a soft
+/// shadow in the style's outline colour keep it legible on snow and on night alike.
+///
+/// A renderer owns C objects (a font map, a context, a layout), so it stays inside one task;
+/// its results are `Sendable` values. Make one per render (or per worker) and reuse it.
+public final class TextRenderer {
+    /// The style everything is drawn in.
+    public let style: TextStyle
+    /// What the user should know about the style, e.g. that its family is not installed.
+    public var warnings: [TextWarning] { fonts.warnings }
+
+    let fonts: FontMap
+    let context: OwnedPangoContext
+    let layout: OwnedLayout
+    let fontDescription: OwnedFontDescription
+    /// What the last drawn block's layout looked like, for the tests.
+    private(set) var lastLayout = LayoutSummary(text: "", lineCount: 0, isEllipsized: false, lineWidths: [])
+
+    /// Creates a renderer for a style, loading its font.
+    /// - Throws: ``TextError/unreadableFontFile(path:reason:)`` when the style names a font
+    ///   file that cannot be read; ``TextError/pango(call:)`` when Pango cannot start.
+    public init(style: TextStyle = TextStyle()) throws(TextError) {
+        self.style = style
+        fonts = try FontMap(font: style.font)
+        context = try OwnedPangoContext(fontMap: fonts.map)
+        // Unhinted outlines at fractional positions: the same widths at every size, so a
+        // balanced wrap and a centred line measure what they draw.
+        let options = try OwnedFontOptions()
+        cairo_font_options_set_antialias(options.pointer, CAIRO_ANTIALIAS_GRAY)
+        cairo_font_options_set_hint_style(options.pointer, CAIRO_HINT_STYLE_NONE)
+        cairo_font_options_set_hint_metrics(options.pointer, CAIRO_HINT_METRICS_OFF)
+        pango_cairo_context_set_font_options(context.pointer, options.pointer)
+        pango_context_set_round_glyph_positions(context.pointer, 0)
+        layout = try OwnedLayout(context: context)
+        pango_layout_set_alignment(layout.pointer, PANGO_ALIGN_CENTER)
+        pango_layout_set_wrap(layout.pointer, PANGO_WRAP_WORD_CHAR)
+        pango_layout_set_ellipsize(layout.pointer, PANGO_ELLIPSIZE_END)
+        fontDescription = try OwnedFontDescription()
+        pango_font_description_set_family(fontDescription.pointer, fonts.family)
+    }
+
+    /// The title-safe area of a frame: its central 90% in each direction.
+    public static func titleSafeArea(of frame: Size) -> Rect {
+        let marginX = (frame.width * 5 + 50) / 100, marginY = (frame.height * 5 + 50) / 100
+        return Rect(x: marginX, y: marginY, width: frame.width - 2 * marginX, height: frame.height - 2 * marginY)
+    }
+
+    /// Draws a caption for a frame of the given size.
+    ///
+    /// The overlay, outline and shadow included, lies inside the frame's title-safe area,
+    /// centred across it, at the caption's position.
+    /// - Parameters:
+    ///   - caption: the words and their position.
+    ///   - frame: the output frame's size (landscape or portrait).
+    /// - Throws: ``TextError/cairo(call:message:)`` when cairo cannot draw (no memory).
+    public func overlay(for caption: Caption, frame: Size) throws(TextError) -> TextOverlay {
+        try overlay(for: caption, frame: frame, layers: .all)
+    }
+
+    /// ``overlay(for:frame:)`` drawing only some layers, so a test can find the letters' own pixels.
+    func overlay(for caption: Caption, frame: Size, layers: Layers) throws(TextError) -> TextOverlay {
+        let safe = Self.titleSafeArea(of: frame)
+        let em = style.captionSize * Double(min(frame.width, frame.height))
+        let block = try drawBlock(caption.text, em: em, bold: false, maxLines: 3, maxWidth: safe.width, layers: layers)
+        let x = safe.x + (safe.width - block.width) / 2
+        let y = switch caption.position {
+        case .bottom: safe.maxY - block.height
+        case .top: safe.y
+        case .centre: (frame.height - block.height) / 2
+        }
+        return TextOverlay(rect: Rect(x: x, y: y, width: block.width, height: block.height), pixels: block.pixels)
+    }
+
+    /// Which parts of the text to draw.
+    struct Layers: OptionSet {
+        let rawValue: Int
+        static let shadow = Layers(rawValue: 1)
+        static let outline = Layers(rawValue: 2)
+        static let fill = Layers(rawValue: 4)
+        static let all: Layers = [.shadow, .outline, .fill]
+    }
+
+    /// A drawn block of text, not yet placed: premultiplied RGBA.
+    struct Block {
+        var width: Int
+        var height: Int
+        var pixels: [UInt8]
+    }
+
+    /// The shape of a laid-out block, for tests: the text Pango holds, its lines, their widths.
+    struct LayoutSummary: Equatable {
+        var text: String
+        var lineCount: Int
+        var isEllipsized: Bool
+        var lineWidths: [Int]
+    }
+
+    /// Shapes `text` at `em` pixels, wraps it on at most `maxLines` balanced lines no wider
+    /// than `maxWidth` (padding for the outline and shadow included), and draws it.
+    func drawBlock(_ text: String, em: Double, bold: Bool, maxLines: Int, maxWidth: Int, layers: Layers) throws(TextError) -> Block {
+        let outline = max(1, style.outlineWidth * em)
+        let blur = max(0, style.shadowRadius * em)
+        let offset = blur > 0 ? (em * 0.03).rounded() : 0
+        let pad = Int((outline + blur + offset).rounded(.up)) + 1
+
+        pango_font_description_set_weight(fontDescription.pointer, bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL)
+        pango_font_description_set_absolute_size(fontDescription.pointer, max(1, em) * Double(PANGO_SCALE))
+        pango_layout_set_font_description(layout.pointer, fontDescription.pointer)
+        pango_layout_set_height(layout.pointer, Int32(-max(1, maxLines)))
+        pango_layout_set_text(layout.pointer, text, -1)
+        wrap(toWidth: max(1, maxWidth - 2 * pad))
+
+        var ink = PangoRectangle(), logical = PangoRectangle()
+        pango_layout_get_pixel_extents(layout.pointer, &ink, &logical)
+        let left = Int(min(ink.x, logical.x)), top = Int(min(ink.y, logical.y))
+        let right = Int(max(ink.x + ink.width, logical.x + logical.width))
+        let bottom = Int(max(ink.y + ink.height, logical.y + logical.height))
+        let width = right - left + 2 * pad, height = bottom - top + 2 * pad
+        lastLayout = summary()
+
+        let surface = try OwnedSurface(format: CAIRO_FORMAT_ARGB32, width: width, height: height)
+        let cairo = try OwnedCairo(surface: surface)
+        let originX = Double(pad - left), originY = Double(pad - top)
+        if layers.contains(.shadow), blur > 0, style.shadowOpacity > 0 {
+            let mask = try shadowMask(width: width, height: height, x: originX + offset, y: originY + offset,
+                                      outline: outline, blur: blur)
+            cairo_set_source_rgba(cairo.pointer, style.outline.unitRed, style.outline.unitGreen, style.outline.unitBlue,
+                                  min(1, style.shadowOpacity))
+            cairo_mask_surface(cairo.pointer, mask.pointer, 0, 0)
+        }
+        cairo_translate(cairo.pointer, originX, originY)
+        if layers.contains(.outline) {
+            cairo_new_path(cairo.pointer)
+            pango_cairo_layout_path(cairo.pointer, layout.pointer)
+            cairo_set_line_join(cairo.pointer, CAIRO_LINE_JOIN_ROUND)
+            cairo_set_line_width(cairo.pointer, 2 * outline)
+            cairo_set_source_rgb(cairo.pointer, style.outline.unitRed, style.outline.unitGreen, style.outline.unitBlue)
+            cairo_stroke(cairo.pointer)
+        }
+        if layers.contains(.fill) {
+            cairo_new_path(cairo.pointer)
+            cairo_move_to(cairo.pointer, 0, 0)
+            cairo_set_source_rgb(cairo.pointer, style.fill.unitRed, style.fill.unitGreen, style.fill.unitBlue)
+            pango_cairo_show_layout(cairo.pointer, layout.pointer)
+        }
+        try check(cairo_status(cairo.pointer), "pango_cairo_show_layout")
+        cairo_surface_flush(surface.pointer)
+        return Block(width: width, height: height, pixels: Self.rgba(of: surface, width: width, height: height))
+    }
+
+    /// Sets the layout's width: the whole text on one line when it fits, else the narrowest
+    /// width that keeps the same number of lines (balanced lines, not a long one and a stub).
+    /// Text too long for the lines allowed keeps the full width and is ellipsised.
+    private func wrap(toWidth maxWidth: Int) {
+        pango_layout_set_width(layout.pointer, -1)
+        var logical = PangoRectangle()
+        pango_layout_get_pixel_extents(layout.pointer, nil, &logical)
+        let natural = Int(logical.width)
+        pango_layout_set_width(layout.pointer, Int32(maxWidth) * PANGO_SCALE)
+        guard natural > maxWidth else { return }
+        let lines = pango_layout_get_line_count(layout.pointer)
+        guard lines > 1, pango_layout_is_ellipsized(layout.pointer) == 0 else { return }
+        // hi always fits in `lines` lines unellipsised; lo never does (or is a lower bound).
+        var lo = max(1, natural / Int(lines) * 9 / 10), hi = maxWidth
+        while hi - lo > 2 {
+            let mid = (lo + hi) / 2
+            pango_layout_set_width(layout.pointer, Int32(mid) * PANGO_SCALE)
+            if pango_layout_get_line_count(layout.pointer) == lines && pango_layout_is_ellipsized(layout.pointer) == 0 {
+                hi = mid
+            } else {
+                lo = mid
+            }
+        }
+        pango_layout_set_width(layout.pointer, Int32(hi) * PANGO_SCALE)
+    }
+
+    /// The outline-thick letters in alpha only, moved by the shadow's offset and blurred.
+    private func shadowMask(width: Int, height: Int, x: Double, y: Double, outline: Double, blur: Double) throws(TextError) -> OwnedSurface {
+        let mask = try OwnedSurface(format: CAIRO_FORMAT_A8, width: width, height: height)
+        let cairo = try OwnedCairo(surface: mask)
+        cairo_translate(cairo.pointer, x, y)
+        pango_cairo_layout_path(cairo.pointer, layout.pointer)
+        cairo_set_line_join(cairo.pointer, CAIRO_LINE_JOIN_ROUND)
+        cairo_set_line_width(cairo.pointer, 2 * outline)
+        cairo_stroke_preserve(cairo.pointer)
+        cairo_fill(cairo.pointer)
+        try check(cairo_status(cairo.pointer), "pango_cairo_layout_path")
+        cairo_surface_flush(mask.pointer)
+        if let data = cairo_image_surface_get_data(mask.pointer) {
+            let stride = Int(cairo_image_surface_get_stride(mask.pointer))
+            BoxBlur.blur(data, width: width, height: height, stride: stride, radius: max(1, Int((blur / 2).rounded())))
+        }
+        cairo_surface_mark_dirty(mask.pointer)
+        return mask
+    }
+
+    /// The surface's premultiplied ARGB32 (native-endian words) as compact premultiplied RGBA bytes.
+    private static func rgba(of surface: OwnedSurface, width: Int, height: Int) -> [UInt8] {
+        guard let data = cairo_image_surface_get_data(surface.pointer) else { return [UInt8](repeating: 0, count: width * height * 4) }
+        let stride = Int(cairo_image_surface_get_stride(surface.pointer))
+        return [UInt8](unsafeUninitializedCapacity: width * height * 4) { bytes, count in
+            data.withMemoryRebound(to: UInt32.self, capacity: stride / 4 * height) { words in
+                var target = 0
+                for y in 0..<height {
+                    let row = words + y * (stride / 4)
+                    for x in 0..<width {
+                        let argb = row[x]
+                        bytes[target] = UInt8(truncatingIfNeeded: argb >> 16)
+                        bytes[target + 1] = UInt8(truncatingIfNeeded: argb >> 8)
+                        bytes[target + 2] = UInt8(truncatingIfNeeded: argb)
+                        bytes[target + 3] = UInt8(truncatingIfNeeded: argb >> 24)
+                        target += 4
+                    }
+                }
+            }
+            count = width * height * 4
+        }
+    }
+
+    /// What the layout holds now.
+    private func summary() -> LayoutSummary {
+        let count = Int(pango_layout_get_line_count(layout.pointer))
+        var widths: [Int] = []
+        for index in 0..<count {
+            guard let line = pango_layout_get_line_readonly(layout.pointer, Int32(index)) else { continue }
+            var logical = PangoRectangle()
+            pango_layout_line_get_pixel_extents(line, nil, &logical)
+            widths.append(Int(logical.width))
+        }
+        let text = pango_layout_get_text(layout.pointer).map { String(cString: $0) } ?? ""
+        return LayoutSummary(text: text, lineCount: count, isEllipsized: pango_layout_is_ellipsized(layout.pointer) != 0,
+                             lineWidths: widths)
+    }
+}
+
+extension RGBColor {
+    /// The channels as cairo takes them, 0 to 1.
+    var unitRed: Double { Double(red) / 255 }
+    var unitGreen: Double { Double(green) / 255 }
+    var unitBlue: Double { Double(blue) / 255 }
+}
