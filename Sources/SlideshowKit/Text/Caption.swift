@@ -91,9 +91,8 @@ public enum TextSanitizer {
                 continue
             }
             if value < 0x20 || (0x7F...0x9F).contains(value) { continue }
-            if count >= maximumScalars {
+            if count + (pendingSpace ? 2 : 1) > maximumScalars {
                 scalars.append("\u{2026}")
-                pendingSpace = false
                 break
             }
             if pendingSpace {

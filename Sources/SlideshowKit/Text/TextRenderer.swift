@@ -108,18 +108,27 @@ public final class TextRenderer {
 
     /// Shapes `text` at `em` pixels, wraps it on at most `maxLines` balanced lines no wider
     /// than `maxWidth` (padding for the outline and shadow included), and draws it.
+    ///
+    /// Cairo draws only the letters (and emoji); the outline and shadow are grown from their
+    /// coverage (``TextEffects``).
     func drawBlock(_ text: String, em: Double, bold: Bool, maxLines: Int, maxWidth: Int, layers: Layers) throws(TextError) -> Block {
-        let outline = max(1, style.outlineWidth * em)
-        let blur = max(0, style.shadowRadius * em)
-        let offset = blur > 0 ? (em * 0.03).rounded() : 0
-        let pad = Int((outline + blur + offset).rounded(.up)) + 1
+        let em = max(1, em)
+        let outline = max(1, Int((style.outlineWidth * em).rounded()))
+        let blur = max(0, Int((style.shadowRadius * em / 2).rounded()))
+        let offset = blur > 0 ? max(1, Int((em * 0.03).rounded())) : 0
+        let pad = outline + 2 * blur + offset + 1
+        let lineWidth = max(1, maxWidth - 2 * pad)
 
         pango_font_description_set_weight(fontDescription.pointer, bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL)
-        pango_font_description_set_absolute_size(fontDescription.pointer, max(1, em) * Double(PANGO_SCALE))
+        pango_font_description_set_absolute_size(fontDescription.pointer, em * Double(PANGO_SCALE))
         pango_layout_set_font_description(layout.pointer, fontDescription.pointer)
         pango_layout_set_height(layout.pointer, Int32(-max(1, maxLines)))
-        pango_layout_set_text(layout.pointer, text, -1)
-        wrap(toWidth: max(1, maxWidth - 2 * pad))
+        // No character is narrower than 0.15 em, so more than this never reaches the last line:
+        // the rest is cut before shaping (Pango ellipsises the last line all the same).
+        let budget = max(1, maxLines) * lineWidth / max(1, Int(em * 0.15)) + 8
+        let shaped = text.count > budget ? String(text.prefix(budget)) + "\u{2026}" : text
+        pango_layout_set_text(layout.pointer, shaped, -1)
+        wrap(toWidth: lineWidth)
 
         var ink = PangoRectangle(), logical = PangoRectangle()
         pango_layout_get_pixel_extents(layout.pointer, &ink, &logical)
@@ -131,78 +140,60 @@ public final class TextRenderer {
 
         let surface = try OwnedSurface(format: CAIRO_FORMAT_ARGB32, width: width, height: height)
         let cairo = try OwnedCairo(surface: surface)
-        let originX = Double(pad - left), originY = Double(pad - top)
-        if layers.contains(.shadow), blur > 0, style.shadowOpacity > 0 {
-            let mask = try shadowMask(width: width, height: height, x: originX + offset, y: originY + offset,
-                                      outline: outline, blur: blur)
-            cairo_set_source_rgba(cairo.pointer, style.outline.unitRed, style.outline.unitGreen, style.outline.unitBlue,
-                                  min(1, style.shadowOpacity))
-            cairo_mask_surface(cairo.pointer, mask.pointer, 0, 0)
-        }
-        cairo_translate(cairo.pointer, originX, originY)
-        if layers.contains(.outline) {
-            cairo_new_path(cairo.pointer)
-            pango_cairo_layout_path(cairo.pointer, layout.pointer)
-            cairo_set_line_join(cairo.pointer, CAIRO_LINE_JOIN_ROUND)
-            cairo_set_line_width(cairo.pointer, 2 * outline)
-            cairo_set_source_rgb(cairo.pointer, style.outline.unitRed, style.outline.unitGreen, style.outline.unitBlue)
-            cairo_stroke(cairo.pointer)
-        }
-        if layers.contains(.fill) {
-            cairo_new_path(cairo.pointer)
-            cairo_move_to(cairo.pointer, 0, 0)
-            cairo_set_source_rgb(cairo.pointer, style.fill.unitRed, style.fill.unitGreen, style.fill.unitBlue)
-            pango_cairo_show_layout(cairo.pointer, layout.pointer)
-        }
+        cairo_translate(cairo.pointer, Double(pad - left), Double(pad - top))
+        cairo_move_to(cairo.pointer, 0, 0)
+        cairo_set_source_rgb(cairo.pointer, style.fill.unitRed, style.fill.unitGreen, style.fill.unitBlue)
+        pango_cairo_show_layout(cairo.pointer, layout.pointer)
         try check(cairo_status(cairo.pointer), "pango_cairo_show_layout")
         cairo_surface_flush(surface.pointer)
-        return Block(width: width, height: height, pixels: Self.rgba(of: surface, width: width, height: height))
+        let glyphs = Self.rgba(of: surface, width: width, height: height)
+
+        var rim: [UInt8]? = nil
+        if layers.contains(.outline) || layers.contains(.shadow) {
+            var coverage = [UInt8](unsafeUninitializedCapacity: width * height) { alpha, count in
+                for index in 0..<width * height { alpha[index] = glyphs[index * 4 + 3] }
+                count = width * height
+            }
+            TextEffects.dilate(&coverage, width: width, height: height, radius: outline)
+            rim = coverage
+        }
+        let shadowOpacity = Int((min(max(style.shadowOpacity, 0), 1) * 255).rounded())
+        let shadow = layers.contains(.shadow) && blur > 0 && shadowOpacity > 0
+            ? rim.map { TextEffects.shadow(of: $0, width: width, height: height, offset: offset, radius: blur) } : nil
+        let pixels = TextEffects.compose(
+            glyphs: layers.contains(.fill) ? glyphs : [UInt8](repeating: 0, count: glyphs.count),
+            outline: layers.contains(.outline) ? rim : nil, shadow: shadow, rim: style.outline, shadowOpacity: shadowOpacity)
+        return Block(width: width, height: height, pixels: pixels)
     }
 
-    /// Sets the layout's width: the whole text on one line when it fits, else the narrowest
-    /// width that keeps the same number of lines (balanced lines, not a long one and a stub).
-    /// Text too long for the lines allowed keeps the full width and is ellipsised.
+    /// Sets the layout's width: the whole width when the text fits on one line or is too long
+    /// for the lines allowed (then it is ellipsised), else about the narrowest width that keeps
+    /// the same number of lines (balanced lines, not a long one and a stub).
     private func wrap(toWidth maxWidth: Int) {
-        pango_layout_set_width(layout.pointer, -1)
-        var logical = PangoRectangle()
-        pango_layout_get_pixel_extents(layout.pointer, nil, &logical)
-        let natural = Int(logical.width)
         pango_layout_set_width(layout.pointer, Int32(maxWidth) * PANGO_SCALE)
-        guard natural > maxWidth else { return }
         let lines = pango_layout_get_line_count(layout.pointer)
         guard lines > 1, pango_layout_is_ellipsized(layout.pointer) == 0 else { return }
-        // hi always fits in `lines` lines unellipsised; lo never does (or is a lower bound).
-        var lo = max(1, natural / Int(lines) * 9 / 10), hi = maxWidth
-        while hi - lo > 2 {
+        var current = maxWidth
+        func fits(_ width: Int) -> Bool {
+            current = width
+            pango_layout_set_width(layout.pointer, Int32(width) * PANGO_SCALE)
+            return pango_layout_get_line_count(layout.pointer) == lines && pango_layout_is_ellipsized(layout.pointer) == 0
+        }
+        // The lines' total over their count is where balance lies; look just above it first,
+        // then halve the gap between the widest that failed and the narrowest that fits.
+        let target = summary().lineWidths.reduce(0, +) / Int(lines)
+        var lo = target * 97 / 100, hi = maxWidth
+        for percent in [101, 104, 110, 125] {
+            let width = target * percent / 100
+            guard width < hi else { break }
+            if fits(width) { hi = width; break }
+            lo = width
+        }
+        while hi - lo > 4 {
             let mid = (lo + hi) / 2
-            pango_layout_set_width(layout.pointer, Int32(mid) * PANGO_SCALE)
-            if pango_layout_get_line_count(layout.pointer) == lines && pango_layout_is_ellipsized(layout.pointer) == 0 {
-                hi = mid
-            } else {
-                lo = mid
-            }
+            if fits(mid) { hi = mid } else { lo = mid }
         }
-        pango_layout_set_width(layout.pointer, Int32(hi) * PANGO_SCALE)
-    }
-
-    /// The outline-thick letters in alpha only, moved by the shadow's offset and blurred.
-    private func shadowMask(width: Int, height: Int, x: Double, y: Double, outline: Double, blur: Double) throws(TextError) -> OwnedSurface {
-        let mask = try OwnedSurface(format: CAIRO_FORMAT_A8, width: width, height: height)
-        let cairo = try OwnedCairo(surface: mask)
-        cairo_translate(cairo.pointer, x, y)
-        pango_cairo_layout_path(cairo.pointer, layout.pointer)
-        cairo_set_line_join(cairo.pointer, CAIRO_LINE_JOIN_ROUND)
-        cairo_set_line_width(cairo.pointer, 2 * outline)
-        cairo_stroke_preserve(cairo.pointer)
-        cairo_fill(cairo.pointer)
-        try check(cairo_status(cairo.pointer), "pango_cairo_layout_path")
-        cairo_surface_flush(mask.pointer)
-        if let data = cairo_image_surface_get_data(mask.pointer) {
-            let stride = Int(cairo_image_surface_get_stride(mask.pointer))
-            BoxBlur.blur(data, width: width, height: height, stride: stride, radius: max(1, Int((blur / 2).rounded())))
-        }
-        cairo_surface_mark_dirty(mask.pointer)
-        return mask
+        if current != hi { pango_layout_set_width(layout.pointer, Int32(hi) * PANGO_SCALE) }
     }
 
     /// The surface's premultiplied ARGB32 (native-endian words) as compact premultiplied RGBA bytes.
