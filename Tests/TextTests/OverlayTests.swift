@@ -13,7 +13,7 @@ struct OverlayTests {
                 for background in stride(from: 0, through: 255, by: 51) {
                     for opacity in [0.0, 0.25, 0.5, 1.0] {
                         let overlay = TextOverlay(rect: Rect(x: 1, y: 0, width: 1, height: 1),
-                                                  pixels: [UInt8(colour), UInt8(colour), 0, UInt8(alpha)])
+                                                  pixels: [0, UInt8(colour), UInt8(colour), UInt8(alpha)])
                         var frame = PixelBuffer(size: Size(width: 2, height: 1),
                                                 filledWith: RGBColor(red: UInt8(background), green: 0, blue: UInt8(background)))
                         frame.composite(overlay, opacity: opacity)

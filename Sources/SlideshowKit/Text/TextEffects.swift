@@ -1,101 +1,143 @@
-/// The outline and the soft shadow, made from the letters' own coverage in plain Swift: the
-/// coverage grown by the outline's width (an octagonal dilation), then moved and blurred for
-/// the shadow, and the three layers composed into one premultiplied RGBA image.
+internal import CPangoCairo
+import Foundation
+
+/// The outline and the soft shadow, made from the letters' own coverage with cairo's
+/// compositing (pixman's SIMD paths), so they cost little more than the letters.
 ///
-/// Growing the coverage rather than stroking the glyphs' outlines gives colour emoji (bitmaps,
-/// with no outline to stroke) the same rim as letters, at a fraction of the cost.
+/// The outline is the coverage grown by its width: the letters stamped (saturating `ADD`) at
+/// offsets that fill a disk. The shadow is the outline moved down and right, shrunk to half
+/// size, blurred (two box blurs each way, close to a Gaussian) and stretched back. Growing
+/// the coverage rather than stroking the glyphs' outlines gives colour emoji (bitmaps, with no
+/// outline to stroke) the same rim as letters.
 enum TextEffects {
-    /// Grows a coverage mask by `radius` pixels: 3x3 squares and crosses in turn, so the
-    /// grown edge is an octagon around each pixel, close to round.
-    static func dilate(_ mask: inout [UInt8], width: Int, height: Int, radius: Int) {
-        guard radius > 0, width > 0, height > 0 else { return }
-        var scratch = [UInt8](repeating: 0, count: mask.count)
-        for step in 0..<radius {
-            let square = step % 2 == 0
-            mask.withUnsafeBufferPointer { source in
-                scratch.withUnsafeMutableBufferPointer { target in
-                    for y in 0..<height {
-                        let row = y * width
-                        let up = y > 0 ? row - width : row, down = y < height - 1 ? row + width : row
-                        for x in 0..<width {
-                            let left = x > 0 ? x - 1 : x, right = x < width - 1 ? x + 1 : x
-                            var value = max(source[row + x], source[row + left], source[row + right], source[up + x], source[down + x])
-                            if square {
-                                value = max(value, source[up + left], source[up + right], source[down + left], source[down + right])
-                            }
-                            target[row + x] = value
-                        }
-                    }
-                }
+    /// Whole-pixel offsets whose stamps fill a disk of `radius`: a ring at the radius and one
+    /// at half of it, each with a stamp every 1.5 pixels or closer, and the centre.
+    static func diskOffsets(radius: Int) -> [(x: Int, y: Int)] {
+        var offsets: [(x: Int, y: Int)] = [(0, 0)]
+        for ring in Set([radius, (radius + 1) / 2]) where ring > 0 {
+            let count = max(8, Int((2 * Double.pi * Double(ring) / 1.5).rounded(.up)))
+            for step in 0..<count {
+                let angle = 2 * Double.pi * Double(step) / Double(count)
+                let offset = (x: Int((Double(ring) * cos(angle)).rounded()), y: Int((Double(ring) * sin(angle)).rounded()))
+                if !offsets.contains(where: { $0 == offset }) { offsets.append(offset) }
             }
-            swap(&mask, &scratch)
         }
+        return offsets
     }
 
-    /// A copy of `mask` moved right and down by `offset` pixels and blurred: two box blurs of
-    /// `radius` across, then two down (close to a Gaussian of σ ≈ 0.8·radius).
-    static func shadow(of mask: [UInt8], width: Int, height: Int, offset: Int, radius: Int) -> [UInt8] {
-        var shadow = [UInt8](repeating: 0, count: mask.count)
-        for y in min(offset, height)..<height {
-            for x in min(offset, width)..<width {
-                shadow[y * width + x] = mask[(y - offset) * width + x - offset]
-            }
+    /// The letters' coverage (alpha only) grown by `radius` pixels.
+    static func outline(of glyphs: OwnedSurface, width: Int, height: Int, radius: Int) throws(TextError) -> OwnedSurface {
+        let coverage = try OwnedSurface(format: CAIRO_FORMAT_A8, width: width, height: height)
+        do {
+            let cairo = try OwnedCairo(surface: coverage)
+            cairo_set_source_surface(cairo.pointer, glyphs.pointer, 0, 0)
+            cairo_paint(cairo.pointer)
+            try check(cairo_status(cairo.pointer), "cairo_paint(coverage)")
         }
-        guard radius > 0 else { return shadow }
-        var line = [Int](repeating: 0, count: max(width, height))
-        shadow.withUnsafeMutableBufferPointer { data in
-            line.withUnsafeMutableBufferPointer { scratch in
-                for _ in 0..<2 {
-                    for y in 0..<height { boxPass(data.baseAddress! + y * width, step: 1, count: width, radius: radius, scratch: scratch) }
-                    for x in 0..<width { boxPass(data.baseAddress! + x, step: width, count: height, radius: radius, scratch: scratch) }
+        let grown = try OwnedSurface(format: CAIRO_FORMAT_A8, width: width, height: height)
+        let cairo = try OwnedCairo(surface: grown)
+        cairo_set_operator(cairo.pointer, CAIRO_OPERATOR_ADD)
+        for offset in diskOffsets(radius: radius) {
+            cairo_set_source_surface(cairo.pointer, coverage.pointer, Double(offset.x), Double(offset.y))
+            cairo_paint(cairo.pointer)
+        }
+        try check(cairo_status(cairo.pointer), "cairo_paint(outline)")
+        cairo_surface_flush(grown.pointer)
+        return grown
+    }
+
+    /// The outline's coverage moved by `offset` and blurred by about `radius`: shrunk to half
+    /// size (2x2 means), blurred there by `radius / 2`, and stretched back (bilinear).
+    static func shadow(of outline: OwnedSurface, width: Int, height: Int, offset: Int, radius: Int) throws(TextError) -> OwnedSurface {
+        let shadow = try OwnedSurface(format: CAIRO_FORMAT_A8, width: width, height: height)
+        cairo_surface_flush(outline.pointer)
+        guard let source = cairo_image_surface_get_data(outline.pointer),
+              let target = cairo_image_surface_get_data(shadow.pointer) else { return shadow }
+        let sourceStride = Int(cairo_image_surface_get_stride(outline.pointer))
+        let targetStride = Int(cairo_image_surface_get_stride(shadow.pointer))
+        let smallWidth = (width + 1) / 2, smallHeight = (height + 1) / 2
+        var small = [UInt8](repeating: 0, count: smallWidth * smallHeight)
+        var wide = [UInt16](repeating: 0, count: smallHeight * width)
+        small.withUnsafeMutableBufferPointer { small in
+            // Half size, moved: each small pixel is the mean of the 2x2 full pixels `offset` up and left.
+            func at(_ x: Int, _ y: Int) -> Int {
+                x >= 0 && y >= 0 && x < width && y < height ? Int(source[y * sourceStride + x]) : 0
+            }
+            for sy in 0..<smallHeight {
+                let y = 2 * sy - offset
+                for sx in 0..<smallWidth {
+                    let x = 2 * sx - offset
+                    small[sy * smallWidth + sx] = UInt8((at(x, y) + at(x + 1, y) + at(x, y + 1) + at(x + 1, y + 1) + 2) / 4)
+                }
+            }
+            blur(small.baseAddress!, width: smallWidth, height: smallHeight, stride: smallWidth, radius: max(1, (radius + 1) / 2))
+            // Back to full size: across (weights 1:3 and 3:1, ×4), then down (the same, ×16 in all).
+            wide.withUnsafeMutableBufferPointer { wide in
+                for sy in 0..<smallHeight {
+                    let row = small.baseAddress! + sy * smallWidth, out = wide.baseAddress! + sy * width
+                    for x in 0..<width {
+                        let k = x / 2
+                        let near = Int(row[k]), far = Int(row[x % 2 == 0 ? max(k - 1, 0) : min(k + 1, smallWidth - 1)])
+                        out[x] = UInt16(3 * near + far)
+                    }
+                }
+                for y in 0..<height {
+                    let k = y / 2
+                    let near = wide.baseAddress! + k * width
+                    let far = wide.baseAddress! + (y % 2 == 0 ? max(k - 1, 0) : min(k + 1, smallHeight - 1)) * width
+                    let out = target + y * targetStride
+                    for x in 0..<width { out[x] = UInt8(truncatingIfNeeded: (3 * Int(near[x]) + Int(far[x]) + 8) >> 4) }
                 }
             }
         }
+        cairo_surface_mark_dirty(shadow.pointer)
         return shadow
     }
 
-    /// One box blur along `count` samples `step` apart, edges treated as zero, rounded to nearest.
-    private static func boxPass(_ start: UnsafeMutablePointer<UInt8>, step: Int, count: Int, radius: Int,
-                                scratch: UnsafeMutableBufferPointer<Int>) {
-        for index in 0..<count { scratch[index] = Int(start[index * step]) }
+    /// Blurs a one-channel mask in place: two box blurs across, then two down, edges as zero.
+    /// Each pass is a running sum over the rows (or down whole rows at once), O(1) a pixel.
+    static func blur(_ data: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int, radius: Int) {
+        guard radius > 0, width > 0, height > 0 else { return }
         let window = 2 * radius + 1
-        var sum = 0
-        for index in 0..<min(radius, count) { sum += scratch[index] }
-        for index in 0..<count {
-            let entering = index + radius, leaving = index - radius - 1
-            if entering < count { sum += scratch[entering] }
-            if leaving >= 0 { sum -= scratch[leaving] }
-            start[index * step] = UInt8((sum + window / 2) / window)
-        }
-    }
-
-    /// Composes shadow, outline and letters (each over the one before) into premultiplied RGBA.
-    /// - Parameters:
-    ///   - glyphs: the letters drawn in their colour (and emoji in theirs), premultiplied RGBA.
-    ///   - outline: the outline's coverage; nil for none.
-    ///   - shadow: the shadow's coverage; nil for none.
-    ///   - rim: the outline's and the shadow's colour.
-    ///   - shadowOpacity: the shadow's strength, 0 to 255.
-    static func compose(glyphs: [UInt8], outline: [UInt8]?, shadow: [UInt8]?, rim: RGBColor, shadowOpacity: Int) -> [UInt8] {
-        guard outline != nil || shadow != nil else { return glyphs }
-        let count = glyphs.count / 4
-        let rimColour = [Int(rim.red), Int(rim.green), Int(rim.blue)]
-        return [UInt8](unsafeUninitializedCapacity: glyphs.count) { output, initialised in
-            for index in 0..<count {
-                let s = shadow.map { (Int($0[index]) * shadowOpacity + 127) / 255 } ?? 0
-                let o = outline.map { Int($0[index]) } ?? 0
-                let g = index * 4
-                let glyphAlpha = Int(glyphs[g + 3])
-                let keepUnderOutline = 255 - o, keepUnderGlyph = 255 - glyphAlpha
-                for c in 0..<3 {
-                    let shadowColour = (rimColour[c] * s + 127) / 255
-                    let rimmed = (rimColour[c] * o + 127) / 255 + (shadowColour * keepUnderOutline + 127) / 255
-                    output[g + c] = UInt8(min(255, Int(glyphs[g + c]) + (rimmed * keepUnderGlyph + 127) / 255))
+        // sum / window, rounded, as a multiply and a shift: exact to well under one step for 8-bit sums.
+        let multiplier = (1 << 24 + window / 2) / window
+        var source = [UInt8](repeating: 0, count: stride * height)
+        var sums = [Int32](repeating: 0, count: width)
+        source.withUnsafeMutableBufferPointer { source in
+            sums.withUnsafeMutableBufferPointer { sums in
+                for _ in 0..<2 {
+                    for y in 0..<height {
+                        let row = data + y * stride
+                        source.baseAddress!.update(from: row, count: width)
+                        var sum = 0
+                        for x in 0..<min(radius, width) { sum += Int(source[x]) }
+                        for x in 0..<width {
+                            if x + radius < width { sum += Int(source[x + radius]) }
+                            if x > radius { sum -= Int(source[x - radius - 1]) }
+                            row[x] = UInt8(truncatingIfNeeded: (sum * multiplier + 1 << 23) >> 24)
+                        }
+                    }
                 }
-                let rimAlpha = o + (s * keepUnderOutline + 127) / 255
-                output[g + 3] = UInt8(min(255, glyphAlpha + (rimAlpha * keepUnderGlyph + 127) / 255))
+                for _ in 0..<2 {
+                    source.baseAddress!.update(from: data, count: stride * height)
+                    for x in 0..<width { sums[x] = 0 }
+                    for y in 0..<min(radius, height) {
+                        for x in 0..<width { sums[x] += Int32(source[y * stride + x]) }
+                    }
+                    for y in 0..<height {
+                        if y + radius < height {
+                            let entering = (y + radius) * stride
+                            for x in 0..<width { sums[x] += Int32(source[entering + x]) }
+                        }
+                        if y > radius {
+                            let leaving = (y - radius - 1) * stride
+                            for x in 0..<width { sums[x] -= Int32(source[leaving + x]) }
+                        }
+                        let row = data + y * stride
+                        for x in 0..<width { row[x] = UInt8(truncatingIfNeeded: (Int(sums[x]) * multiplier + 1 << 23) >> 24) }
+                    }
+                }
             }
-            initialised = glyphs.count
         }
     }
 }

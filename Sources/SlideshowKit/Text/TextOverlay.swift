@@ -1,4 +1,4 @@
-/// Drawn text, ready to lay over a frame: premultiplied RGBA pixels and where they go.
+/// Drawn text, ready to lay over a frame: premultiplied pixels and where they go.
 ///
 /// Drawn once (a held slide's caption costs nothing on its held frames) and composited with
 /// an opacity as often as needed (a caption fading in and out with its photo, or moving with
@@ -7,8 +7,9 @@ public struct TextOverlay: Sendable, Equatable {
     /// Where the overlay goes in the frame, in the frame's pixels. Inside the frame and inside
     /// the title-safe area for every caption this library draws.
     public var rect: Rect
-    /// `rect.width * rect.height * 4` bytes: R, G, B, A for each pixel, row after row, with
-    /// each colour already multiplied by its alpha (8-bit, sRGB-encoded, like ``PixelBuffer``).
+    /// `rect.width * rect.height * 4` bytes: B, G, R, A for each pixel (cairo's ARGB32 on a
+    /// little-endian machine), row after row with no padding, each colour already multiplied
+    /// by its alpha (8-bit, sRGB-encoded, like ``PixelBuffer``).
     public let pixels: [UInt8]
 
     /// Creates an overlay.
@@ -19,10 +20,10 @@ public struct TextOverlay: Sendable, Equatable {
         self.pixels = pixels
     }
 
-    /// The overlay's pixel at (x, y) relative to its own top left: premultiplied R, G, B, A.
+    /// The overlay's pixel at (x, y) relative to its own top left, premultiplied.
     public subscript(x: Int, y: Int) -> (red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8) {
         let offset = (y * rect.width + x) * 4
-        return (pixels[offset], pixels[offset + 1], pixels[offset + 2], pixels[offset + 3])
+        return (pixels[offset + 2], pixels[offset + 1], pixels[offset], pixels[offset + 3])
     }
 }
 
@@ -50,11 +51,16 @@ extension PixelBuffer {
                     for _ in x0..<x1 {
                         let alpha = Int(source[s + 3])
                         if alpha != 0 {
-                            let a = (alpha * o + 127) / 255
-                            let keep = 255 - a
-                            for c in 0..<3 {
-                                let src = (Int(source[s + c]) * o + 127) / 255
-                                target[t + c] = UInt8(min(255, src + (Int(target[t + c]) * keep + 127) / 255))
+                            if o == 255 {
+                                let keep = 255 - alpha
+                                target[t] = UInt8(min(255, Int(source[s + 2]) + (Int(target[t]) * keep + 127) / 255))
+                                target[t + 1] = UInt8(min(255, Int(source[s + 1]) + (Int(target[t + 1]) * keep + 127) / 255))
+                                target[t + 2] = UInt8(min(255, Int(source[s]) + (Int(target[t + 2]) * keep + 127) / 255))
+                            } else {
+                                let keep = 255 - (alpha * o + 127) / 255
+                                target[t] = UInt8(min(255, (Int(source[s + 2]) * o + 127) / 255 + (Int(target[t]) * keep + 127) / 255))
+                                target[t + 1] = UInt8(min(255, (Int(source[s + 1]) * o + 127) / 255 + (Int(target[t + 1]) * keep + 127) / 255))
+                                target[t + 2] = UInt8(min(255, (Int(source[s]) * o + 127) / 255 + (Int(target[t + 2]) * keep + 127) / 255))
                             }
                         }
                         s += 4

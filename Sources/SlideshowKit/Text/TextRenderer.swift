@@ -91,7 +91,7 @@ public final class TextRenderer {
         static let all: Layers = [.shadow, .outline, .fill]
     }
 
-    /// A drawn block of text, not yet placed: premultiplied RGBA.
+    /// A drawn block of text, not yet placed: premultiplied BGRA.
     struct Block {
         var width: Int
         var height: Int
@@ -109,8 +109,8 @@ public final class TextRenderer {
     /// Shapes `text` at `em` pixels, wraps it on at most `maxLines` balanced lines no wider
     /// than `maxWidth` (padding for the outline and shadow included), and draws it.
     ///
-    /// Cairo draws only the letters (and emoji); the outline and shadow are grown from their
-    /// coverage (``TextEffects``).
+    /// Cairo draws the letters (and emoji); the outline and shadow are grown from their
+    /// coverage (``TextEffects``) and composed under them.
     func drawBlock(_ text: String, em: Double, bold: Bool, maxLines: Int, maxWidth: Int, layers: Layers) throws(TextError) -> Block {
         let em = max(1, em)
         let outline = max(1, Int((style.outlineWidth * em).rounded()))
@@ -138,32 +138,36 @@ public final class TextRenderer {
         let width = right - left + 2 * pad, height = bottom - top + 2 * pad
         lastLayout = summary()
 
-        let surface = try OwnedSurface(format: CAIRO_FORMAT_ARGB32, width: width, height: height)
-        let cairo = try OwnedCairo(surface: surface)
-        cairo_translate(cairo.pointer, Double(pad - left), Double(pad - top))
-        cairo_move_to(cairo.pointer, 0, 0)
-        cairo_set_source_rgb(cairo.pointer, style.fill.unitRed, style.fill.unitGreen, style.fill.unitBlue)
-        pango_cairo_show_layout(cairo.pointer, layout.pointer)
-        try check(cairo_status(cairo.pointer), "pango_cairo_show_layout")
-        cairo_surface_flush(surface.pointer)
-        let glyphs = Self.rgba(of: surface, width: width, height: height)
-
-        var rim: [UInt8]? = nil
-        if layers.contains(.outline) || layers.contains(.shadow) {
-            var coverage = [UInt8](unsafeUninitializedCapacity: width * height) { alpha, count in
-                for index in 0..<width * height { alpha[index] = glyphs[index * 4 + 3] }
-                count = width * height
-            }
-            TextEffects.dilate(&coverage, width: width, height: height, radius: outline)
-            rim = coverage
+        let glyphs = try OwnedSurface(format: CAIRO_FORMAT_ARGB32, width: width, height: height)
+        do {
+            let cairo = try OwnedCairo(surface: glyphs)
+            cairo_translate(cairo.pointer, Double(pad - left), Double(pad - top))
+            cairo_move_to(cairo.pointer, 0, 0)
+            cairo_set_source_rgb(cairo.pointer, style.fill.unitRed, style.fill.unitGreen, style.fill.unitBlue)
+            pango_cairo_show_layout(cairo.pointer, layout.pointer)
+            try check(cairo_status(cairo.pointer), "pango_cairo_show_layout")
         }
-        let shadowOpacity = Int((min(max(style.shadowOpacity, 0), 1) * 255).rounded())
-        let shadow = layers.contains(.shadow) && blur > 0 && shadowOpacity > 0
-            ? rim.map { TextEffects.shadow(of: $0, width: width, height: height, offset: offset, radius: blur) } : nil
-        let pixels = TextEffects.compose(
-            glyphs: layers.contains(.fill) ? glyphs : [UInt8](repeating: 0, count: glyphs.count),
-            outline: layers.contains(.outline) ? rim : nil, shadow: shadow, rim: style.outline, shadowOpacity: shadowOpacity)
-        return Block(width: width, height: height, pixels: pixels)
+        guard layers != .fill else { return Block(width: width, height: height, pixels: Self.bytes(of: glyphs, width: width, height: height)) }
+
+        let rim = try TextEffects.outline(of: glyphs, width: width, height: height, radius: outline)
+        let composed = try OwnedSurface(format: CAIRO_FORMAT_ARGB32, width: width, height: height)
+        let cairo = try OwnedCairo(surface: composed)
+        let (red, green, blue) = (style.outline.unitRed, style.outline.unitGreen, style.outline.unitBlue)
+        if layers.contains(.shadow), blur > 0, style.shadowOpacity > 0 {
+            let shadow = try TextEffects.shadow(of: rim, width: width, height: height, offset: offset, radius: blur)
+            cairo_set_source_rgba(cairo.pointer, red, green, blue, min(1, style.shadowOpacity))
+            cairo_mask_surface(cairo.pointer, shadow.pointer, 0, 0)
+        }
+        if layers.contains(.outline) {
+            cairo_set_source_rgb(cairo.pointer, red, green, blue)
+            cairo_mask_surface(cairo.pointer, rim.pointer, 0, 0)
+        }
+        if layers.contains(.fill) {
+            cairo_set_source_surface(cairo.pointer, glyphs.pointer, 0, 0)
+            cairo_paint(cairo.pointer)
+        }
+        try check(cairo_status(cairo.pointer), "cairo_paint(text)")
+        return Block(width: width, height: height, pixels: Self.bytes(of: composed, width: width, height: height))
     }
 
     /// Sets the layout's width: the whole width when the text fits on one line or is too long
@@ -196,26 +200,23 @@ public final class TextRenderer {
         if current != hi { pango_layout_set_width(layout.pointer, Int32(hi) * PANGO_SCALE) }
     }
 
-    /// The surface's premultiplied ARGB32 (native-endian words) as compact premultiplied RGBA bytes.
-    private static func rgba(of surface: OwnedSurface, width: Int, height: Int) -> [UInt8] {
+    /// The surface's premultiplied ARGB32 pixels (native-endian words) as bytes B, G, R, A.
+    private static func bytes(of surface: OwnedSurface, width: Int, height: Int) -> [UInt8] {
+        cairo_surface_flush(surface.pointer)
         guard let data = cairo_image_surface_get_data(surface.pointer) else { return [UInt8](repeating: 0, count: width * height * 4) }
-        let stride = Int(cairo_image_surface_get_stride(surface.pointer))
-        return [UInt8](unsafeUninitializedCapacity: width * height * 4) { bytes, count in
-            data.withMemoryRebound(to: UInt32.self, capacity: stride / 4 * height) { words in
-                var target = 0
-                for y in 0..<height {
-                    let row = words + y * (stride / 4)
-                    for x in 0..<width {
-                        let argb = row[x]
-                        bytes[target] = UInt8(truncatingIfNeeded: argb >> 16)
-                        bytes[target + 1] = UInt8(truncatingIfNeeded: argb >> 8)
-                        bytes[target + 2] = UInt8(truncatingIfNeeded: argb)
-                        bytes[target + 3] = UInt8(truncatingIfNeeded: argb >> 24)
-                        target += 4
-                    }
+        let stride = Int(cairo_image_surface_get_stride(surface.pointer)), row = width * 4
+        return [UInt8](unsafeUninitializedCapacity: row * height) { bytes, count in
+            for y in 0..<height {
+                #if _endian(little)
+                (bytes.baseAddress! + y * row).update(from: data + y * stride, count: row)
+                #else
+                for x in 0..<width {
+                    let source = data + y * stride + x * 4, target = y * row + x * 4
+                    (bytes[target], bytes[target + 1], bytes[target + 2], bytes[target + 3]) = (source[3], source[2], source[1], source[0])
                 }
+                #endif
             }
-            count = width * height * 4
+            count = row * height
         }
     }
 
