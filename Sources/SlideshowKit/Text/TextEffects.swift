@@ -10,11 +10,12 @@ import Foundation
 /// the coverage rather than stroking the glyphs' outlines gives colour emoji (bitmaps, with no
 /// outline to stroke) the same rim as letters.
 enum TextEffects {
-    /// Whole-pixel offsets whose stamps fill a disk of `radius`: a ring at the radius and one
-    /// at half of it, each with a stamp every 1.5 pixels or closer, and the centre.
+    /// Whole-pixel offsets whose stamps fill a disk of `radius`: rings at the radius and every
+    /// 2 pixels inside it, each with a stamp every 1.5 pixels or closer, and the centre (so a
+    /// 3-pixel stem stamped at them leaves no hole).
     static func diskOffsets(radius: Int) -> [(x: Int, y: Int)] {
         var offsets: [(x: Int, y: Int)] = [(0, 0)]
-        for ring in Set([radius, (radius + 1) / 2]) where ring > 0 {
+        for ring in stride(from: radius, to: 0, by: -2) {
             let count = max(8, Int((2 * Double.pi * Double(ring) / 1.5).rounded(.up)))
             for step in 0..<count {
                 let angle = 2 * Double.pi * Double(step) / Double(count)
