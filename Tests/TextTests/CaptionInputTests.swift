@@ -120,3 +120,27 @@ struct CaptionInputTests {
                 == "\(notAFont): not a font file fontconfig can read")
     }
 }
+
+/// Frames and styles at the edges: nothing traps, nothing is drawn outside the frame.
+@Suite("Caption edge cases")
+struct CaptionEdgeCaseTests {
+    @Test("tiny frames draw without trapping", arguments: [Size(width: 1, height: 1), Size(width: 16, height: 9), Size(width: 64, height: 36)])
+    func tinyFrames(size: Size) throws {
+        let renderer = try TextRenderer()
+        var frame = PixelBuffer(size: size)
+        for position in Caption.Position.allCases {
+            frame.composite(try renderer.overlay(for: try #require(Caption("Tiny 東京 🎉", position: position)), frame: size))
+        }
+        _ = try renderer.draw(try #require(TitleCard(title: "T", subtitle: "s")), frame: size)
+    }
+
+    @Test("a style with NaN, negative or huge sizes still draws")
+    func oddStyles() throws {
+        let caption = try #require(Caption("Odd"))
+        for style in [TextStyle(captionSize: .nan, outlineWidth: .infinity, shadowRadius: -1),
+                      TextStyle(captionSize: -3, shadowOpacity: 7), TextStyle(captionSize: 50, outlineWidth: 9)] {
+            let overlay = try TextRenderer(style: style).overlay(for: caption, frame: Size(width: 320, height: 180))
+            #expect(overlay.pixels.count == overlay.rect.width * overlay.rect.height * 4)
+        }
+    }
+}

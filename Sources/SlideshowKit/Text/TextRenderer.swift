@@ -71,7 +71,7 @@ public final class TextRenderer {
     /// ``overlay(for:frame:)`` drawing only some layers, so a test can find the letters' own pixels.
     func overlay(for caption: Caption, frame: Size, layers: Layers) throws(TextError) -> TextOverlay {
         let safe = Self.titleSafeArea(of: frame)
-        let em = style.captionSize * Double(min(frame.width, frame.height))
+        let em = Self.em(style.captionSize, of: frame)
         let block = try drawBlock(caption.text, em: em, bold: false, maxLines: 3, maxWidth: safe.width, layers: layers)
         let x = safe.x + (safe.width - block.width) / 2
         let y = switch caption.position {
@@ -80,6 +80,12 @@ public final class TextRenderer {
         case .centre: (frame.height - block.height) / 2
         }
         return TextOverlay(rect: Rect(x: x, y: y, width: block.width, height: block.height), pixels: block.pixels)
+    }
+
+    /// The em size in pixels for a fraction of the frame's shorter side, the fraction held to
+    /// 0…0.25 (a NaN is 0: the smallest text), so no style asks for letters taller than the frame.
+    static func em(_ fraction: Double, of frame: Size) -> Double {
+        (fraction.isFinite ? min(max(fraction, 0), 0.25) : 0) * Double(min(frame.width, frame.height))
     }
 
     /// Which parts of the text to draw.
@@ -112,10 +118,14 @@ public final class TextRenderer {
     /// Cairo draws the letters (and emoji); the outline and shadow are grown from their
     /// coverage (``TextEffects``) and composed under them.
     func drawBlock(_ text: String, em: Double, bold: Bool, maxLines: Int, maxWidth: Int, layers: Layers) throws(TextError) -> Block {
-        let em = max(1, em)
-        let outline = max(1, Int((style.outlineWidth * em).rounded()))
-        let blur = max(0, Int((style.shadowRadius * em / 2).rounded()))
-        let offset = blur > 0 ? max(1, Int((em * 0.03).rounded())) : 0
+        // Sizes are clamped to sane ranges: a style's NaN or huge fraction never traps or allocates wildly.
+        func pixels(_ value: Double, _ range: ClosedRange<Int>) -> Int {
+            value.isFinite ? min(max(Int(value.rounded()), range.lowerBound), range.upperBound) : range.lowerBound
+        }
+        let em = Double(pixels(em, 1...4096))
+        let outline = pixels(style.outlineWidth * em, 1...64)
+        let blur = pixels(style.shadowRadius * em / 2, 0...64)
+        let offset = blur > 0 ? pixels(em * 0.03, 1...64) : 0
         let pad = outline + 2 * blur + offset + 1
         let lineWidth = max(1, maxWidth - 2 * pad)
 

@@ -31,7 +31,8 @@ public struct TextStyle: Sendable, Hashable {
     public var fill: RGBColor
     /// The colour of the outline and the soft shadow; black by default.
     public var outline: RGBColor
-    /// The caption's em size as a fraction of the frame's shorter side (0.05: 54 px at 1080p).
+    /// The caption's em size as a fraction of the frame's shorter side (0.05: 54 px at 1080p);
+    /// the renderer holds each size fraction to 0…0.25.
     public var captionSize: Double
     /// A title card's title as a fraction of the frame's shorter side.
     public var titleSize: Double

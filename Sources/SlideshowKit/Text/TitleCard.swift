@@ -48,11 +48,10 @@ extension TextRenderer {
     /// - Throws: ``TextError/cairo(call:message:)`` when cairo cannot draw.
     public func overlays(for card: TitleCard, frame: Size) throws(TextError) -> [TextOverlay] {
         let safe = Self.titleSafeArea(of: frame)
-        let shorter = Double(min(frame.width, frame.height))
-        var blocks = [try drawBlock(card.title, em: style.titleSize * shorter, bold: true, maxLines: 2,
+        var blocks = [try drawBlock(card.title, em: Self.em(style.titleSize, of: frame), bold: true, maxLines: 2,
                                     maxWidth: safe.width, layers: .all)]
         if let subtitle = card.subtitle {
-            blocks.append(try drawBlock(subtitle, em: style.subtitleSize * shorter, bold: false, maxLines: 2,
+            blocks.append(try drawBlock(subtitle, em: Self.em(style.subtitleSize, of: frame), bold: false, maxLines: 2,
                                         maxWidth: safe.width, layers: .all))
         }
         // The blocks' padding (outline and shadow room) is the gap between them.
