@@ -62,6 +62,12 @@ let package = Package(
             pkgConfig: "aubio",
             providers: [.apt(["libaubio-dev"])]
         ),
+        // Pango with Cairo (HarfBuzz shaping, FriBidi, fontconfig fallback) for captions and cards.
+        .systemLibrary(
+            name: "CPangoCairo",
+            pkgConfig: "pangocairo",
+            providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]
+        ),
 
         // The library, in folders by pipeline stage:
         // Support/ (messages, process tuning, file errors), Pixels/ (sizes, colours, pixel buffers,
@@ -73,7 +79,7 @@ let package = Package(
         // Slideshow/ (validates, plans and renders a show), Batch/ (manifests and the runner).
         .target(
             name: "SlideshowKit",
-            dependencies: ["CFFmpeg", "CTurboJPEG", "CProcessTuning", "CEBUR128", "CFaceDetection", "CHeif", "CWebP", "CLCMS", "CZimg", "CAubio"]
+            dependencies: ["CFFmpeg", "CTurboJPEG", "CProcessTuning", "CEBUR128", "CFaceDetection", "CHeif", "CWebP", "CLCMS", "CZimg", "CAubio", "CPangoCairo"]
         ),
 
         // The command-line tool: parses, calls the library, reports.
@@ -102,5 +108,6 @@ let package = Package(
         .testTarget(name: "BatchTests", dependencies: ["SlideshowKit", "TestSupport"]),
         .testTarget(name: "AudioTests", dependencies: ["SlideshowKit", "TestSupport", "slideshow"]),
         .testTarget(name: "BeatTests", dependencies: ["SlideshowKit", "TestSupport"]),
+        .testTarget(name: "TextTests", dependencies: ["SlideshowKit", "TestSupport"]),
     ]
 )
