@@ -87,5 +87,6 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["slideshow", "TestSupport"]),
         .testTarget(name: "BatchTests", dependencies: ["SlideshowKit", "TestSupport"]),
         .testTarget(name: "AudioTests", dependencies: ["SlideshowKit", "TestSupport", "slideshow"]),
+        .testTarget(name: "VideoTests", dependencies: ["SlideshowKit", "TestSupport"]),
     ]
 )
