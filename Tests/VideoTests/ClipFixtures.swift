@@ -38,13 +38,13 @@ enum Clips {
     /// Every frame ffmpeg decodes, autorotated and scaled to `size` as rgb24, with each frame's
     /// time on the clip's clock (its timestamp less the container's start time).
     static func referenceFrames(_ path: String, size: Size, extraFilters: String = "",
-                                input: [String] = []) throws -> [(time: Double, pixels: [UInt8])] {
+                                input: [String] = [], probeInput: [String] = []) throws -> [(time: Double, pixels: [UInt8])] {
         let filters = extraFilters + "scale=\(size.width):\(size.height)"
         let data = try ffmpeg(input + ["-i", path, "-map", "0:v:0", "-vf", filters, "-fps_mode", "passthrough",
                                        "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
-        let start = Double(try ffprobe(input + ["-show_entries", "format=start_time", "-of", "default=nw=1:nk=1", path])
+        let start = Double(try ffprobe(probeInput + ["-show_entries", "format=start_time", "-of", "default=nw=1:nk=1", path])
             .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
-        let times = try ffprobe(input + ["-select_streams", "v:0", "-show_entries", "frame=best_effort_timestamp_time",
+        let times = try ffprobe(probeInput + ["-select_streams", "v:0", "-show_entries", "frame=best_effort_timestamp_time",
                                          "-of", "csv=p=0", path])
             .split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: CharacterSet(charactersIn: ", "))) }
         let bytes = size.width * size.height * 3
@@ -54,9 +54,14 @@ enum Clips {
         }
     }
 
-    /// The reference frame shown at clip time `t`: the last whose time is at most `t` (the first before any).
+    /// The reference frame shown at clip time `t`: the last whose time is at most `t` (the first
+    /// before any). ffprobe prints times to 6 decimals, hence the tolerance.
     static func frame(at t: Double, in frames: [(time: Double, pixels: [UInt8])]) -> [UInt8] {
-        (frames.last { $0.time <= t + 1e-9 } ?? frames[0]).pixels
+        frames[dueIndex(at: t, in: frames)].pixels
+    }
+
+    static func dueIndex(at t: Double, in frames: [(time: Double, pixels: [UInt8])]) -> Int {
+        frames.lastIndex { $0.time <= t + 1e-5 } ?? 0
     }
 
     /// Every frame a reader gives.

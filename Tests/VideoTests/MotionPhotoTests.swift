@@ -11,7 +11,7 @@ struct MotionPhotoTests {
         let range = try #require(source.byteRange)
         return try Clips.ffprobe(["-select_streams", "v:0", "-show_entries", "stream=codec_name,width,height", "-of", "csv=p=0",
                                   "subfile,,start,\(range.lowerBound),end,\(range.upperBound),,:\(source.path)"])
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+            .trimmingCharacters(in: CharacterSet(charactersIn: ", \n"))
     }
 
     @Test func samsungHEIC() throws {

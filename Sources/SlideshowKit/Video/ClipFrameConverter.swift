@@ -51,12 +51,13 @@ final class ClipFrameConverter {
         return try scale(frame, key: key, tags: tags)
     }
 
-    /// libswscale: the frame's matrix and range, to full-range RGB.
+    /// libswscale: the frame's matrix and range, to full-range RGB, bicubic (the flags ffmpeg's
+    /// own `scale` uses, so frames match its decode).
     private func scale(_ frame: UnsafeMutablePointer<AVFrame>, key: FrameKey, tags: ClipColor) throws(FFmpegError) -> PixelBuffer {
         if scaler?.key != key {
             let context = try OwnedScaleContext(from: Size(width: Int(key.width), height: Int(key.height)),
                                                 format: AVPixelFormat(rawValue: key.format), to: size, format: AV_PIX_FMT_RGB24,
-                                                flags: SWS_BICUBIC | SWS_ACCURATE_RND)
+                                                flags: SWS_BICUBIC)
             let coefficients = sws_getCoefficients(Self.swsColorspace(tags.matrix))
             let rgb = sws_getCoefficients(SWS_CS_DEFAULT)
             try check(sws_setColorspaceDetails(context.pointer, coefficients, tags.fullRange ? 1 : 0, rgb, 1, 0, 1 << 16, 1 << 16),

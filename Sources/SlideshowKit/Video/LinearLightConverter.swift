@@ -10,7 +10,7 @@ internal import CZimg
 /// with its system gamma for a 1000 cd/m² display) and converts the primaries to BT.709, all
 /// in one graph writing 32-bit float RGB. Then, for HDR only, Hable's filmic curve maps each
 /// pixel's brightest component from [0, peak] to [0, 1] and scales the three components by the
-/// same factor (hue kept, `desat=0`); then the BT.709 OETF to 8 bits.
+/// same factor (hue kept, `desat=0`); then BT.709 (BT.1886) encoding to 8 bits.
 final class LinearLightConverter {
     private let graph: OpaquePointer
     private let size: Size
@@ -71,6 +71,9 @@ final class LinearLightConverter {
         parameters.resample_filter = ZIMG_RESIZE_BICUBIC
         parameters.nominal_peak_luminance = 100
         parameters.cpu_type = ZIMG_CPU_AUTO
+        // zimg's table-based transfer functions, as `zscale` uses them by default (`agamma=1`):
+        // faster, and what the reference chain computes (exact HLG moves blue by 2.5%).
+        parameters.allow_approximate_gamma = 1
         guard let graph = zimg_filter_graph_build(&input, &output, &parameters) else {
             throw Self.lastError("zimg_filter_graph_build")
         }
@@ -198,10 +201,11 @@ struct ToneCurve {
         return 10
     }
 
-    /// Linear light in [0, 1] (16 384 steps) to 8-bit BT.709 OETF code values.
+    /// Linear light in [0, 1] (16 384 steps) to 8-bit BT.709 code values, display-referred:
+    /// the inverse of BT.1886's EOTF (a 2.4 power), which is how zimg (and so `zscale=t=bt709`)
+    /// encodes BT.709 and the inverse of how it linearised an SDR input.
     static let bt709Encoding: [UInt8] = (0..<16384).map { index in
-        let l = Double(index) / 16383
-        let v = l < 0.018 ? 4.5 * l : 1.099 * pow(l, 0.45) - 0.099
+        let v = pow(Double(index) / 16383, 1 / 2.4)
         return UInt8(min(max(v * 255 + 0.5, 0), 255))
     }
 }

@@ -38,8 +38,8 @@ public enum MotionPhoto {
             return (try? file.read(upToCount: count)) ?? Data()
         }
         let head = read(0, 512 * 1024)
-        let xmp = XMPMotionFields(head)
-        let timestamp = xmp.presentationTimestamp.flatMap { $0 >= 0 ? $0 : nil }
+        var xmp = XMPMotionFields(head)
+        var timestamp = xmp.presentationTimestamp.flatMap { $0 >= 0 ? $0 : nil }
         // HEIF: walk the top-level boxes for `mpvd`.
         if head.count >= 12, head[4..<8] == Data("ftyp".utf8), head[8..<12] != Data("qt  ".utf8) {
             var offset: Int64 = 0
@@ -51,6 +51,11 @@ public enum MotionPhoto {
                 if boxSize == 0 { boxSize = fileSize - offset }
                 guard boxSize >= headerSize, offset + boxSize <= fileSize else { break }
                 if header[4..<8] == Data("mpvd".utf8) {
+                    // HEIF keeps its XMP as an item, often at the end of `mdat`, just before this box.
+                    if xmp.presentationTimestamp == nil {
+                        xmp = XMPMotionFields(read(max(offset - 256 * 1024, 0), Int(min(offset, 256 * 1024))))
+                        timestamp = xmp.presentationTimestamp.flatMap { $0 >= 0 ? $0 : nil }
+                    }
                     return MotionPhotoVideo(kind: .heifMotionPhotoBox,
                                             source: ClipSource(path: path, byteRange: offset + headerSize..<offset + boxSize),
                                             presentationTimestampMicroseconds: timestamp)
