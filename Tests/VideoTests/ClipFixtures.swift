@@ -37,10 +37,12 @@ enum Clips {
 
     /// Every frame ffmpeg decodes, autorotated and scaled to `size` as rgb24, with each frame's
     /// time on the clip's clock (its timestamp less the container's start time).
-    static func referenceFrames(_ path: String, size: Size, extraFilters: String = "",
+    /// - Parameter seconds: only the frames of the clip's first seconds, when given.
+    static func referenceFrames(_ path: String, size: Size, extraFilters: String = "", seconds: Double? = nil,
                                 input: [String] = [], probeInput: [String] = []) throws -> [(time: Double, pixels: [UInt8])] {
         let filters = extraFilters + "scale=\(size.width):\(size.height)"
-        let data = try ffmpeg(input + ["-i", path, "-map", "0:v:0", "-vf", filters, "-fps_mode", "passthrough",
+        let limit = seconds.map { ["-t", "\($0)"] } ?? []
+        let data = try ffmpeg(input + limit + ["-i", path, "-map", "0:v:0", "-vf", filters, "-fps_mode", "passthrough",
                                        "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
         let start = Double(try ffprobe(probeInput + ["-show_entries", "format=start_time", "-of", "default=nw=1:nk=1", path])
             .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0

@@ -29,6 +29,20 @@ struct ToneMappingTests {
         #expect(abs(c.saturation - b.saturation) / b.saturation > 0.05 || abs(c.luma - b.luma) / b.luma > 0.05)
     }
 
+    /// An SDR Display P3 clip (the Live Photo's movie, full range) goes through linear light to
+    /// BT.709 primaries: it matches zscale's own conversion of the same frame.
+    @Test func wideGamutConvertedInLinearLight() throws {
+        let path = Clips.path("livephoto_iphone15pro_IMG_4394.mov")
+        let size = Size(width: 144, height: 192)
+        let reader = try ClipReader(source: ClipSource(path: path), size: size, framesPerSecond: 30)
+        let ours = try #require(try reader.nextFrame())
+        let theirs = try Clips.ffmpeg(["-i", path, "-frames:v", "1", "-vf",
+                                       "zscale=t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,zscale=t=bt709:m=bt709:r=pc,"
+                                       + "format=gbrp,scale=\(size.width):\(size.height)", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
+        let score = psnr(ours.pixels, [UInt8](theirs))
+        #expect(score >= 35, "PSNR \(score) dB")
+    }
+
     @Test func hableCurve() {
         // Hable's curve normalised to a peak of 10: 0 → 0, 10 → 1, monotonic.
         let curve = ToneCurve(peak: 10)
