@@ -64,8 +64,9 @@ struct ClipFrameTests {
     }
 
     /// Flips: a display matrix with a negative determinant (written into a made clip's `tkhd`)
-    /// mirrors the picture, for a plain mirror and for a transpose.
-    @Test(arguments: [("hflip", [-65536, 0, 0, 65536], "hflip,"), ("transpose", [0, 65536, 65536, 0], "transpose=0,")])
+    /// mirrors the picture, for a plain mirror and for a transpose; and a half turn.
+    @Test(arguments: [("hflip", [-65536, 0, 0, 65536], "hflip,"), ("transpose", [0, 65536, 65536, 0], "transpose=0,"),
+                      ("halfturn", [-65536, 0, 0, -65536], "hflip,vflip,")])
     func flipsFromTheDisplayMatrix(_ name: String, _ matrix: [Int32], _ filter: String) throws {
         let folder = try Clips.temporary()
         let path = folder.path("\(name).mp4")
@@ -73,7 +74,9 @@ struct ClipFrameTests {
                           "-pix_fmt", "yuv420p", path])
         try patchTrackMatrix(path, matrix)
         let info = try ClipProbe.probe(ClipSource(path: path))
-        #expect(info.isMirrored)
+        #expect(info.isMirrored == (name != "halfturn"))
+        // A transpose is a mirror (x → −x) then a quarter turn anticlockwise, i.e. 270° clockwise.
+        #expect(info.orientation.clockwiseDegrees == (name == "halfturn" ? 180 : name == "transpose" ? 270 : 0))
         let size = info.displaySize
         let reference = try Clips.referenceFrames(path, size: size, extraFilters: filter, input: ["-noautorotate"])
         let reader = try ClipReader(source: ClipSource(path: path), size: size, framesPerSecond: 10)
