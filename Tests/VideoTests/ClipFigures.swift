@@ -26,10 +26,17 @@ struct ClipFigures {
                 while try reader.nextFrame() != nil { frames += 1 }
                 decoded = reader.decodedFrames
             }
+            // Fitted inside a 1920x1080 show (letterboxed), the size a render asks for.
+            let scale = min(1920 / Double(info.displaySize.width), 1080 / Double(info.displaySize.height))
+            let fitted = Size(width: Int(Double(info.displaySize.width) * scale) & ~1, height: Int(Double(info.displaySize.height) * scale) & ~1)
+            let fittedTime = try seconds {
+                let reader = try ClipReader(source: ClipSource(path: path), size: fitted, framesPerSecond: 30)
+                while try reader.nextFrame() != nil {}
+            }
             let null = try seconds { try Clips.ffmpeg(["-i", path, "-map", "0:v:0", "-f", "null", "-"]) }
             let rgb = try seconds { try Clips.ffmpeg(["-i", path, "-map", "0:v:0", "-pix_fmt", "rgb24", "-f", "null", "-"]) }
-            print(String(format: "FIGURE speed %@: ours %.2f s (%d show frames, %d decoded, upright %@ RGB); ffmpeg -f null %.2f s; ffmpeg to rgb24 %.2f s",
-                         file, ours, frames, decoded, "\(info.displaySize)", null, rgb))
+            print(String(format: "FIGURE speed %@: ours %.2f s (%d show frames, %d decoded, upright %@ RGB), %.2f s fitted to %@; ffmpeg -f null %.2f s; ffmpeg to rgb24 %.2f s",
+                         file, ours, frames, decoded, "\(info.displaySize)", fittedTime, "\(fitted)", null, rgb))
         }
     }
 
