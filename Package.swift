@@ -109,5 +109,6 @@ let package = Package(
         .testTarget(name: "AudioTests", dependencies: ["SlideshowKit", "TestSupport", "slideshow"]),
         .testTarget(name: "BeatTests", dependencies: ["SlideshowKit", "TestSupport"]),
         .testTarget(name: "TextTests", dependencies: ["SlideshowKit", "TestSupport"]),
+        .testTarget(name: "VideoTests", dependencies: ["SlideshowKit", "TestSupport"]),
     ]
 )

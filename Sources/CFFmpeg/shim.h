@@ -17,6 +17,9 @@
 #include <libavutil/dict.h>
 #include <libavutil/audio_fifo.h>
 #include <libavutil/channel_layout.h>
+#include <libavutil/display.h>
+#include <libavutil/mastering_display_metadata.h>
+#include <libavutil/pixdesc.h>
 #include <errno.h>
 
 /// AVERROR(EAGAIN): "output is not ready / input is full, try again after the other side moved".
@@ -38,5 +41,8 @@ static inline void shim_av_strerror(int code, char *buffer, size_t size) {
 
 /// Silences libav*'s own logging: failures reach the user through our errors, not stderr.
 static inline void shim_av_log_quiet(void) { av_log_set_level(AV_LOG_QUIET); }
+
+/// AVSEEK_SIZE (a custom I/O seek callback's "how long is the stream?" request).
+static inline int shim_avseek_size(void) { return AVSEEK_SIZE; }
 
 #endif

@@ -1,0 +1,193 @@
+internal import CFFmpeg
+
+/// Decodes a clip's sound from its in-point for its length, as ``AudioFormat`` (48 kHz stereo
+/// interleaved float), for the mixer to lay under the clip's frames.
+///
+/// ``AudioReader`` reads a music file from its start; a clip needs its audio from an offset
+/// and, for a motion photo, from a byte range, hence this reader. Samples are placed by their
+/// timestamps on the same clock as ``ClipReader``'s frames (the container's start time is
+/// zero), so picture and sound stay in sync: samples before the in-point are dropped, a gap
+/// before the first sample and the end past the last are silence, and exactly
+/// `round(duration × 48 000)` sample frames come out in all.
+public final class ClipAudioReader {
+    /// The clip's path.
+    public let path: String
+    /// Sample frames (one left and one right sample each) that ``read()`` gives in all.
+    public let totalFrames: Int
+
+    private let input: OwnedClipInput
+    private let decoder: OwnedCodecContext
+    private let streamIndex: Int32
+    private let timeBase: AVRational
+    private let packet: OwnedPacket
+    private let frame: OwnedFrame
+    private var resampler: OwnedResampler?
+    private var resamplerKey: (Int32, Int32, Int32)?
+    /// The sample position (48 kHz, clip time) of the next sample the resampler gives.
+    private var position: Int64?
+    private let startSample: Int64
+    private var emitted = 0
+    private let zero: Int64
+    private var draining = false
+    private var finished = false
+
+    /// Opens the clip's audio, or nil when it has none.
+    /// - Parameters:
+    ///   - inPoint: where in the clip to start (clip time).
+    ///   - duration: how long the sound lasts (the clip's play length).
+    /// - Throws: ``ClipError`` `.missing`, `.unreadable`, or `.decodeFailed` (no decoder for its audio).
+    public init?(source: ClipSource, inPoint: MediaTime = .zero, duration: MediaTime) throws(ClipError) {
+        path = source.path
+        input = try ClipProbe.open(source)
+        let context = input.context
+        let index = av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
+        guard index >= 0, let stream = context.pointee.streams[Int(index)] else { return nil }
+        streamIndex = index
+        for other in 0..<Int(context.pointee.nb_streams) where other != Int(index) {
+            context.pointee.streams[other]?.pointee.discard = AVDISCARD_ALL
+        }
+        timeBase = stream.pointee.time_base
+        let start = context.pointee.start_time
+        zero = start == shim_av_nopts_value() ? 0 : start   // AV_TIME_BASE units
+        let rate = Int64(AudioFormat.sampleRate)
+        startSample = inPoint.value * rate / Int64(inPoint.timescale)
+        totalFrames = Int(duration.value * rate / Int64(duration.timescale))
+        let parameters = stream.pointee.codecpar!
+        guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
+            throw ClipError(path: path, kind: .decodeFailed,
+                            reason: "no decoder for its \(String(cString: avcodec_get_name(parameters.pointee.codec_id))) audio")
+        }
+        do {
+            decoder = try OwnedCodecContext(codec: codec)
+            try check(avcodec_parameters_to_context(decoder.pointer, parameters), "avcodec_parameters_to_context")
+            decoder.pointer.pointee.pkt_timebase = timeBase
+            try check(avcodec_open2(decoder.pointer, codec, nil), "avcodec_open2")
+            packet = try OwnedPacket()
+            frame = try OwnedFrame()
+        } catch {
+            throw ClipError(path: path, kind: .decodeFailed, reason: "cannot open its audio decoder (\(error))")
+        }
+        if inPoint > .zero {
+            let target = av_rescale_q(zero, AVRational(num: 1, den: AV_TIME_BASE), timeBase)
+                + av_rescale_q(inPoint.value, AVRational(num: 1, den: inPoint.timescale), timeBase)
+            if av_seek_frame(context, streamIndex, target, AVSEEK_FLAG_BACKWARD) >= 0 { avcodec_flush_buffers(decoder.pointer) }
+        }
+    }
+
+    /// The next chunk of sound (interleaved stereo); nil once ``totalFrames`` have been given.
+    /// - Throws: ``ClipError`` `.decodeFailed` when the resampler fails.
+    public func read() throws(ClipError) -> [Float]? {
+        while emitted < totalFrames {
+            guard let (samples, at) = try decodeChunk() else {
+                // The stream ended: silence for the rest.
+                let count = totalFrames - emitted
+                emitted = totalFrames
+                return [Float](repeating: 0, count: count * AudioFormat.channels)
+            }
+            let want = Int64(emitted) + startSample   // the sample position due next
+            var chunk = samples[...]
+            var first = at
+            if first < want {
+                let drop = Int(min(want - first, Int64(chunk.count / 2)))
+                chunk = chunk.dropFirst(drop * 2)
+                first += Int64(drop)
+            }
+            var result: [Float] = []
+            if first > want {
+                // A gap (or audio that starts after the video): silence up to the first sample.
+                result = [Float](repeating: 0, count: Int(min(first - want, Int64(totalFrames - emitted))) * 2)
+            }
+            result += chunk.prefix((totalFrames - emitted - result.count / 2) * 2)
+            emitted += result.count / 2
+            if !result.isEmpty { return result }
+        }
+        return nil
+    }
+
+    /// Decodes and resamples the next frame: its samples and the position of the first one.
+    private func decodeChunk() throws(ClipError) -> ([Float], Int64)? {
+        while !finished {
+            let received = avcodec_receive_frame(decoder.pointer, frame.pointer)
+            if received >= 0 {
+                defer { av_frame_unref(frame.pointer) }
+                if position == nil || resamplerKey == nil {
+                    let pts = frame.pointer.pointee.best_effort_timestamp
+                    let ticks = pts == shim_av_nopts_value() ? 0 : pts
+                    let sample = av_rescale_q(ticks, timeBase, AVRational(num: 1, den: Int32(AudioFormat.sampleRate)))
+                        - av_rescale_q(zero, AVRational(num: 1, den: AV_TIME_BASE), AVRational(num: 1, den: Int32(AudioFormat.sampleRate)))
+                    position = sample
+                }
+                let samples = try resample(frame.pointer)
+                let at = position!
+                position = at + Int64(samples.count / 2)
+                if samples.isEmpty { continue }
+                return (samples, at)
+            }
+            if received == shim_averror_eagain() {
+                feedDecoder()
+                continue
+            }
+            if received == shim_averror_invaliddata() { continue }
+            finished = true
+        }
+        return nil
+    }
+
+    private func feedDecoder() {
+        if draining { return }
+        while true {
+            let code = av_read_frame(input.context, packet.pointer)
+            if code < 0 {
+                draining = true
+                _ = avcodec_send_packet(decoder.pointer, nil)
+                return
+            }
+            defer { av_packet_unref(packet.pointer) }
+            guard packet.pointer.pointee.stream_index == streamIndex else { continue }
+            let sent = avcodec_send_packet(decoder.pointer, packet.pointer)
+            if sent >= 0 { return }
+            if sent == shim_averror_invaliddata() { continue }
+            draining = true
+            _ = avcodec_send_packet(decoder.pointer, nil)
+            return
+        }
+    }
+
+    private func resample(_ frame: UnsafeMutablePointer<AVFrame>) throws(ClipError) -> [Float] {
+        let key = (frame.pointee.format, frame.pointee.sample_rate, frame.pointee.ch_layout.nb_channels)
+        if resamplerKey == nil || resamplerKey! != key {
+            var layout = AVChannelLayout()
+            defer { av_channel_layout_uninit(&layout) }
+            if frame.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC {
+                av_channel_layout_default(&layout, frame.pointee.ch_layout.nb_channels)
+            } else {
+                _ = av_channel_layout_copy(&layout, &frame.pointee.ch_layout)
+            }
+            do {
+                resampler = try OwnedResampler(layout: &layout, format: AVSampleFormat(rawValue: frame.pointee.format),
+                                               rate: frame.pointee.sample_rate)
+            } catch {
+                throw ClipError(path: path, kind: .decodeFailed, reason: "cannot resample its audio (\(error))")
+            }
+            resamplerKey = key
+        }
+        let resampler = resampler!
+        let count = frame.pointee.nb_samples
+        let capacity = Int(swr_get_out_samples(resampler.context, count)) + 16
+        var output = [Float](repeating: 0, count: capacity * AudioFormat.channels)
+        let planes = frame.pointee.extended_data.map { UnsafeMutablePointer<UnsafePointer<UInt8>?>(OpaquePointer($0)) }
+        let converted = output.withUnsafeMutableBytes { buffer -> Int32 in
+            var out: UnsafeMutablePointer<UInt8>? = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            return withUnsafeMutablePointer(to: &out) { swr_convert(resampler.context, $0, Int32(capacity), planes, count) }
+        }
+        guard converted >= 0 else {
+            throw ClipError(path: path, kind: .decodeFailed, reason: "cannot resample its audio (\(FFmpegError(call: "swr_convert", code: converted)))")
+        }
+        output.removeLast((capacity - Int(converted)) * AudioFormat.channels)
+        return output
+    }
+}
+
+private func != (lhs: (Int32, Int32, Int32), rhs: (Int32, Int32, Int32)) -> Bool {
+    lhs.0 != rhs.0 || lhs.1 != rhs.1 || lhs.2 != rhs.2
+}

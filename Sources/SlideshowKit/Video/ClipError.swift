@@ -1,0 +1,99 @@
+/// Why a clip cannot be played: the file and the reason, one line for the user.
+public struct ClipError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong, for callers that act on the kind.
+    public enum Kind: Sendable, Equatable {
+        /// No such file.
+        case missing
+        /// The file cannot be read, or libavformat cannot make sense of it (damaged, truncated
+        /// before its index, not a media file at all).
+        case unreadable
+        /// A media file without a video stream (an audio file; cover art does not count).
+        case noVideoStream
+        /// A container other than MP4/MOV/M4V, Matroska or WebM (named in the reason).
+        case unsupportedContainer(String)
+        /// Video in a codec other than H.264, HEVC, VP9, AV1 or ProRes, or one this FFmpeg
+        /// cannot decode (named).
+        case unsupportedCodec(String)
+        /// Larger than ``ClipLimits`` allow (pixels or duration).
+        case tooLarge
+        /// The decoder failed for a reason other than damaged data.
+        case decodeFailed
+    }
+
+    /// The clip's path (for a motion photo, the photo's).
+    public var path: String
+    public var kind: Kind
+    /// Why, in words.
+    public var reason: String
+
+    public init(path: String, kind: Kind, reason: String) {
+        self.path = path
+        self.kind = kind
+        self.reason = reason
+    }
+
+    /// `<file>: <reason>`, the form the CLI prints.
+    public var description: String { "\(path): \(reason)" }
+}
+
+/// Something a clip's reader noticed and worked around (the show goes on).
+public struct ClipWarning: Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// The video stopped before its stated length (truncated or damaged): the last good
+        /// frame is held for the rest of the clip.
+        case endedEarly
+        /// Packets the decoder refused as damaged were skipped.
+        case damagedPackets
+        /// A motion photo's embedded video could not be opened: the still is shown instead.
+        case damagedMotionVideo
+    }
+
+    public var path: String
+    public var kind: Kind
+    public var message: String
+
+    public init(path: String, kind: Kind, message: String) {
+        self.path = path
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { "\(path): \(message)" }
+}
+
+/// What a clip may be at most; checked by ``ClipProbe`` before a render starts.
+public struct ClipLimits: Sendable, Hashable {
+    /// The largest coded picture, in pixels (default 8192 × 4320, 8K).
+    public var maxPixels: Int
+    /// The largest width or height.
+    public var maxDimension: Int
+    /// The longest clip, in seconds (default one hour).
+    public var maxDuration: Double
+
+    public init(maxPixels: Int = 8192 * 4320, maxDimension: Int = 8192, maxDuration: Double = 3600) {
+        self.maxPixels = maxPixels
+        self.maxDimension = maxDimension
+        self.maxDuration = maxDuration
+    }
+
+    public static let `default` = ClipLimits()
+}
+
+/// Where a clip's bytes are: a whole file, or a byte range inside one (a motion photo's
+/// embedded video, read in place).
+public struct ClipSource: Sendable, Hashable, CustomStringConvertible {
+    /// The file.
+    public var path: String
+    /// The part of the file that is the video; nil for the whole file.
+    public var byteRange: Range<Int64>?
+
+    public init(path: String, byteRange: Range<Int64>? = nil) {
+        self.path = path
+        self.byteRange = byteRange
+    }
+
+    public var description: String {
+        guard let byteRange else { return path }
+        return "\(path) [bytes \(byteRange.lowerBound)..<\(byteRange.upperBound)]"
+    }
+}

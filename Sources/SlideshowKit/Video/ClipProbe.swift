@@ -1,0 +1,168 @@
+import Glibc
+internal import CFFmpeg
+
+/// A clip's colour description, as tagged in the stream (H.273 code points, the values
+/// FFmpeg's `AVColor*` enums and zimg's enums share).
+public struct ClipColor: Sendable, Hashable {
+    /// Matrix coefficients (1 BT.709, 5/6 BT.601, 9 BT.2020 non-constant, 2 unspecified).
+    public var matrix: Int
+    /// Transfer (1 BT.709, 16 PQ / SMPTE 2084, 18 HLG / ARIB STD-B67, 2 unspecified).
+    public var transfer: Int
+    /// Primaries (1 BT.709, 9 BT.2020, 12 Display P3, 2 unspecified).
+    public var primaries: Int
+    /// Full range (0–255 for 8 bits) rather than limited (16–235).
+    public var fullRange: Bool
+
+    /// HLG or PQ: tone-mapped to SDR on decode.
+    public var isHDR: Bool { transfer == 16 || transfer == 18 }
+    /// Primaries other than BT.709/sRGB that are known (BT.2020, P3, …): converted in linear light.
+    var needsPrimariesConversion: Bool { ![1, 2, 5, 6, 7].contains(primaries) && primaries > 0 && primaries < 23 }
+}
+
+/// What a clip is, learnt from its content before a render starts.
+public struct ClipInfo: Sendable, Hashable {
+    /// Where the bytes are.
+    public var source: ClipSource
+    /// The container as libavformat names it, e.g. `mov,mp4,m4a,3gp,3g2,mj2` or `matroska,webm`.
+    public var container: String
+    /// The video codec's name: `h264`, `hevc`, `vp9`, `av1` or `prores`.
+    public var codec: String
+    /// The coded picture size (before the display matrix turns it).
+    public var codedSize: Size
+    /// How the display matrix turns the pictures upright.
+    public var orientation: ClipOrientation
+    /// The display matrix's rotation as `av_display_rotation_get` gives it (degrees,
+    /// counter-clockwise; ffprobe's `rotation`), 0 without a matrix.
+    public var rotation: Double
+    /// The length in seconds (the container's, else the video stream's).
+    public var duration: Double
+    /// The first timestamp, in seconds: clip time zero.
+    public var startTime: Double
+    /// The stream's average frame rate, when it states one.
+    public var averageFrameRate: Double?
+    public var color: ClipColor
+    /// The decoded pixel format's name, e.g. `yuv420p10le`.
+    public var pixelFormat: String
+    /// Whether the clip has an audio stream.
+    public var hasAudio: Bool
+
+    /// The picture size once turned upright.
+    public var displaySize: Size { orientation.upright(codedSize) }
+    /// Whether the display matrix mirrors the picture.
+    public var isMirrored: Bool { orientation.isMirrored }
+}
+
+/// Recognises a clip by its content and checks it can be played.
+public enum ClipProbe {
+    /// The codecs clips may use.
+    public static let supportedCodecs: Set<String> = ["h264", "hevc", "vp9", "av1", "prores"]
+
+    /// Opens the clip, reads its streams and checks codec, size and length.
+    /// - Throws: ``ClipError``: `.missing`, `.unreadable`, `.noVideoStream`,
+    ///   `.unsupportedContainer`, `.unsupportedCodec`, `.tooLarge`.
+    public static func probe(_ source: ClipSource, limits: ClipLimits = .default) throws(ClipError) -> ClipInfo {
+        let input = try open(source)
+        return try describe(input, source: source, limits: limits).info
+    }
+
+    /// Opens a clip for reading (used by the readers).
+    static func open(_ source: ClipSource) throws(ClipError) -> OwnedClipInput {
+        var status = stat()
+        if stat(source.path, &status) != 0 {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR { throw ClipError(path: source.path, kind: .missing, reason: "no such clip") }
+            throw ClipError(path: source.path, kind: .unreadable, reason: "cannot read the clip (\(String(cString: strerror(code))))")
+        }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            throw ClipError(path: source.path, kind: .unreadable, reason: "is not a regular file")
+        }
+        if let range = source.byteRange, range.isEmpty || range.lowerBound < 0 || range.upperBound > Int64(status.st_size) {
+            throw ClipError(path: source.path, kind: .unreadable, reason: "the embedded video's byte range \(range) lies outside the file")
+        }
+        do {
+            return try OwnedClipInput(source)
+        } catch {
+            throw ClipError(path: source.path, kind: .unreadable,
+                            reason: "not a video FFmpeg can read, or a damaged one (\(error.call): \(error.message))")
+        }
+    }
+
+    /// The checks and facts, and the index of the video stream.
+    static func describe(_ input: OwnedClipInput, source: ClipSource,
+                         limits: ClipLimits) throws(ClipError) -> (info: ClipInfo, stream: Int32) {
+        let context = input.context
+        let path = source.path
+        var videoIndex: Int32 = -1
+        var hasAudio = false
+        for index in 0..<Int(context.pointee.nb_streams) {
+            guard let stream = context.pointee.streams[index], let parameters = stream.pointee.codecpar else { continue }
+            switch parameters.pointee.codec_type {
+            case AVMEDIA_TYPE_VIDEO:
+                // Cover art (an MP3's or M4A's attached picture) is not a video.
+                if stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0 && videoIndex < 0 { videoIndex = Int32(index) }
+            case AVMEDIA_TYPE_AUDIO:
+                hasAudio = true
+            default: break
+            }
+        }
+        guard videoIndex >= 0, let stream = context.pointee.streams[Int(videoIndex)] else {
+            throw ClipError(path: path, kind: .noVideoStream, reason: "has no video stream")
+        }
+        let container = String(cString: context.pointee.iformat.pointee.name)
+        guard container.hasPrefix("mov,mp4") || container.hasPrefix("matroska") else {
+            throw ClipError(path: path, kind: .unsupportedContainer(container),
+                            reason: "is a \(container) file; clips must be MP4, MOV, M4V, MKV or WebM")
+        }
+        let parameters = stream.pointee.codecpar!
+        let codec = String(cString: avcodec_get_name(parameters.pointee.codec_id))
+        guard supportedCodecs.contains(codec) else {
+            throw ClipError(path: path, kind: .unsupportedCodec(codec),
+                            reason: "its video is \(codec); clips must be H.264, HEVC, VP9, AV1 or ProRes")
+        }
+        guard avcodec_find_decoder(parameters.pointee.codec_id) != nil else {
+            throw ClipError(path: path, kind: .unsupportedCodec(codec), reason: "this FFmpeg has no \(codec) decoder")
+        }
+        let size = Size(width: Int(parameters.pointee.width), height: Int(parameters.pointee.height))
+        guard size.width > 0, size.height > 0 else {
+            throw ClipError(path: path, kind: .unreadable, reason: "its video stream states no picture size")
+        }
+        if size.width > limits.maxDimension || size.height > limits.maxDimension || size.width * size.height > limits.maxPixels {
+            throw ClipError(path: path, kind: .tooLarge,
+                            reason: "its video is \(size), larger than the \(limits.maxDimension)-pixel, \(limits.maxPixels / 1_000_000)-megapixel limit")
+        }
+        let timeBase = stream.pointee.time_base
+        let nopts = shim_av_nopts_value()
+        var duration = 0.0
+        if context.pointee.duration != nopts && context.pointee.duration > 0 {
+            duration = Double(context.pointee.duration) / Double(AV_TIME_BASE)
+        } else if stream.pointee.duration != nopts && stream.pointee.duration > 0 {
+            duration = Double(stream.pointee.duration) * av_q2d(timeBase)
+        }
+        guard duration > 0 else { throw ClipError(path: path, kind: .unreadable, reason: "its length is unknown (a damaged clip?)") }
+        guard duration <= limits.maxDuration else {
+            throw ClipError(path: path, kind: .tooLarge,
+                            reason: "it lasts \(Int(duration)) s, longer than the \(Int(limits.maxDuration)) s limit")
+        }
+        let start = context.pointee.start_time != nopts ? Double(context.pointee.start_time) / Double(AV_TIME_BASE) : 0
+        var rotation = 0.0
+        var orientation = ClipOrientation.upright
+        if let data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, nil) {
+            let matrix = data.withMemoryRebound(to: Int32.self, capacity: 9) { Array(UnsafeBufferPointer(start: $0, count: 9)) }
+            let degrees = matrix.withUnsafeBufferPointer { av_display_rotation_get($0.baseAddress!) }
+            if !degrees.isNaN { rotation = degrees }
+            orientation = ClipOrientation(matrix: matrix) ?? .upright
+        }
+        let rate = stream.pointee.avg_frame_rate
+        let color = ClipColor(matrix: Int(parameters.pointee.color_space.rawValue),
+                              transfer: Int(parameters.pointee.color_trc.rawValue),
+                              primaries: Int(parameters.pointee.color_primaries.rawValue),
+                              fullRange: parameters.pointee.color_range == AVCOL_RANGE_JPEG
+                                  || parameters.pointee.format == AV_PIX_FMT_YUVJ420P.rawValue)
+        let formatName = av_get_pix_fmt_name(AVPixelFormat(rawValue: parameters.pointee.format)).map { String(cString: $0) } ?? "unknown"
+        let info = ClipInfo(source: source, container: container, codec: codec, codedSize: size, orientation: orientation,
+                            rotation: rotation, duration: duration, startTime: start,
+                            averageFrameRate: rate.num > 0 && rate.den > 0 ? av_q2d(rate) : nil,
+                            color: color, pixelFormat: formatName, hasAudio: hasAudio)
+        return (info, videoIndex)
+    }
+}

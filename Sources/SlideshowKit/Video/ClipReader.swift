@@ -1,0 +1,219 @@
+internal import CFFmpeg
+
+/// Decodes a clip's video and gives one upright RGB frame for each frame of the show.
+///
+/// The show runs at a constant frame rate; a clip's frames come when they come (phones record
+/// at a variable rate). Output frame `k` shows the clip at `inPoint + k / fps`, and for each
+/// such time `t` the reader gives the last decoded frame whose timestamp is at most `t` (the
+/// first frame, for times before it). Times are the stream's timestamps after libavformat
+/// applied the edit list, less the container's start time, so a clip starts at zero.
+///
+/// Only two decoded frames are kept (the one shown and the next one), each converted to RGB
+/// once, however long it is held: memory does not grow with the clip. A trimmed clip seeks to
+/// the keyframe before its in-point and decodes forward from there. libavcodec decodes on its
+/// own threads (frame and slice threads, as many as there are cores).
+///
+/// A clip that stops early (truncated, damaged) holds its last good frame for the rest of its
+/// length and records a ``ClipWarning``; damaged packets are skipped and counted. Reading
+/// always ends: every loop either consumes a packet or reaches the end of the file.
+public final class ClipReader {
+    /// What the clip is.
+    public let info: ClipInfo
+    /// The size of the frames given (upright).
+    public let size: Size
+    /// The number of frames ``nextFrame()`` gives in all.
+    public let frameCount: Int
+    /// Frames libavcodec has decoded so far (shown or not): what a trimmed clip's seek saves.
+    public private(set) var decodedFrames = 0
+    /// What went wrong along the way and was worked around.
+    public private(set) var warnings: [ClipWarning] = []
+
+    private let input: OwnedClipInput
+    private let decoder: OwnedCodecContext
+    private let streamIndex: Int32
+    private let timeBase: AVRational
+    private let packet: OwnedPacket
+    private var shown: OwnedFrame
+    private var next: OwnedFrame
+    private var hasShown = false
+    private var hasNext = false
+    private var shownPicture: PixelBuffer?
+    private let converter: ClipFrameConverter
+    private let fps: Int32
+    private let inPoint: MediaTime
+    /// Clip time zero in the stream's time base.
+    private let zero: Int64
+    private var produced = 0
+    private var draining = false
+    private var ended = false
+    private var skippedPackets = 0
+
+    /// Opens a clip and seeks to its in-point.
+    /// - Parameters:
+    ///   - source: the clip.
+    ///   - size: the upright size of the frames to give (the clip's picture fitted by the caller).
+    ///   - framesPerSecond: the show's frame rate.
+    ///   - inPoint: where in the clip to start (clip time, from zero).
+    ///   - duration: how long to play; to the clip's end when nil.
+    ///   - limits: what a clip may be at most.
+    /// - Throws: ``ClipError``, the kinds ``ClipProbe/probe(_:limits:)`` throws, and `.decodeFailed`
+    ///   when the decoder cannot be opened.
+    public init(source: ClipSource, size: Size, framesPerSecond: Int, inPoint: MediaTime = .zero, duration: MediaTime? = nil,
+                limits: ClipLimits = .default) throws(ClipError) {
+        precondition(size.width > 0 && size.height > 0 && framesPerSecond > 0, "a positive size and frame rate")
+        input = try ClipProbe.open(source)
+        let described = try ClipProbe.describe(input, source: source, limits: limits)
+        info = described.info
+        streamIndex = described.stream
+        self.size = size
+        fps = Int32(framesPerSecond)
+        self.inPoint = inPoint
+        let length = duration?.seconds ?? max(info.duration - inPoint.seconds, 0)
+        frameCount = max(Int((length * Double(framesPerSecond)).rounded()), 1)
+        let context = input.context
+        for index in 0..<Int(context.pointee.nb_streams) where index != Int(streamIndex) {
+            context.pointee.streams[index]?.pointee.discard = AVDISCARD_ALL
+        }
+        let stream = context.pointee.streams[Int(streamIndex)]!
+        timeBase = stream.pointee.time_base
+        let start = context.pointee.start_time
+        zero = start == shim_av_nopts_value() ? 0 : av_rescale_q(start, AVRational(num: 1, den: AV_TIME_BASE), timeBase)
+        let parameters = stream.pointee.codecpar!
+        do {
+            let codec = avcodec_find_decoder(parameters.pointee.codec_id)!
+            decoder = try OwnedCodecContext(codec: codec)
+            try check(avcodec_parameters_to_context(decoder.pointer, parameters), "avcodec_parameters_to_context")
+            decoder.pointer.pointee.pkt_timebase = timeBase
+            decoder.pointer.pointee.thread_count = 0
+            decoder.pointer.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
+            try check(avcodec_open2(decoder.pointer, codec, nil), "avcodec_open2")
+            packet = try OwnedPacket()
+            shown = try OwnedFrame()
+            next = try OwnedFrame()
+        } catch {
+            throw ClipError(path: source.path, kind: .decodeFailed, reason: "cannot open its \(info.codec) decoder (\(error))")
+        }
+        let turned = info.orientation.swapsAxes ? Size(width: size.height, height: size.width) : size
+        converter = ClipFrameConverter(size: turned, color: info.color)
+        if inPoint > .zero {
+            let target = zero + av_rescale_q(inPoint.value, AVRational(num: 1, den: inPoint.timescale), timeBase)
+            if av_seek_frame(context, streamIndex, target, AVSEEK_FLAG_BACKWARD) >= 0 {
+                avcodec_flush_buffers(decoder.pointer)
+            }
+        }
+    }
+
+    /// The show time of output frame `index`, relative to the clip's start of play.
+    public func time(ofFrame index: Int) -> MediaTime { MediaTime(value: Int64(index), timescale: fps) }
+
+    /// The next frame of the show, upright at ``size``; nil after ``frameCount`` frames.
+    /// - Throws: ``ClipError`` `.unreadable` when not a single frame can be decoded, `.decodeFailed`
+    ///   when the decoder or converter fails for a reason other than damaged data.
+    public func nextFrame() throws(ClipError) -> PixelBuffer? {
+        guard produced < frameCount else { return nil }
+        // Output time t in the stream's time base: zero + inPoint + produced / fps.
+        let inPointTicks = av_rescale_q(inPoint.value, AVRational(num: 1, den: inPoint.timescale), timeBase)
+        let offsetTicks = av_rescale_q(Int64(produced), AVRational(num: 1, den: fps), timeBase)
+        let target = zero + inPointTicks + offsetTicks
+        produced += 1
+        // Move on while the next decoded frame is due (or nothing is shown yet).
+        while true {
+            if !hasNext {
+                guard try decodeNext() else { break }
+            }
+            guard !hasShown || timestamp(of: next) <= target else { break }
+            swap(&shown, &next)
+            av_frame_unref(next.pointer)
+            hasShown = true
+            hasNext = false
+            shownPicture = nil
+        }
+        guard hasShown else {
+            throw ClipError(path: info.source.path, kind: .unreadable, reason: "not a single frame of its video could be decoded")
+        }
+        if ended && !hasNext && !warnings.contains(where: { $0.kind == .endedEarly }) {
+            let last = Double(timestamp(of: shown) - zero) * av_q2d(timeBase)
+            let wanted = Double(target - zero) * av_q2d(timeBase)
+            let frameGap = max(2 / Double(fps), 0.1)
+            if wanted - last > frameGap && last < info.duration - max(frameGap, 0.25) {
+                warnings.append(ClipWarning(path: info.source.path, kind: .endedEarly,
+                                            message: String(format: "its video stops at %.2f s of %.2f s (truncated or damaged): the last good frame is held",
+                                                            last, info.duration)))
+            }
+        }
+        if let shownPicture { return shownPicture }
+        do {
+            let picture = info.orientation.apply(to: try converter.convert(shown.pointer))
+            shownPicture = picture
+            return picture
+        } catch {
+            throw ClipError(path: info.source.path, kind: .decodeFailed, reason: "cannot convert its frames (\(error))")
+        }
+    }
+
+    private func timestamp(of frame: OwnedFrame) -> Int64 {
+        let t = frame.pointer.pointee.best_effort_timestamp
+        return t == shim_av_nopts_value() ? (frame.pointer.pointee.pts == shim_av_nopts_value() ? zero : frame.pointer.pointee.pts) : t
+    }
+
+    /// Decodes the next frame into `next`; false at the end of the stream.
+    private func decodeNext() throws(ClipError) -> Bool {
+        while !ended {
+            let received = avcodec_receive_frame(decoder.pointer, next.pointer)
+            if received >= 0 {
+                decodedFrames += 1
+                hasNext = true
+                return true
+            }
+            if received == shim_averror_eof() {
+                ended = true
+                break
+            }
+            if received == shim_averror_invaliddata() {
+                noteDamage()
+                continue
+            }
+            guard received == shim_averror_eagain() else {
+                // A decoder failure mid-stream: what was decoded stands; the rest is held.
+                ended = true
+                break
+            }
+            feedDecoder()
+        }
+        return false
+    }
+
+    /// Gives the decoder its next video packet, or the end of the stream.
+    private func feedDecoder() {
+        if draining { return }
+        let context = input.context
+        while true {
+            let code = av_read_frame(context, packet.pointer)
+            if code < 0 {
+                draining = true
+                _ = avcodec_send_packet(decoder.pointer, nil)
+                return
+            }
+            defer { av_packet_unref(packet.pointer) }
+            guard packet.pointer.pointee.stream_index == streamIndex else { continue }
+            let sent = avcodec_send_packet(decoder.pointer, packet.pointer)
+            if sent >= 0 { return }
+            if sent == shim_averror_invaliddata() {
+                noteDamage()
+                continue
+            }
+            // EAGAIN cannot happen here (output is always drained first); anything else ends the stream.
+            draining = true
+            _ = avcodec_send_packet(decoder.pointer, nil)
+            return
+        }
+    }
+
+    private func noteDamage() {
+        skippedPackets += 1
+        if skippedPackets == 1 {
+            warnings.append(ClipWarning(path: info.source.path, kind: .damagedPackets,
+                                        message: "damaged video data was skipped"))
+        }
+    }
+}

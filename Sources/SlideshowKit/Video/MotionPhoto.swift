@@ -1,0 +1,232 @@
+import Foundation
+internal import CFFmpeg
+
+/// The video a motion photo carries, found by reading the photo's structure; the video's
+/// bytes are then read in place (``ClipSource/byteRange``), never copied out.
+public struct MotionPhotoVideo: Sendable, Hashable {
+    /// How the video was found.
+    public enum Kind: Sendable, Hashable {
+        /// Samsung and Google HEIC: an `mpvd` box after the HEIF boxes.
+        case heifMotionPhotoBox
+        /// Google JPEG: XMP `Container:Directory`, the video item's length counted from the end.
+        case googleContainer
+        /// Older Google/Samsung JPEG: XMP `GCamera:MicroVideoOffset`, counted from the end.
+        case microVideoOffset
+        /// Samsung JPEG: the MP4 after the `MotionPhoto_Data` marker of the SEF trailer.
+        case samsungTrailer
+        /// Apple Live Photo: a QuickTime movie beside the photo.
+        case livePhotoMovie
+    }
+
+    public var kind: Kind
+    /// The video (a byte range of the photo, or a whole movie file for a Live Photo).
+    public var source: ClipSource
+    /// The still's moment in the video, in microseconds, when the photo states it.
+    public var presentationTimestampMicroseconds: Int64?
+}
+
+/// Finds motion photos' videos.
+public enum MotionPhoto {
+    /// Where a photo's motion is, from its structure alone (nothing is decoded); nil for a plain still.
+    public static func locate(photo path: String) -> MotionPhotoVideo? {
+        guard let file = FileHandle(forReadingAtPath: path) else { return livePhotoMovie(for: path) }
+        defer { try? file.close() }
+        guard let size = try? file.seekToEnd(), size > 16 else { return nil }
+        let fileSize = Int64(size)
+        func read(_ offset: Int64, _ count: Int) -> Data {
+            guard offset >= 0, (try? file.seek(toOffset: UInt64(offset))) != nil else { return Data() }
+            return (try? file.read(upToCount: count)) ?? Data()
+        }
+        let head = read(0, 512 * 1024)
+        var xmp = XMPMotionFields(head)
+        var timestamp = xmp.presentationTimestamp.flatMap { $0 >= 0 ? $0 : nil }
+        // HEIF: walk the top-level boxes for `mpvd`.
+        if head.count >= 12, head[4..<8] == Data("ftyp".utf8), head[8..<12] != Data("qt  ".utf8) {
+            var offset: Int64 = 0
+            while offset + 8 <= fileSize {
+                let header = read(offset, 16)
+                guard header.count >= 8 else { break }
+                var boxSize = Int64(header.bigEndian32(at: 0)), headerSize: Int64 = 8
+                if boxSize == 1, header.count >= 16 { boxSize = Int64(bitPattern: header.bigEndian64(at: 8)); headerSize = 16 }
+                if boxSize == 0 { boxSize = fileSize - offset }
+                guard boxSize >= headerSize, offset + boxSize <= fileSize else { break }
+                if header[4..<8] == Data("mpvd".utf8) {
+                    // HEIF keeps its XMP as an item, often at the end of `mdat`, just before this box.
+                    if xmp.presentationTimestamp == nil {
+                        xmp = XMPMotionFields(read(max(offset - 256 * 1024, 0), Int(min(offset, 256 * 1024))))
+                        timestamp = xmp.presentationTimestamp.flatMap { $0 >= 0 ? $0 : nil }
+                    }
+                    return MotionPhotoVideo(kind: .heifMotionPhotoBox,
+                                            source: ClipSource(path: path, byteRange: offset + headerSize..<offset + boxSize),
+                                            presentationTimestampMicroseconds: timestamp)
+                }
+                offset += boxSize
+            }
+            return livePhotoMovie(for: path)
+        }
+        guard head.count >= 2, head[0] == 0xFF, head[1] == 0xD8 else { return livePhotoMovie(for: path) }
+        // JPEG: the end of the video is the start of Samsung's SEF trailer, when there is one.
+        var end = fileSize
+        let tail = read(fileSize - 8, 8)
+        if tail.count == 8, tail[4..<8] == Data("SEFT".utf8) {
+            let directory = Int64(tail.littleEndian32(at: 0))
+            let sefh = fileSize - 8 - directory
+            if sefh > 0, read(sefh, 4) == Data("SEFH".utf8) { end = sefh }
+        }
+        func isMP4(at start: Int64) -> Bool { start > 0 && start < end && read(start + 4, 4) == Data("ftyp".utf8) }
+        if let length = xmp.containerVideoLength, isMP4(at: fileSize - length) {
+            return MotionPhotoVideo(kind: .googleContainer, source: ClipSource(path: path, byteRange: fileSize - length..<end),
+                                    presentationTimestampMicroseconds: timestamp)
+        }
+        if let offset = xmp.microVideoOffset, isMP4(at: fileSize - offset) {
+            return MotionPhotoVideo(kind: .microVideoOffset, source: ClipSource(path: path, byteRange: fileSize - offset..<end),
+                                    presentationTimestampMicroseconds: timestamp)
+        }
+        if let marker = findLast(Data("MotionPhoto_Data".utf8), in: file, size: end) {
+            let start = marker + 16
+            if isMP4(at: start) {
+                return MotionPhotoVideo(kind: .samsungTrailer, source: ClipSource(path: path, byteRange: start..<end),
+                                        presentationTimestampMicroseconds: timestamp)
+            }
+        }
+        return livePhotoMovie(for: path)
+    }
+
+    /// A motion photo's video checked as a clip; nil (with a warning) when it is damaged, nil
+    /// (without one) for a plain still.
+    public static func clip(for photo: String, limits: ClipLimits = .default,
+                            warnings: inout [ClipWarning]) -> (video: MotionPhotoVideo, info: ClipInfo)? {
+        guard let video = locate(photo: photo) else { return nil }
+        do {
+            let info = try ClipProbe.probe(video.source, limits: limits)
+            // A video whose frames cannot be decoded is damaged too: try the first one.
+            let reader = try ClipReader(source: video.source, size: Size(width: 16, height: 16), framesPerSecond: 1,
+                                        duration: MediaTime(value: 1, timescale: 1), limits: limits)
+            _ = try reader.nextFrame()
+            return (video, info)
+        } catch {
+            warnings.append(ClipWarning(path: photo, kind: .damagedMotionVideo,
+                                        message: "its motion photo video cannot be played (\(error.reason)): showing the still"))
+            return nil
+        }
+    }
+
+    /// An Apple Live Photo's movie: a `.MOV`/`.mov` beside the photo with the same base name,
+    /// else one whose content identifier equals the photo's (Apple maker note tag 0x11).
+    static func livePhotoMovie(for photo: String) -> MotionPhotoVideo? {
+        let url = URL(fileURLWithPath: photo)
+        let folder = url.deletingLastPathComponent()
+        let base = url.deletingPathExtension().lastPathComponent
+        for ext in ["MOV", "mov", "Mov"] {
+            let candidate = folder.appendingPathComponent(base + "." + ext).path
+            if candidate != photo, FileManager.default.fileExists(atPath: candidate) {
+                return MotionPhotoVideo(kind: .livePhotoMovie, source: ClipSource(path: candidate), presentationTimestampMicroseconds: nil)
+            }
+        }
+        guard let identifier = appleContentIdentifier(photo: photo),
+              let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return nil }
+        for name in names.sorted() where name.lowercased().hasSuffix(".mov") {
+            let movie = folder.appendingPathComponent(name).path
+            if movieContentIdentifier(movie) == identifier {
+                return MotionPhotoVideo(kind: .livePhotoMovie, source: ClipSource(path: movie), presentationTimestampMicroseconds: nil)
+            }
+        }
+        return nil
+    }
+
+    /// The photo's content identifier: the Apple maker note's tag 0x11 (`MediaGroupUUID`).
+    static func appleContentIdentifier(photo: String) -> String? {
+        guard let file = FileHandle(forReadingAtPath: photo) else { return nil }
+        defer { try? file.close() }
+        guard let data = try? file.read(upToCount: 2 * 1024 * 1024),
+              let note = data.range(of: Data("Apple iOS\0".utf8))?.lowerBound else { return nil }
+        // "Apple iOS\0", version (2 bytes), "MM", then an IFD at note + 14; offsets count from `note`.
+        let ifd = note + 14
+        guard ifd + 2 <= data.count, data[note + 12] == 0x4D else { return nil }
+        let count = Int(data.bigEndian16(at: ifd))
+        for entry in 0..<count {
+            let at = ifd + 2 + entry * 12
+            guard at + 12 <= data.count else { break }
+            guard data.bigEndian16(at: at) == 0x11, data.bigEndian16(at: at + 2) == 2 else { continue }
+            let length = Int(data.bigEndian32(at: at + 4)), offset = note + Int(data.bigEndian32(at: at + 8))
+            guard length > 4, offset + length <= data.count else { return nil }
+            return String(decoding: data[offset..<offset + length].prefix { $0 != 0 }, as: UTF8.self)
+        }
+        return nil
+    }
+
+    /// A QuickTime movie's `com.apple.quicktime.content.identifier`.
+    static func movieContentIdentifier(_ path: String) -> String? {
+        guard let input = try? OwnedClipInput(ClipSource(path: path)),
+              let entry = av_dict_get(input.context.pointee.metadata, "com.apple.quicktime.content.identifier", nil, 0),
+              let value = entry.pointee.value else { return nil }
+        return String(cString: value)
+    }
+
+    /// The offset of the last occurrence of `needle` before `size`, read in 1 MiB chunks from the end.
+    private static func findLast(_ needle: Data, in file: FileHandle, size: Int64) -> Int64? {
+        let chunk: Int64 = 1 << 20
+        var end = size
+        while end > 0 {
+            let start = max(end - chunk, 0)
+            guard (try? file.seek(toOffset: UInt64(start))) != nil,
+                  let data = try? file.read(upToCount: Int(end - start + Int64(needle.count) - 1).clamped(to: 0...Int(size - start))) else { return nil }
+            if let found = data.range(of: needle, options: .backwards) { return start + Int64(found.lowerBound) }
+            end = start
+        }
+        return nil
+    }
+}
+
+/// The XMP fields motion photos use, read from the photo's first bytes.
+struct XMPMotionFields {
+    var microVideoOffset: Int64?
+    var containerVideoLength: Int64?
+    var presentationTimestamp: Int64?
+
+    init(_ head: Data) {
+        guard let start = head.range(of: Data("<x:xmpmeta".utf8)),
+              let end = head.range(of: Data("</x:xmpmeta>".utf8), in: start.upperBound..<head.count) else { return }
+        let text = String(decoding: head[start.lowerBound..<end.upperBound], as: UTF8.self)
+        microVideoOffset = Self.number(named: "MicroVideoOffset", in: text)
+        presentationTimestamp = Self.number(named: "MotionPhotoPresentationTimestampUs", in: text)
+            ?? Self.number(named: "MicroVideoPresentationTimestampUs", in: text)
+        // The Container directory: the item whose Semantic is MotionPhoto, its Length.
+        for item in text.components(separatedBy: "Container:Item").dropFirst() {
+            let attributes = item.prefix { $0 != ">" }
+            if attributes.contains("Semantic=\"MotionPhoto\""), let length = Self.number(named: "Length", in: String(attributes)), length > 0 {
+                containerVideoLength = length
+            }
+        }
+    }
+
+    /// The value of `…:name="123"` (any namespace prefix) or `<…:name>123<`.
+    static func number(named name: String, in text: String) -> Int64? {
+        for form in [":\(name)=\"", ":\(name)>"] {
+            if let range = text.range(of: form) {
+                let digits = text[range.upperBound...].prefix { $0.isNumber || $0 == "-" }
+                if let value = Int64(digits) { return value }
+            }
+        }
+        return nil
+    }
+}
+
+fileprivate extension Data {
+    func bigEndian16(at offset: Int) -> UInt16 {
+        UInt16(self[startIndex + offset]) << 8 | UInt16(self[startIndex + offset + 1])
+    }
+    func bigEndian32(at offset: Int) -> UInt32 {
+        (0..<4).reduce(0) { $0 << 8 | UInt32(self[startIndex + offset + $1]) }
+    }
+    func bigEndian64(at offset: Int) -> UInt64 {
+        (0..<8).reduce(0) { $0 << 8 | UInt64(self[startIndex + offset + $1]) }
+    }
+    func littleEndian32(at offset: Int) -> UInt32 {
+        (0..<4).reduce(0) { $0 | UInt32(self[startIndex + offset + $1]) << (8 * $1) }
+    }
+}
+
+private extension Int {
+    func clamped(to range: ClosedRange<Int>) -> Int { Swift.min(Swift.max(self, range.lowerBound), range.upperBound) }
+}
