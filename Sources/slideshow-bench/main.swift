@@ -60,35 +60,22 @@ try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories
 defer { try? FileManager.default.removeItem(at: scratch) }
 func scratchFile(_ name: String) -> String { scratch.appendingPathComponent(name).path }
 
-if motionOnly {
-    motionBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, runs: runs, scratch: scratchFile)
+/// Runs one benchmark on its own, removes the scratch folder and exits.
+func runAlone(_ benchmark: () -> Void) -> Never {
+    benchmark()
     try? FileManager.default.removeItem(at: scratch)
     exit(0)
 }
 
-if formatsOnly {
-    phoneFormatBenchmark(tool: tool, media: mediaFolder, scratch: scratch, runs: runs)
-    try? FileManager.default.removeItem(at: scratch)
-    exit(0)
-}
+if motionOnly { runAlone { motionBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, runs: runs, scratch: scratchFile) } }
 
-if slidesOnly {
-    slideCostBenchmark(photos: photos, ffmpeg: ffmpeg, scratch: scratch, runs: runs)
-    try? FileManager.default.removeItem(at: scratch)
-    exit(0)
-}
+if formatsOnly { runAlone { phoneFormatBenchmark(tool: tool, media: mediaFolder, scratch: scratch, runs: runs) } }
 
-if audioOnly {
-    audioBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, scratch: scratch, runs: runs).forEach { print($0) }
-    try? FileManager.default.removeItem(at: scratch)
-    exit(0)
-}
+if slidesOnly { runAlone { slideCostBenchmark(photos: photos, ffmpeg: ffmpeg, scratch: scratch, runs: runs) } }
 
-if batchOnly {
-    batchBenchmark(tool: tool, photos: photos, scratch: scratch, runs: runs)
-    try? FileManager.default.removeItem(at: scratch)
-    exit(0)
-}
+if audioOnly { runAlone { audioBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, scratch: scratch, runs: runs).forEach { print($0) } } }
+
+if batchOnly { runAlone { batchBenchmark(tool: tool, photos: photos, scratch: scratch, runs: runs) } }
 
 func ours(_ photos: [String], look: String = "original", seconds: Int = 3) -> [String] {
     ["make"] + photos + ["--duration", String(seconds), "--filter", look, "--overwrite", "--quiet", "-o", scratchFile("r1-\(look)-\(photos.count).mp4")]

@@ -136,6 +136,27 @@ struct HostileHEIFTests {
         #expect(CodedPictureSize.av1(obus: fox[av1C + 12..<av1C + u16(fox, av1C + 2)]) == [Size(width: 1204, height: 800)])
     }
 
+    @Test("one walk over an hvcC's arrays serves the coded sizes and the parameter sets; a cut payload gives the units before the cut")
+    func hvcCArrays() throws {
+        let iphone = try PhotoFile.read(media("heic_iphonexr_grid_landscape.heic")).bytes
+        let hvcC = try #require(box("hvcC", in: iphone))
+        let payload = iphone[hvcC + 8..<hvcC + u16(iphone, hvcC + 2)]
+        let whole = HEVCConfiguration.nalUnits(payload)
+        #expect(whole.complete)
+        #expect(whole.units.map(\.type) == [32, 33, 34])
+        #expect(whole.units.allSatisfy { !$0.unit.isEmpty && ($0.unit.first! >> 1) & 0x3F == $0.type })
+        let configuration = try #require(HEVCConfiguration(payload))
+        #expect(configuration.parameterSets == whole.units.flatMap { [0, 0, 0, 1] + Array($0.unit) })
+        // Cut inside the PPS: the VPS and the SPS are still read, the configuration is refused.
+        let cut = payload.prefix(payload.count - 2)
+        let partial = HEVCConfiguration.nalUnits(cut)
+        #expect(!partial.complete)
+        #expect(partial.units.map(\.type) == [32, 33])
+        #expect(HEVCConfiguration(cut) == nil)
+        #expect(CodedPictureSize.hevc(configuration: cut) == [Size(width: 512, height: 512)])
+        #expect(HEVCConfiguration.nalUnits(payload.prefix(22)).units.isEmpty)
+    }
+
     @Test("a HEIC or AVIF whose ispe says 64x64 over a 512x512 picture is refused as corrupt before decoding; the honest file decodes",
           .enabled(if: which("heif-enc") != nil, "skipped: heif-enc (libheif-examples) is not installed"),
           arguments: [false, true])

@@ -1,32 +1,10 @@
 internal import CFFmpeg
 internal import CEBUR128
 
-// The C objects of the audio stage that FFmpeg/Owned.swift does not already cover, one owner
+// The C objects of the audio stage that FFmpeg/ does not already cover, one owner
 // each: a `final class` whose throwing `init` allocates (and, once the object exists,
 // configures it; a failure after that point runs `deinit`, which frees it once) and whose
-// `deinit` frees it. Codec contexts, frames and packets are FFmpeg/Owned.swift's.
-
-/// An input file opened by libavformat, with its streams probed.
-final class OwnedInputFormat {
-    let context: UnsafeMutablePointer<AVFormatContext>
-
-    /// Opens `path` and reads enough of it to know its streams.
-    /// - Throws: ``FFmpegError`` from `avformat_open_input` or `avformat_find_stream_info`.
-    init(path: String) throws(FFmpegError) {
-        _ = quietFFmpegLogging
-        var context: UnsafeMutablePointer<AVFormatContext>? = nil
-        // On failure avformat_open_input frees what it allocated and leaves `context` nil.
-        try check(PathBytes.withCString(path) { avformat_open_input(&context, $0, nil, nil) }, "avformat_open_input")
-        guard let context else { throw FFmpegError(call: "avformat_open_input", code: -ENOMEM) }
-        self.context = context
-        try check(avformat_find_stream_info(context, nil), "avformat_find_stream_info")
-    }
-
-    deinit {
-        var context: UnsafeMutablePointer<AVFormatContext>? = context
-        avformat_close_input(&context)
-    }
-}
+// `deinit` frees it. Inputs, codec contexts, frames and packets are FFmpeg/'s.
 
 /// A libswresample context converting one input format to 48 kHz stereo interleaved float.
 final class OwnedResampler {

@@ -41,12 +41,9 @@ final class AudioReader {
 
     private let input: OwnedInputFormat
     private let decoder: OwnedCodecContext
-    private let streamIndex: Int32
-    private let packet: OwnedPacket
+    private var feed: PacketFeed
     private let frame: OwnedFrame
-    private var resampler: OwnedResampler?
-    private var resamplerInput: (format: Int32, rate: Int32, channels: Int32)?
-    private var draining = false
+    private var resampler = FrameResampler()
     private var finished = false
 
     /// Opens the file and its decoder.
@@ -83,7 +80,6 @@ final class AudioReader {
         guard index >= 0, let stream = input.context.pointee.streams[Int(index)] else {
             throw AudioError(path: path, kind: .noAudioStream, reason: "has no audio stream")
         }
-        streamIndex = index
         for other in 0..<Int(input.context.pointee.nb_streams) where other != Int(index) {
             input.context.pointee.streams[other]?.pointee.discard = AVDISCARD_ALL
         }
@@ -97,7 +93,7 @@ final class AudioReader {
             try check(avcodec_parameters_to_context(decoder.pointer, parameters), "avcodec_parameters_to_context")
             decoder.pointer.pointee.pkt_timebase = stream.pointee.time_base
             try check(avcodec_open2(decoder.pointer, codec, nil), "avcodec_open2")
-            packet = try OwnedPacket()
+            feed = try PacketFeed(stream: index)
             frame = try OwnedFrame()
         } catch {
             throw AudioError(path: path, kind: .damaged, reason: "cannot open its audio decoder (\(error.message))")
@@ -143,79 +139,39 @@ final class AudioReader {
 
     /// Gives the decoder its next packet of the audio stream, or the end of the stream.
     private func feedDecoder() throws(AudioError) {
-        if draining { return }
-        while true {
-            let code = av_read_frame(input.context, packet.pointer)
-            if code < 0 {
-                if code != shim_averror_eof() {
-                    stoppedEarly = FFmpegError(call: "av_read_frame", code: code).message
-                }
-                draining = true
-                _ = avcodec_send_packet(decoder.pointer, nil)
-                return
+        switch feed.feed(from: input.context, to: decoder.pointer, damaged: { skippedPackets += 1 }) {
+        case .sent, .draining:
+            break
+        case .ended(let code):
+            if code != shim_averror_eof() {
+                stoppedEarly = FFmpegError(call: "av_read_frame", code: code).message
             }
-            defer { av_packet_unref(packet.pointer) }
-            guard packet.pointer.pointee.stream_index == streamIndex else { continue }
-            let sent = avcodec_send_packet(decoder.pointer, packet.pointer)
-            if sent >= 0 { return }
-            if sent == shim_averror_invaliddata() {
-                skippedPackets += 1
-                continue
-            }
-            throw AudioError(path: path, kind: .damaged, reason: "cannot decode the audio (\(FFmpegError(call: "avcodec_send_packet", code: sent).message))")
+        case .refused(let code):
+            throw AudioError(path: path, kind: .damaged, reason: "cannot decode the audio (\(FFmpegError(call: "avcodec_send_packet", code: code).message))")
         }
     }
 
-    /// Converts one decoded frame; the resampler is set up from the first frame (and again
-    /// should the stream's format change midway).
+    /// Converts one decoded frame (see ``FrameResampler``).
     private func resample(_ frame: UnsafeMutablePointer<AVFrame>) throws(AudioError) -> [Float] {
-        let key = (frame.pointee.format, frame.pointee.sample_rate, frame.pointee.ch_layout.nb_channels)
-        if resamplerInput == nil || resamplerInput! != key {
-            var layout = AVChannelLayout()
-            defer { av_channel_layout_uninit(&layout) }
-            if frame.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC {
-                // WAV without a channel mask: the usual layout for the channel count.
-                av_channel_layout_default(&layout, frame.pointee.ch_layout.nb_channels)
-            } else {
-                _ = av_channel_layout_copy(&layout, &frame.pointee.ch_layout)
-            }
-            do {
-                resampler = try OwnedResampler(layout: &layout, format: AVSampleFormat(rawValue: frame.pointee.format),
-                                               rate: frame.pointee.sample_rate)
-            } catch {
-                throw AudioError(path: path, kind: .unsupported, reason: "cannot resample its audio (\(error.message))")
-            }
-            resamplerInput = key
+        do {
+            return try resampler.convert(frame)
+        } catch {
+            throw resampleError(error)
         }
-        // swr_convert takes the planes as `const uint8_t **`; AVFrame holds them as `uint8_t **`.
-        let planes = frame.pointee.extended_data.map { UnsafeMutablePointer<UnsafePointer<UInt8>?>(OpaquePointer($0)) }
-        return try convert(input: planes, count: frame.pointee.nb_samples)
     }
 
     private func flushResampler() throws(AudioError) -> [Float] {
-        guard resampler != nil else { return [] }
-        return try convert(input: nil, count: 0)
+        do {
+            return try resampler.flush()
+        } catch {
+            throw resampleError(error)
+        }
     }
 
-    private func convert(input: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, count: Int32) throws(AudioError) -> [Float] {
-        guard let resampler else { return [] }
-        let capacity = Int(swr_get_out_samples(resampler.context, count)) + 16
-        guard capacity > 0 else { return [] }
-        var output = [Float](repeating: 0, count: capacity * AudioFormat.channels)
-        let converted = output.withUnsafeMutableBytes { buffer -> Int32 in
-            var planes: UnsafeMutablePointer<UInt8>? = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            return withUnsafeMutablePointer(to: &planes) { planes in
-                swr_convert(resampler.context, planes, Int32(capacity), input, count)
-            }
-        }
-        guard converted >= 0 else {
-            throw AudioError(path: path, kind: .damaged, reason: "cannot resample its audio (\(FFmpegError(call: "swr_convert", code: converted).message))")
-        }
-        output.removeLast((capacity - Int(converted)) * AudioFormat.channels)
-        return output
+    /// A resampler that cannot be set up for the stream's format is `.unsupported`; one that
+    /// fails converting is `.damaged`.
+    private func resampleError(_ error: FFmpegError) -> AudioError {
+        AudioError(path: path, kind: error.call == "swr_convert" ? .damaged : .unsupported,
+                   reason: "cannot resample its audio (\(error.message))")
     }
-}
-
-private func != (lhs: (Int32, Int32, Int32), rhs: (Int32, Int32, Int32)) -> Bool {
-    lhs.0 != rhs.0 || lhs.1 != rhs.1 || lhs.2 != rhs.2
 }

@@ -1,8 +1,8 @@
 /// Why a file could not be used: the file as the user gave it, the kind of failure and a
 /// reason, described in one line as `<path>: <reason>`.
 ///
-/// The photo, the music and the output each have their own kinds: ``PhotoError``,
-/// ``AudioError`` and ``WriterError`` are this type with their own `Kind`.
+/// The photo, the music, the clip and the output each have their own kinds: ``PhotoError``,
+/// ``AudioError``, ``ClipError`` and ``WriterError`` are this type with their own `Kind`.
 public struct FileError<Failure: Sendable & Hashable>: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kinds of failure, for code that acts on them (and tests that assert them).
     public typealias Kind = Failure

@@ -15,20 +15,17 @@ public final class ClipAudioReader {
     /// Sample frames (one left and one right sample each) that ``read()`` gives in all.
     public let totalFrames: Int
 
-    private let input: OwnedClipInput
+    private let input: OwnedInputFormat
     private let decoder: OwnedCodecContext
-    private let streamIndex: Int32
     private let timeBase: AVRational
-    private let packet: OwnedPacket
+    private var feed: PacketFeed
     private let frame: OwnedFrame
-    private var resampler: OwnedResampler?
-    private var resamplerKey: (Int32, Int32, Int32)?
+    private var resampler = FrameResampler()
     /// The sample position (48 kHz, clip time) of the next sample the resampler gives.
     private var position: Int64?
     private let startSample: Int64
     private var emitted = 0
     private let zero: Int64
-    private var draining = false
     private var finished = false
 
     /// Opens the clip's audio, or nil when it has none.
@@ -42,7 +39,6 @@ public final class ClipAudioReader {
         let context = input.context
         let index = av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
         guard index >= 0, let stream = context.pointee.streams[Int(index)] else { return nil }
-        streamIndex = index
         for other in 0..<Int(context.pointee.nb_streams) where other != Int(index) {
             context.pointee.streams[other]?.pointee.discard = AVDISCARD_ALL
         }
@@ -62,7 +58,7 @@ public final class ClipAudioReader {
             try check(avcodec_parameters_to_context(decoder.pointer, parameters), "avcodec_parameters_to_context")
             decoder.pointer.pointee.pkt_timebase = timeBase
             try check(avcodec_open2(decoder.pointer, codec, nil), "avcodec_open2")
-            packet = try OwnedPacket()
+            feed = try PacketFeed(stream: index)
             frame = try OwnedFrame()
         } catch {
             throw ClipError(path: path, kind: .decodeFailed, reason: "cannot open its audio decoder (\(error))")
@@ -70,7 +66,7 @@ public final class ClipAudioReader {
         if inPoint > .zero {
             let target = av_rescale_q(zero, AVRational(num: 1, den: AV_TIME_BASE), timeBase)
                 + av_rescale_q(inPoint.value, AVRational(num: 1, den: inPoint.timescale), timeBase)
-            if av_seek_frame(context, streamIndex, target, AVSEEK_FLAG_BACKWARD) >= 0 { avcodec_flush_buffers(decoder.pointer) }
+            if av_seek_frame(context, index, target, AVSEEK_FLAG_BACKWARD) >= 0 { avcodec_flush_buffers(decoder.pointer) }
         }
     }
 
@@ -110,7 +106,7 @@ public final class ClipAudioReader {
             let received = avcodec_receive_frame(decoder.pointer, frame.pointer)
             if received >= 0 {
                 defer { av_frame_unref(frame.pointer) }
-                if position == nil || resamplerKey == nil {
+                if position == nil || !resampler.isSetUp {
                     let pts = frame.pointer.pointee.best_effort_timestamp
                     let ticks = pts == shim_av_nopts_value() ? 0 : pts
                     let sample = av_rescale_q(ticks, timeBase, AVRational(num: 1, den: Int32(AudioFormat.sampleRate)))
@@ -133,61 +129,20 @@ public final class ClipAudioReader {
         return nil
     }
 
+    /// Gives the decoder its next audio packet, or the end of the stream; damaged packets are
+    /// skipped, and a packet the decoder refuses otherwise ends the stream.
     private func feedDecoder() {
-        if draining { return }
-        while true {
-            let code = av_read_frame(input.context, packet.pointer)
-            if code < 0 {
-                draining = true
-                _ = avcodec_send_packet(decoder.pointer, nil)
-                return
-            }
-            defer { av_packet_unref(packet.pointer) }
-            guard packet.pointer.pointee.stream_index == streamIndex else { continue }
-            let sent = avcodec_send_packet(decoder.pointer, packet.pointer)
-            if sent >= 0 { return }
-            if sent == shim_averror_invaliddata() { continue }
-            draining = true
-            _ = avcodec_send_packet(decoder.pointer, nil)
-            return
+        if case .refused = feed.feed(from: input.context, to: decoder.pointer, damaged: {}) {
+            feed.end(decoder.pointer)
         }
     }
 
+    /// Converts one decoded frame (see ``FrameResampler``).
     private func resample(_ frame: UnsafeMutablePointer<AVFrame>) throws(ClipError) -> [Float] {
-        let key = (frame.pointee.format, frame.pointee.sample_rate, frame.pointee.ch_layout.nb_channels)
-        if resamplerKey == nil || resamplerKey! != key {
-            var layout = AVChannelLayout()
-            defer { av_channel_layout_uninit(&layout) }
-            if frame.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC {
-                av_channel_layout_default(&layout, frame.pointee.ch_layout.nb_channels)
-            } else {
-                _ = av_channel_layout_copy(&layout, &frame.pointee.ch_layout)
-            }
-            do {
-                resampler = try OwnedResampler(layout: &layout, format: AVSampleFormat(rawValue: frame.pointee.format),
-                                               rate: frame.pointee.sample_rate)
-            } catch {
-                throw ClipError(path: path, kind: .decodeFailed, reason: "cannot resample its audio (\(error))")
-            }
-            resamplerKey = key
+        do {
+            return try resampler.convert(frame)
+        } catch {
+            throw ClipError(path: path, kind: .decodeFailed, reason: "cannot resample its audio (\(error))")
         }
-        let resampler = resampler!
-        let count = frame.pointee.nb_samples
-        let capacity = Int(swr_get_out_samples(resampler.context, count)) + 16
-        var output = [Float](repeating: 0, count: capacity * AudioFormat.channels)
-        let planes = frame.pointee.extended_data.map { UnsafeMutablePointer<UnsafePointer<UInt8>?>(OpaquePointer($0)) }
-        let converted = output.withUnsafeMutableBytes { buffer -> Int32 in
-            var out: UnsafeMutablePointer<UInt8>? = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            return withUnsafeMutablePointer(to: &out) { swr_convert(resampler.context, $0, Int32(capacity), planes, count) }
-        }
-        guard converted >= 0 else {
-            throw ClipError(path: path, kind: .decodeFailed, reason: "cannot resample its audio (\(FFmpegError(call: "swr_convert", code: converted)))")
-        }
-        output.removeLast((capacity - Int(converted)) * AudioFormat.channels)
-        return output
     }
-}
-
-private func != (lhs: (Int32, Int32, Int32), rhs: (Int32, Int32, Int32)) -> Bool {
-    lhs.0 != rhs.0 || lhs.1 != rhs.1 || lhs.2 != rhs.2
 }

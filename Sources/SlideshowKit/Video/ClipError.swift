@@ -1,39 +1,25 @@
-/// Why a clip cannot be played: the file and the reason, one line for the user.
-public struct ClipError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// What went wrong, for callers that act on the kind.
-    public enum Kind: Sendable, Equatable {
-        /// No such file.
-        case missing
-        /// The file cannot be read, or libavformat cannot make sense of it (damaged, truncated
-        /// before its index, not a media file at all).
-        case unreadable
-        /// A media file without a video stream (an audio file; cover art does not count).
-        case noVideoStream
-        /// A container other than MP4/MOV/M4V, Matroska or WebM (named in the reason).
-        case unsupportedContainer(String)
-        /// Video in a codec other than H.264, HEVC, VP9, AV1 or ProRes, or one this FFmpeg
-        /// cannot decode (named).
-        case unsupportedCodec(String)
-        /// Larger than ``ClipLimits`` allow (pixels or duration).
-        case tooLarge
-        /// The decoder failed for a reason other than damaged data.
-        case decodeFailed
-    }
+/// Why a clip cannot be played. It names the file (for a motion photo, the photo) and says
+/// why, in one line.
+public typealias ClipError = FileError<ClipFailure>
 
-    /// The clip's path (for a motion photo, the photo's).
-    public var path: String
-    public var kind: Kind
-    /// Why, in words.
-    public var reason: String
-
-    public init(path: String, kind: Kind, reason: String) {
-        self.path = path
-        self.kind = kind
-        self.reason = reason
-    }
-
-    /// `<file>: <reason>`, the form the CLI prints.
-    public var description: String { "\(path): \(reason)" }
+/// The kinds of ``ClipError``, for code that acts on them (and tests that assert them).
+public enum ClipFailure: Sendable, Hashable {
+    /// No such file.
+    case missing
+    /// The file cannot be read, or libavformat cannot make sense of it (damaged, truncated
+    /// before its index, not a media file at all).
+    case unreadable
+    /// A media file without a video stream (an audio file; cover art does not count).
+    case noVideoStream
+    /// A container other than MP4/MOV/M4V, Matroska or WebM (named in the reason).
+    case unsupportedContainer(String)
+    /// Video in a codec other than H.264, HEVC, VP9, AV1 or ProRes, or one this FFmpeg
+    /// cannot decode (named).
+    case unsupportedCodec(String)
+    /// Larger than ``ClipLimits`` allow (pixels or duration).
+    case tooLarge
+    /// The decoder failed for a reason other than damaged data.
+    case decodeFailed
 }
 
 /// Something a clip's reader noticed and worked around (the show goes on).

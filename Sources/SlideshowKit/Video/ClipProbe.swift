@@ -66,7 +66,7 @@ public enum ClipProbe {
     }
 
     /// Opens a clip for reading (used by the readers).
-    static func open(_ source: ClipSource) throws(ClipError) -> OwnedClipInput {
+    static func open(_ source: ClipSource) throws(ClipError) -> OwnedInputFormat {
         var status = stat()
         if stat(source.path, &status) != 0 {
             let code = errno
@@ -80,7 +80,7 @@ public enum ClipProbe {
             throw ClipError(path: source.path, kind: .unreadable, reason: "the embedded video's byte range \(range) lies outside the file")
         }
         do {
-            return try OwnedClipInput(source)
+            return try OwnedInputFormat(source)
         } catch {
             throw ClipError(path: source.path, kind: .unreadable,
                             reason: "not a video FFmpeg can read, or a damaged one (\(error.call): \(error.message))")
@@ -88,7 +88,7 @@ public enum ClipProbe {
     }
 
     /// The checks and facts, and the index of the video stream.
-    static func describe(_ input: OwnedClipInput, source: ClipSource,
+    static func describe(_ input: OwnedInputFormat, source: ClipSource,
                          limits: ClipLimits) throws(ClipError) -> (info: ClipInfo, stream: Int32) {
         let context = input.context
         let path = source.path

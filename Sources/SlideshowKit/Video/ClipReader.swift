@@ -28,11 +28,11 @@ public final class ClipReader {
     /// What went wrong along the way and was worked around.
     public private(set) var warnings: [ClipWarning] = []
 
-    private let input: OwnedClipInput
+    private let input: OwnedInputFormat
     private let decoder: OwnedCodecContext
     private let streamIndex: Int32
     private let timeBase: AVRational
-    private let packet: OwnedPacket
+    private var feed: PacketFeed
     private var shown: OwnedFrame
     private var next: OwnedFrame
     private var hasShown = false
@@ -44,7 +44,6 @@ public final class ClipReader {
     /// Clip time zero in the stream's time base.
     private let zero: Int64
     private var produced = 0
-    private var draining = false
     private var ended = false
     private var skippedPackets = 0
 
@@ -87,7 +86,7 @@ public final class ClipReader {
             decoder.pointer.pointee.thread_count = 0
             decoder.pointer.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
             try check(avcodec_open2(decoder.pointer, codec, nil), "avcodec_open2")
-            packet = try OwnedPacket()
+            feed = try PacketFeed(stream: streamIndex)
             shown = try OwnedFrame()
             next = try OwnedFrame()
         } catch {
@@ -183,29 +182,12 @@ public final class ClipReader {
         return false
     }
 
-    /// Gives the decoder its next video packet, or the end of the stream.
+    /// Gives the decoder its next video packet, or the end of the stream. A packet the decoder
+    /// refuses for a reason other than damage ends the stream (`EAGAIN` cannot happen: output
+    /// is always drained first).
     private func feedDecoder() {
-        if draining { return }
-        let context = input.context
-        while true {
-            let code = av_read_frame(context, packet.pointer)
-            if code < 0 {
-                draining = true
-                _ = avcodec_send_packet(decoder.pointer, nil)
-                return
-            }
-            defer { av_packet_unref(packet.pointer) }
-            guard packet.pointer.pointee.stream_index == streamIndex else { continue }
-            let sent = avcodec_send_packet(decoder.pointer, packet.pointer)
-            if sent >= 0 { return }
-            if sent == shim_averror_invaliddata() {
-                noteDamage()
-                continue
-            }
-            // EAGAIN cannot happen here (output is always drained first); anything else ends the stream.
-            draining = true
-            _ = avcodec_send_packet(decoder.pointer, nil)
-            return
+        if case .refused = feed.feed(from: input.context, to: decoder.pointer, damaged: { noteDamage() }) {
+            feed.end(decoder.pointer)
         }
     }
 

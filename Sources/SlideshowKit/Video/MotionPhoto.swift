@@ -157,7 +157,7 @@ public enum MotionPhoto {
 
     /// A QuickTime movie's `com.apple.quicktime.content.identifier`.
     static func movieContentIdentifier(_ path: String) -> String? {
-        guard let input = try? OwnedClipInput(ClipSource(path: path)),
+        guard let input = try? OwnedInputFormat(ClipSource(path: path)),
               let entry = av_dict_get(input.context.pointee.metadata, "com.apple.quicktime.content.identifier", nil, 0),
               let value = entry.pointee.value else { return nil }
         return String(cString: value)

@@ -11,45 +11,38 @@ enum CodedPictureSize {
     /// (ITU-T H.265 7.3.2.2.1); nil when it is not an SPS or is cut short.
     static func hevc(sps nal: ArraySlice<UInt8>) -> Size? {
         guard nal.count >= 3, (nal[nal.startIndex] >> 1) & 0x3F == 33 else { return nil }
-        var bits = HeaderBits(unescaping: nal.dropFirst(2))
-        guard let _ = bits.read(4), let subLayers = bits.read(3), bits.read(1) != nil else { return nil }
-        // profile_tier_level(1, sps_max_sub_layers_minus1): 96 bits of general profile and
-        // level, the sub-layers' presence flags, then their profiles and levels.
-        guard bits.skip(96) else { return nil }
-        var present: [(profile: Bool, level: Bool)] = []
-        for _ in 0..<subLayers {
-            guard let profile = bits.read(1), let level = bits.read(1) else { return nil }
-            present.append((profile == 1, level == 1))
+        var bits = BitReader(rbsp: unescaped(nal.dropFirst(2)))
+        do throws(BitReader.EndOfData) {
+            try bits.skip(4)
+            let subLayers = Int(try bits.bits(3))
+            try bits.skip(1)
+            // profile_tier_level(1, sps_max_sub_layers_minus1): 96 bits of general profile and
+            // level, the sub-layers' presence flags, then their profiles and levels.
+            try bits.skip(96)
+            var present: [(profile: Bool, level: Bool)] = []
+            for _ in 0..<subLayers {
+                let profile = try bits.flag()
+                let level = try bits.flag()
+                present.append((profile, level))
+            }
+            if subLayers > 0 { try bits.skip(2 * (8 - subLayers)) }
+            for layer in present {
+                try bits.skip((layer.profile ? 88 : 0) + (layer.level ? 8 : 0))
+            }
+            _ = try bits.ue()
+            let chromaFormat = try bits.ue()
+            if chromaFormat == 3 { try bits.skip(1) }
+            let width = Int(try bits.ue()), height = Int(try bits.ue())
+            guard width > 0, height > 0 else { return nil }
+            return Size(width: width, height: height)
+        } catch {
+            return nil
         }
-        if subLayers > 0 { guard bits.skip(2 * (8 - subLayers)) else { return nil } }
-        for layer in present {
-            guard bits.skip((layer.profile ? 88 : 0) + (layer.level ? 8 : 0)) else { return nil }
-        }
-        guard bits.readExpGolomb() != nil, let chromaFormat = bits.readExpGolomb() else { return nil }
-        if chromaFormat == 3 { guard bits.read(1) != nil else { return nil } }
-        guard let width = bits.readExpGolomb(), let height = bits.readExpGolomb(), width > 0, height > 0 else { return nil }
-        return Size(width: width, height: height)
     }
 
     /// The sizes every SPS in an `hvcC` payload's arrays gives.
     static func hevc(configuration payload: ArraySlice<UInt8>) -> [Size?] {
-        guard payload.count >= 23 else { return [] }
-        var cursor = payload.startIndex + 23
-        var found: [Size?] = []
-        for _ in 0..<payload[payload.startIndex + 22] {
-            guard cursor + 3 <= payload.endIndex else { return found }
-            let type = payload[cursor] & 0x3F, count = Int(HEIFBoxes.u16(payload, cursor + 1))
-            cursor += 3
-            for _ in 0..<count {
-                guard cursor + 2 <= payload.endIndex else { return found }
-                let length = Int(HEIFBoxes.u16(payload, cursor))
-                cursor += 2
-                guard length <= payload.endIndex - cursor else { return found }
-                if type == 33 { found.append(hevc(sps: payload[cursor..<cursor + length])) }
-                cursor += length
-            }
-        }
-        return found
+        HEVCConfiguration.nalUnits(payload).units.filter { $0.type == 33 }.map { hevc(sps: $0.unit) }
     }
 
     /// The sizes every SPS among an HEVC item's NAL units gives (lengths of `lengthSize` bytes).
@@ -95,101 +88,57 @@ enum CodedPictureSize {
 
     /// The largest frame an AV1 sequence header (its payload) allows (AV1 5.5.1).
     static func av1(sequenceHeader payload: ArraySlice<UInt8>) -> Size? {
-        var bits = HeaderBits(payload)
-        guard bits.skip(4), let reduced = bits.read(1) else { return nil }  // seq_profile, still_picture
-        if reduced == 1 {
-            guard bits.skip(5) else { return nil }
-        } else {
-            guard let timing = bits.read(1) else { return nil }
-            var decoderModel = 0, delayLength = 0
-            if timing == 1 {
-                guard bits.skip(64), let equalInterval = bits.read(1) else { return nil }
-                if equalInterval == 1 {  // uvlc()
-                    var zeros = 0
-                    while true {
-                        guard let bit = bits.read(1) else { return nil }
-                        if bit == 1 { break }
-                        zeros += 1
-                        guard zeros < 32 else { return nil }
+        var bits = BitReader(rbsp: Array(payload))
+        do throws(BitReader.EndOfData) {
+            try bits.skip(4)  // seq_profile, still_picture
+            if try bits.flag() {  // reduced_still_picture_header
+                try bits.skip(5)
+            } else {
+                var decoderModel = false, delayLength = 0
+                if try bits.flag() {  // timing_info_present_flag
+                    try bits.skip(64)
+                    if try bits.flag() {  // equal_picture_interval: uvlc()
+                        var zeros = 0
+                        while try !bits.flag() {
+                            zeros += 1
+                            guard zeros < 32 else { return nil }
+                        }
+                        try bits.skip(zeros)
                     }
-                    guard bits.skip(zeros) else { return nil }
+                    decoderModel = try bits.flag()
+                    if decoderModel {
+                        delayLength = Int(try bits.bits(5)) + 1
+                        try bits.skip(32 + 5 + 5)
+                    }
                 }
-                guard let model = bits.read(1) else { return nil }
-                decoderModel = model
-                if model == 1 {
-                    guard let length = bits.read(5), bits.skip(32 + 5 + 5) else { return nil }
-                    delayLength = length + 1
-                }
-            }
-            guard let initialDelay = bits.read(1), let points = bits.read(5) else { return nil }
-            for _ in 0...points {
-                guard bits.skip(12), let level = bits.read(5) else { return nil }
-                if level > 7 { guard bits.skip(1) else { return nil } }
-                if decoderModel == 1 {
-                    guard let present = bits.read(1) else { return nil }
-                    if present == 1 { guard bits.skip(2 * delayLength + 1) else { return nil } }
-                }
-                if initialDelay == 1 {
-                    guard let present = bits.read(1) else { return nil }
-                    if present == 1 { guard bits.skip(4) else { return nil } }
+                let initialDelay = try bits.flag()
+                let points = Int(try bits.bits(5))
+                for _ in 0...points {
+                    try bits.skip(12)
+                    if try bits.bits(5) > 7 { try bits.skip(1) }
+                    if decoderModel, try bits.flag() { try bits.skip(2 * delayLength + 1) }
+                    if initialDelay, try bits.flag() { try bits.skip(4) }
                 }
             }
+            let widthBits = Int(try bits.bits(4)), heightBits = Int(try bits.bits(4))
+            let width = Int(try bits.bits(widthBits + 1)), height = Int(try bits.bits(heightBits + 1))
+            return Size(width: width + 1, height: height + 1)
+        } catch {
+            return nil
         }
-        guard let widthBits = bits.read(4), let heightBits = bits.read(4),
-              let width = bits.read(widthBits + 1), let height = bits.read(heightBits + 1) else { return nil }
-        return Size(width: width + 1, height: height + 1)
     }
-}
 
-/// Reads bits most significant first; for HEVC, over the payload with its emulation
-/// prevention bytes (`00 00 03`) removed.
-private struct HeaderBits {
-    private let bytes: [UInt8]
-    private var position = 0
-
-    init(_ bytes: ArraySlice<UInt8>) { self.bytes = Array(bytes) }
-
-    init(unescaping payload: ArraySlice<UInt8>) {
+    /// An HEVC NAL unit's payload with its emulation prevention bytes (`00 00 03`) removed.
+    /// The SPS fields read here lie in its first bytes: 256 are plenty.
+    private static func unescaped(_ payload: ArraySlice<UInt8>) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(min(payload.count, 256))
         var zeros = 0
-        // The SPS fields read here lie in its first bytes: 256 are plenty.
         for byte in payload.prefix(256) {
             if zeros >= 2 && byte == 3 { zeros = 0; continue }
             zeros = byte == 0 ? zeros + 1 : 0
             out.append(byte)
         }
-        bytes = out
-    }
-
-    /// The next `count` bits (at most 32) as a number; nil past the end.
-    mutating func read(_ count: Int) -> Int? {
-        guard count >= 0, count <= 32, position + count <= bytes.count * 8 else { return nil }
-        var value = 0
-        for _ in 0..<count {
-            value = value << 1 | Int(bytes[position >> 3] >> (7 - UInt8(position & 7)) & 1)
-            position += 1
-        }
-        return value
-    }
-
-    /// Skips `count` bits; false past the end.
-    mutating func skip(_ count: Int) -> Bool {
-        guard count >= 0, position + count <= bytes.count * 8 else { return false }
-        position += count
-        return true
-    }
-
-    /// An unsigned Exp-Golomb number, `ue(v)`; nil past the end or over 32 bits.
-    mutating func readExpGolomb() -> Int? {
-        var zeros = 0
-        while true {
-            guard let bit = read(1) else { return nil }
-            if bit == 1 { break }
-            zeros += 1
-            guard zeros < 32 else { return nil }
-        }
-        guard let rest = read(zeros) else { return nil }
-        return (1 << zeros) - 1 + rest
+        return out
     }
 }

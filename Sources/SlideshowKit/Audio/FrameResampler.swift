@@ -1,0 +1,67 @@
+internal import CFFmpeg
+
+/// Converts decoded audio frames to ``AudioFormat`` (48 kHz stereo interleaved float).
+///
+/// The libswresample context is set up from the first frame's sample format, rate and
+/// channel layout, and made again should they change midway. A layout of unspecified order
+/// (WAV without a channel mask) is taken as the usual layout for its channel count.
+struct FrameResampler {
+    /// What the resampler was set up for.
+    private struct Input: Equatable {
+        var format: Int32
+        var rate: Int32
+        var channels: Int32
+    }
+
+    private var resampler: OwnedResampler?
+    private var input: Input?
+
+    init() {}
+
+    /// Whether a frame has set the resampler up.
+    var isSetUp: Bool { input != nil }
+
+    /// Converts one frame; the resampler may hold some samples back until the next frame or ``flush()``.
+    /// - Throws: ``FFmpegError`` from `swr_alloc_set_opts2` or `swr_init` when the frame's
+    ///   format cannot be converted, from `swr_convert` when the conversion fails.
+    mutating func convert(_ frame: UnsafeMutablePointer<AVFrame>) throws(FFmpegError) -> [Float] {
+        let key = Input(format: frame.pointee.format, rate: frame.pointee.sample_rate, channels: frame.pointee.ch_layout.nb_channels)
+        if input != key {
+            var layout = AVChannelLayout()
+            defer { av_channel_layout_uninit(&layout) }
+            if frame.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC {
+                av_channel_layout_default(&layout, frame.pointee.ch_layout.nb_channels)
+            } else {
+                _ = av_channel_layout_copy(&layout, &frame.pointee.ch_layout)
+            }
+            resampler = try OwnedResampler(layout: &layout, format: AVSampleFormat(rawValue: frame.pointee.format),
+                                           rate: frame.pointee.sample_rate)
+            input = key
+        }
+        // swr_convert takes the planes as `const uint8_t **`; AVFrame holds them as `uint8_t **`.
+        let planes = frame.pointee.extended_data.map { UnsafeMutablePointer<UnsafePointer<UInt8>?>(OpaquePointer($0)) }
+        return try convert(input: planes, count: frame.pointee.nb_samples)
+    }
+
+    /// What the resampler still holds, at the end of the stream; empty before the first frame.
+    /// - Throws: ``FFmpegError`` from `swr_convert`.
+    func flush() throws(FFmpegError) -> [Float] {
+        try convert(input: nil, count: 0)
+    }
+
+    private func convert(input: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, count: Int32) throws(FFmpegError) -> [Float] {
+        guard let resampler else { return [] }
+        let capacity = Int(swr_get_out_samples(resampler.context, count)) + 16
+        guard capacity > 0 else { return [] }
+        var output = [Float](repeating: 0, count: capacity * AudioFormat.channels)
+        let converted = output.withUnsafeMutableBytes { buffer -> Int32 in
+            var planes: UnsafeMutablePointer<UInt8>? = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            return withUnsafeMutablePointer(to: &planes) { planes in
+                swr_convert(resampler.context, planes, Int32(capacity), input, count)
+            }
+        }
+        try check(converted, "swr_convert")
+        output.removeLast((capacity - Int(converted)) * AudioFormat.channels)
+        return output
+    }
+}
