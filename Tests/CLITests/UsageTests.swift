@@ -11,7 +11,10 @@ private func shell(_ script: String, _ arguments: [String] = []) throws -> Proce
 /// render a pseudo-terminal), as the terminal shows them: each drawing starts with `\r` and a clear.
 private func progressLines(columns: Int, in folder: TemporaryFolder) throws -> [String] {
     let command = "stty cols \(columns) rows 24; exec \"$0\" make \"$1\" \"$2\" -o \"$3\" --size 96x64 --duration 1"
-    let result = try run("/usr/bin/script", ["-qec", "sh -c '\(command)' \(slideshowTool) \(samplePhotos[0]) \(samplePhotos[2]) \(folder.path("bar.mp4"))", "/dev/null"], timeout: 120)
+    // script runs its command through a shell: every path is quoted (a checkout's path may hold a space).
+    func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+    let paths = [slideshowTool, samplePhotos[0], samplePhotos[2], folder.path("bar.mp4")].map(quoted).joined(separator: " ")
+    let result = try run("/usr/bin/script", ["-qec", "sh -c \(quoted(command)) \(paths)", "/dev/null"], timeout: 120)
     #expect(result.status == 0, "\(result.stderr)")
     // The text before the first drawing is empty, and after the last is the render's summary.
     return result.stdoutText.components(separatedBy: "\r\u{1B}[K").dropFirst().dropLast().map {
