@@ -102,7 +102,7 @@ struct RenderOptions: ParsableArguments {
     @Option(help: ArgumentHelp(HelpText.choices(CutStyle.self) { style in
         switch style {
         case .even: "the time shared out evenly"
-        case .beats: "each cut on a beat of the music (every 1st, 2nd or 4th), each photo's time within 25% of its even share; even cuts, with a warning, when the music has no steady beat; needs --audio"
+        case .beats: "each cut on a beat of the music, every 1st, 2nd or 4th; each photo's time within 25% of its even share; even cuts with a warning when the music has no steady beat; needs --audio"
         }
     }, valueName: "style"))
     var cuts: CutStyle = SlideshowOptions.defaults.cuts
@@ -111,7 +111,7 @@ struct RenderOptions: ParsableArguments {
         switch order {
         case .given: "as given"
         case .name: "by file name, numbers as numbers: img2 before img10"
-        case .date: "by capture date (EXIF, with its time zone offset when given); photos without one last, by name, with a warning"
+        case .date: "by capture date, EXIF with its offset from UTC when given; photos without one last, by name, with a warning"
         }
     }, valueName: "order"))
     var order: PhotoOrder = SlideshowOptions.defaults.order
