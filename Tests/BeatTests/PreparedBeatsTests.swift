@@ -49,6 +49,22 @@ import TestSupport
         #expect((0..<3).map { prepared.timeline.frames(ofPhoto: $0).lowerBound } == [0, 60, 120])
     }
 
+    @Test func aShowShorterThanAFewBarsOrOfOnePhotoKeepsItsCuts() throws {
+        guard let music = clip("music_bass_for_gambling_komiku_cc0_120bpm_25s.mp3") else { return withKnownIssue(noSharedClips) { throw SkipNote() } }
+        let folder = try TemporaryFolder()
+        var show = Slideshow(photos: photos.map(Photo.init(path:)), output: folder.path("a.mp4"), length: .total(seconds: 3))
+        show.soundtrack = Soundtrack(path: music)
+        show.cuts = .beats
+        let short = try show.validate()
+        #expect(short.beatGrid == nil)
+        #expect(short.warnings == ["the show is shorter than the 4 s of music a steady beat is found in; the cuts stay even"])
+        #expect((0..<3).map { short.timeline.frames(ofPhoto: $0).lowerBound } == [0, 30, 60])
+        show.photos = [Photo(path: photos[0])]
+        show.length = .total(seconds: 10)
+        let single = try show.validate()
+        #expect(single.beatGrid == nil && single.warnings.isEmpty && single.timeline.frameCount == 300)
+    }
+
     @Test func beatsWithoutMusicIsTheCutsSettingsFault() {
         var show = Slideshow(photos: photos.map(Photo.init(path:)), output: "a.mp4")
         show.cuts = .beats

@@ -46,6 +46,11 @@ extension Slideshow {
         guard cuts == .beats, let soundtrack else { return (even, nil, nil) }
         let fps = even.framesPerSecond
         let showLength = even.endTime.seconds
+        // One photo has no cut to move; a show shorter than a few bars has too few beats to find a steady one.
+        guard even.photoCount > 1 else { return (even, nil, nil) }
+        guard showLength >= BeatAnalysis.minimumLength else {
+            return (even, nil, "the show is shorter than the \(String(format: "%g", BeatAnalysis.minimumLength)) s of music a steady beat is found in; the cuts stay even")
+        }
         let grid: BeatGrid?
         do {
             grid = try BeatAnalysis.grid(of: soundtrack, showLength: showLength)
