@@ -78,8 +78,9 @@ struct Report: Codable {
     func json() -> String { ReportFigures.json(self) }
 }
 
-/// The JSON line of one finished job: `error`, `frames`, `index`, `output`, `seconds`, `status`,
-/// every key always present (`error` and `frames` null when they do not apply).
+/// The JSON line of one finished job: `error`, `frames`, `index`, `output`, `photos`, `seconds`,
+/// `status`, every key always present (`error`, `frames` and `photos` null when they do not apply);
+/// `tempo` with cuts on the beat, the loudnesses with a loudness asked for.
 struct JobLine: Encodable {
     var result: BatchResult
 
@@ -105,9 +106,11 @@ struct JobLine: Encodable {
         case .failed(let error):
             try container.encodeNil(forKey: .frames)
             try container.encode(Terminal.describe(error), forKey: .error)
+            try container.encodeNil(forKey: .photos)
         case .skipped:
             try container.encodeNil(forKey: .frames)
             try container.encodeNil(forKey: .error)
+            try container.encodeNil(forKey: .photos)
         }
     }
 

@@ -21,7 +21,7 @@ extension Slideshow {
     /// negative duration is the duration's fault.
     /// - Throws: ``OptionError`` naming the first setting at fault: no photos, a path with a
     ///   NUL character, an output not named `.mp4` or `.m4v`, a size, frame rate, CRF or preset ``VideoSettings`` refuses, a
-    ///   soundtrack setting ``Soundtrack`` refuses, a length that cannot be laid out (or that
+    ///   soundtrack setting ``Soundtrack`` refuses, cuts on the beat without a soundtrack, a length that cannot be laid out (or that
     ///   follows music the show does not have), per-photo settings that are not one per photo,
     ///   a transition or fade that is negative or longer than the show, a zoom outside 0…1.
     public func checkSettings() throws(OptionError) {
