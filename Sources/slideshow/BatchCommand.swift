@@ -21,9 +21,11 @@ struct BatchCommand: AsyncParsableCommand {
             that a job reads.
 
             Each finished job prints one JSON line on stdout: {"error", "frames", "index", \
-            "output", "seconds", "status"}, status "ok", "failed" or "skipped"; error names the \
+            "output", "photos", "seconds", "status"}, status "ok", "failed" or "skipped"; error names the \
             file and the reason when the job failed, and is null otherwise; frames is null unless ok. \
-            A job with a loudness adds "measuredLoudness" and "finalLoudness" (LUFS).
+            photos is [{"path", "start"}] in play order, each photo's start in seconds, null unless ok. \
+            A job with a loudness adds "measuredLoudness" and "finalLoudness" (LUFS), one with its \
+            cuts on the beat "tempo" (BPM).
 
             Exit status: 0 every job succeeded or was skipped; 1 a job failed, or stdout could \
             not take a line; 64 a usage error or an invalid manifest (one line on stderr per \

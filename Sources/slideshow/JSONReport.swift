@@ -15,6 +15,17 @@ enum ReportFigures {
         result.loudness.map { (($0.measured * 100).rounded() / 100, ($0.final * 100).rounded() / 100) }
     }
 
+    /// Each photo, in play order, with the second it first appears (its cut), to the millisecond
+    /// (``seconds(_:)``): at up to 240 fps, still one frame's start exactly.
+    static func photos(of result: RenderResult) -> [ReportPhoto] {
+        zip(result.photos, result.photoStarts).map { ReportPhoto(path: $0, start: seconds($1.seconds)) }
+    }
+
+    /// With cuts on the beat: the beat's tempo in BPM, to the hundredth.
+    static func tempo(of result: RenderResult) -> Double? {
+        result.tempo.map { ($0 * 100).rounded() / 100 }
+    }
+
     /// The value as one line of JSON, keys sorted, slashes unescaped.
     static func json(_ value: some Encodable) -> String {
         let encoder = JSONEncoder()
@@ -22,6 +33,13 @@ enum ReportFigures {
         // Encoding strings, numbers and nulls cannot fail.
         return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
     }
+}
+
+/// A photo in a report: `{"path": "a.jpg", "start": 1.5}`.
+struct ReportPhoto: Codable, Equatable {
+    var path: String
+    /// Seconds from the video's start to the photo's first frame.
+    var start: Double
 }
 
 /// The `--json` report of one render.
@@ -37,6 +55,10 @@ struct Report: Codable {
     /// With `--loudness`: the music's integrated loudness before and after its gain (LUFS).
     var measuredLoudness: Double?
     var finalLoudness: Double?
+    /// The photos in play order, each with its start in seconds.
+    var photos: [ReportPhoto]
+    /// With `--cuts beats` and the cuts on the beat: its tempo in BPM.
+    var tempo: Double?
 
     init(_ result: RenderResult) {
         output = result.output
@@ -49,17 +71,20 @@ struct Report: Codable {
         seconds = ReportFigures.seconds(result.seconds)
         measuredLoudness = ReportFigures.loudness(of: result)?.measured
         finalLoudness = ReportFigures.loudness(of: result)?.final
+        photos = ReportFigures.photos(of: result)
+        tempo = ReportFigures.tempo(of: result)
     }
 
     func json() -> String { ReportFigures.json(self) }
 }
 
-/// The JSON line of one finished job: `error`, `frames`, `index`, `output`, `seconds`, `status`,
-/// every key always present (`error` and `frames` null when they do not apply).
+/// The JSON line of one finished job: `error`, `frames`, `index`, `output`, `photos`, `seconds`,
+/// `status`, every key always present (`error`, `frames` and `photos` null when they do not apply);
+/// `tempo` with cuts on the beat, the loudnesses with a loudness asked for.
 struct JobLine: Encodable {
     var result: BatchResult
 
-    private enum Key: String, CodingKey { case index, output, status, seconds, frames, error, measuredLoudness, finalLoudness }
+    private enum Key: String, CodingKey { case index, output, status, seconds, frames, error, measuredLoudness, finalLoudness, photos, tempo }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
@@ -76,12 +101,16 @@ struct JobLine: Encodable {
                 try container.encode(loudness.measured, forKey: .measuredLoudness)
                 try container.encode(loudness.final, forKey: .finalLoudness)
             }
+            try container.encode(ReportFigures.photos(of: render), forKey: .photos)
+            try container.encodeIfPresent(ReportFigures.tempo(of: render), forKey: .tempo)
         case .failed(let error):
             try container.encodeNil(forKey: .frames)
             try container.encode(Terminal.describe(error), forKey: .error)
+            try container.encodeNil(forKey: .photos)
         case .skipped:
             try container.encodeNil(forKey: .frames)
             try container.encodeNil(forKey: .error)
+            try container.encodeNil(forKey: .photos)
         }
     }
 

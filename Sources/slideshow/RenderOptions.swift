@@ -99,6 +99,23 @@ struct RenderOptions: ParsableArguments {
     @Flag(help: "Play music shorter than the show once, then silence (default: loop with a 100 ms crossfade).")
     var noAudioLoop = false
 
+    @Option(help: ArgumentHelp(HelpText.choices(CutStyle.self) { style in
+        switch style {
+        case .even: "the time shared out evenly"
+        case .beats: "each cut on a beat of the music, every 1st, 2nd or 4th; each photo's time within 25% of its even share; even cuts with a warning when the music has no steady beat; needs --audio"
+        }
+    }, valueName: "style"))
+    var cuts: CutStyle = SlideshowOptions.defaults.cuts
+
+    @Option(help: ArgumentHelp(HelpText.choices(PhotoOrder.self) { order in
+        switch order {
+        case .given: "as given"
+        case .name: "by file name, numbers as numbers: img2 before img10"
+        case .date: "by capture date, EXIF with its offset from UTC when given; photos without one last, by name, with a warning"
+        }
+    }, valueName: "order"))
+    var order: PhotoOrder = SlideshowOptions.defaults.order
+
     @Option(parsing: .unconditional, help: ArgumentHelp("Bring the music to this integrated loudness (e.g. -16 for phones, -23 for broadcast), true peak at most -1 dBTP.", valueName: "LUFS"))
     var loudness: Double?
 
@@ -160,6 +177,8 @@ struct RenderOptions: ParsableArguments {
         options.dateFormat = dateFormat
         options.title = title
         options.framing = framing
+        options.cuts = cuts
+        options.order = order
         return options
     }
 
@@ -197,6 +216,8 @@ extension FitMode: ExpressibleByArgument {}
 extension TransitionEffect: ExpressibleByArgument {}
 extension MotionStyle: ExpressibleByArgument {}
 extension Framing: ExpressibleByArgument {}
+extension CutStyle: ExpressibleByArgument {}
+extension PhotoOrder: ExpressibleByArgument {}
 
 /// `--duration`: seconds, or `audio` for the music's length.
 enum DurationArgument: ExpressibleByArgument, Equatable {

@@ -195,6 +195,6 @@ struct ManifestTests {
         #expect(Set(BatchManifest.fields) == ["photos", "output", "duration", "slideDuration", "size", "fps", "filter", "fit",
                                               "background", "crf", "preset", "hold", "dateStamp", "dateFormat", "title", "framing",
                                               "audio", "audioBitrate", "audioStart", "audioFadeIn", "audioFadeOut", "audioLoop", "loudness",
-                                              "transition", "transitionDuration", "fadeIn", "fadeOut", "motion", "zoom"])
+                                              "transition", "transitionDuration", "fadeIn", "fadeOut", "motion", "zoom", "cuts", "order"])
     }
 }

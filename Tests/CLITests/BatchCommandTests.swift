@@ -12,13 +12,13 @@ private struct JobLine: Decodable, Equatable {
     var error: String?
 }
 
-/// The report's lines, by job index; every line must have exactly the six keys.
+/// The report's lines, by job index; every line must have exactly the seven keys.
 private func report(_ stdout: Data) throws -> [Int: JobLine] {
     var lines: [Int: JobLine] = [:]
     for text in String(decoding: stdout, as: UTF8.self).split(separator: "\n") {
         let data = Data(text.utf8)
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        #expect(Set(object.keys) == ["index", "output", "status", "seconds", "frames", "error"], "\(text)")
+        #expect(Set(object.keys) == ["index", "output", "status", "seconds", "frames", "error", "photos"], "\(text)")
         let line = try JSONDecoder().decode(JobLine.self, from: data)
         #expect(lines[line.index] == nil, "one line per job")
         lines[line.index] = line

@@ -141,6 +141,8 @@ struct JobEntry: Decodable {
         if let fade = read("audioFadeOut", in: container, as: Double.self, "a number of seconds") { settings.audioFadeOut = fade }
         if let loop = read("audioLoop", in: container, as: Bool.self, "true or false") { settings.audioLoop = loop }
         settings.loudness = read("loudness", in: container, as: Double.self, "a number of LUFS, e.g. -16")
+        if let cuts = choice("cuts", in: container, as: CutStyle.self) { settings.cuts = cuts }
+        if let order = choice("order", in: container, as: PhotoOrder.self) { settings.order = order }
     }
 
     /// The value at a key, nil when absent or null; a value of the wrong type is a problem.

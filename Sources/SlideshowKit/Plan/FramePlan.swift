@@ -101,6 +101,37 @@ public struct FramePlan: Sendable, Hashable {
         public var description: String
     }
 
+    /// The longest transition length ≤ `requested` frames that leaves every photo alone on
+    /// screen for at least half its share: photo i loses ⌈T/2⌉ after its first cut and ⌊T/2⌋
+    /// before its last.
+    /// - Parameters:
+    ///   - bounds: the first frame of each photo, then the frame count.
+    ///   - effects: the resolved effect at each cut.
+    ///   - requested: the length asked for, in frames.
+    static func transitionLength(bounds starts: [Int], effects resolved: [TransitionEffect], requested transitionFrames: Int) -> Int {
+        let count = starts.count - 1
+        func fits(_ length: Int) -> Bool {
+            for photo in 0..<count {
+                let share = starts[photo + 1] - starts[photo]
+                var lost = 0
+                if photo > 0, resolved[photo - 1] != .none { lost += (length + 1) / 2 }
+                if photo < count - 1, resolved[photo] != .none { lost += length / 2 }
+                if lost > share / 2 { return false }
+            }
+            return true
+        }
+        var length = transitionFrames
+        if !fits(length) {
+            var low = 0, high = transitionFrames   // fits(low), !fits(high)
+            while high - low > 1 {
+                let middle = (low + high) / 2
+                if fits(middle) { low = middle } else { high = middle }
+            }
+            length = low
+        }
+        return length
+    }
+
     /// Lays out a show.
     /// - Parameters:
     ///   - timeline: the cuts and the frame count.
@@ -127,27 +158,7 @@ public struct FramePlan: Sendable, Hashable {
         var resolved: [TransitionEffect] = []
         for (cut, effect) in effects.enumerated() { resolved.append(effect.resolved(cut: cut)) }
 
-        // The longest length ≤ the one asked for that leaves every photo alone for at least
-        // half its share: photo i loses ⌈T/2⌉ after its first cut and ⌊T/2⌋ before its last.
-        func fits(_ length: Int) -> Bool {
-            for photo in 0..<count {
-                let share = starts[photo + 1] - starts[photo]
-                var lost = 0
-                if photo > 0, resolved[photo - 1] != .none { lost += (length + 1) / 2 }
-                if photo < count - 1, resolved[photo] != .none { lost += length / 2 }
-                if lost > share / 2 { return false }
-            }
-            return true
-        }
-        var length = transitionFrames
-        if !fits(length) {
-            var low = 0, high = transitionFrames   // fits(low), !fits(high)
-            while high - low > 1 {
-                let middle = (low + high) / 2
-                if fits(middle) { low = middle } else { high = middle }
-            }
-            length = low
-        }
+        let length = Self.transitionLength(bounds: starts, effects: resolved, requested: transitionFrames)
         let anyTransition = resolved.contains { $0 != .none }
         transitionCap = anyTransition && length < transitionFrames ? Cap(requested: transitionFrames, used: length) : nil
 

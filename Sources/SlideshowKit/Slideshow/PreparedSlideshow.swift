@@ -28,6 +28,11 @@ public struct PreparedSlideshow: Sendable {
     /// That opening, for the render's pass over the music to go on from (the file stays open
     /// until the show is rendered or dropped).
     let openedMusic: OpenedMusic?
+    /// The grid the cuts are on, when they are on the beat (``CutStyle/beats``); nil for even cuts.
+    public let beatGrid: BeatGrid?
+    /// Problems found laying the show out that did not stop it, one line each: cuts that stay
+    /// even (and why), photos without a capture date played last. The render's result repeats them.
+    public let warnings: [String]
 
     /// The warning for a transition that had to be shortened, or nil.
     public var planWarning: String? { slideshow.planWarning(plan) }
@@ -94,7 +99,19 @@ extension Slideshow {
                 throw .invalid("\(output): the output is the soundtrack's file")
             }
         }
-        let (timeline, plan) = try layout(musicLength: music?.length)
+        // The order needs every photo's header before the layout; otherwise they are read last.
+        var arranged: (show: Slideshow, infos: [PhotoInfo], warning: String?)? = nil
+        if order != .given { arranged = self.arranged(infos: try inspectPhotos()) }
+        let show = arranged?.show ?? self
+        let infos = arranged?.infos
+        var warnings = [arranged?.warning].compactMap { $0 }
+        var grid: BeatGrid? = nil
+        let (timeline, plan) = try show.layout(musicLength: music?.length, moving: cuts == .beats ? { even, effects in
+            let beats = show.beatTimeline(even, effects: effects, musicLength: music?.length)
+            grid = beats.grid
+            if let warning = beats.warning { warnings.append(warning) }
+            return beats.timeline
+        } : nil)
         for photo in photos where outputFile != nil && FileIdentity(path: photo.path) == outputFile {
             throw .invalid("\(output): the output is one of the input photos")
         }
@@ -103,8 +120,11 @@ extension Slideshow {
         } catch {
             throw .output(error)
         }
-        return PreparedSlideshow(slideshow: self, timeline: timeline, plan: plan, photos: try inspectPhotos(),
-                                 musicLength: music?.length, music: music?.info, openedMusic: music?.opened)
+        let headers: [PhotoInfo]
+        if let infos { headers = infos } else { headers = try show.inspectPhotos() }
+        return PreparedSlideshow(slideshow: show, timeline: timeline, plan: plan, photos: headers,
+                                 musicLength: music?.length, music: music?.info, openedMusic: music?.opened,
+                                 beatGrid: grid, warnings: warnings)
     }
 
     /// Renders the slideshow to ``output``: ``validate()``, then ``PreparedSlideshow/render(progress:)``.

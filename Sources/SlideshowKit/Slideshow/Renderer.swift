@@ -139,7 +139,9 @@ struct Renderer {
             output: slideshow.output, duration: timeline.endTime, frames: timeline.frameCount, size: settings.size,
             framesPerSecond: settings.framesPerSecond, look: slideshow.look.name, bytes: bytes,
             seconds: (ContinuousClock.now - started).seconds,
-            loudness: loudness, warnings: (soundtrack?.warnings ?? []) + [loudness?.shortfall].compactMap { $0 })
+            loudness: loudness, warnings: prepared.warnings + (soundtrack?.warnings ?? []) + [loudness?.shortfall].compactMap { $0 },
+            photos: slideshow.photos.map(\.path), photoStarts: (0..<timeline.photoCount).map { timeline.presentationTime(ofPhoto: $0) },
+            tempo: prepared.beatGrid?.beatsPerMinute)
     }
 
     /// The soundtrack's stream, exactly the show's length, and its feed; the loudness

@@ -21,7 +21,7 @@ extension Slideshow {
     /// negative duration is the duration's fault.
     /// - Throws: ``OptionError`` naming the first setting at fault: no photos, a path with a
     ///   NUL character, an output not named `.mp4` or `.m4v`, a size, frame rate, CRF or preset ``VideoSettings`` refuses, a
-    ///   soundtrack setting ``Soundtrack`` refuses, a length that cannot be laid out (or that
+    ///   soundtrack setting ``Soundtrack`` refuses, cuts on the beat without a soundtrack, a length that cannot be laid out (or that
     ///   follows music the show does not have), per-photo settings that are not one per photo,
     ///   a transition or fade that is negative or longer than the show, a zoom outside 0…1.
     public func checkSettings() throws(OptionError) {
@@ -46,6 +46,7 @@ extension Slideshow {
         // Size and rate together (the H.264 level's macroblock rate).
         if let problem = video.problem { throw OptionError(.size, problem) }
         if let error = soundtrack?.settingError { throw error }
+        if cuts == .beats && soundtrack == nil { throw OptionError(.cuts, "cutting on the beat needs music: give an audio file too") }
         // The length first: the transitions and fades are measured against it.
         if case .soundtrack = length {
             if soundtrack == nil { throw OptionError(.duration, "a duration of 'audio' needs an audio file") }
@@ -128,13 +129,15 @@ extension Slideshow {
 
     /// The timeline and the frame plan, the settings already checked and the music's length
     /// after its start known when the show follows it: the one place both are made.
-    func layout(musicLength: Double?) throws(RenderError) -> (timeline: Timeline, plan: FramePlan) {
+    /// - Parameter moving: moves the cuts of the timeline the length gives (``beatTimeline(_:effects:musicLength:)``)
+    ///   before the one plan is made on it; given the transition at each cut.
+    func layout(musicLength: Double?, moving: ((Timeline, [TransitionEffect]) -> Timeline)? = nil) throws(RenderError) -> (timeline: Timeline, plan: FramePlan) {
         var length = self.length
         if case .soundtrack = length {
             guard let musicLength else { throw .invalid("the length follows the soundtrack, but its length is not known") }
             length = .total(seconds: musicLength)
         }
-        let timeline: Timeline
+        var timeline: Timeline
         do {
             timeline = try Timeline(photoCount: photos.count, length: length, framesPerSecond: video.framesPerSecond)
         } catch {
@@ -147,10 +150,11 @@ extension Slideshow {
                 throw .invalid(error.description)
             }
         }
-        ReadProbe.current?.plans.add(1, ordering: .relaxed)
-        let fps = Double(video.framesPerSecond)
         let count = photos.count
         let effects = (0..<max(0, count - 1)).map { photoSettings.isEmpty ? transition : photoSettings[$0].transition ?? transition }
+        if let moving { timeline = moving(timeline, effects) }
+        ReadProbe.current?.plans.add(1, ordering: .relaxed)
+        let fps = Double(video.framesPerSecond)
         let motions = (0..<count).map { index in
             (photoSettings.isEmpty ? motion : photoSettings[index].motion ?? motion).path(photo: index, zoom: zoom)
         }

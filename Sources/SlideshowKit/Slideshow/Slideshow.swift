@@ -53,6 +53,10 @@ public struct Slideshow: Sendable {
     public var framing: Framing = SlideshowOptions.defaults.framing
     /// The music, if any: an AAC track as long as the show, beside the video.
     public var soundtrack: Soundtrack? = nil
+    /// Where the cuts fall: evenly (the default) or on the music's beats (``CutStyle``).
+    public var cuts: CutStyle = SlideshowOptions.defaults.cuts
+    /// The order the photos play in, applied by ``validate()`` from their headers; as given by default.
+    public var order: PhotoOrder = SlideshowOptions.defaults.order
 
     /// Creates a slideshow with the product's defaults (``SlideshowOptions/defaults``).
     public init(photos: [Photo], output: String, length: SlideshowLength = .default,
@@ -118,6 +122,12 @@ public struct RenderResult: Sendable, Hashable {
     public var loudness: LoudnessReport? = nil
     /// Problems that did not stop the render, one line each (damaged audio packets skipped).
     public var warnings: [String] = []
+    /// The photos' paths, in the order they played (``Slideshow/order`` applied).
+    public var photos: [String] = []
+    /// When each photo first appears (its first frame, a transition's centre), in play order.
+    public var photoStarts: [MediaTime] = []
+    /// The tempo of the beat the cuts are on, in beats per minute; nil for even cuts.
+    public var tempo: Double? = nil
 }
 
 /// Why a render failed. Each case names the file at fault and says why, in one line.

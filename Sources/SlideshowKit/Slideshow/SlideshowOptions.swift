@@ -80,6 +80,10 @@ public struct SlideshowOptions: Sendable, Hashable {
     public var loudness: Double? = nil
     /// Whether the show lasts as long as the music (`--duration audio`); false by default.
     public var durationFollowsAudio: Bool = false
+    /// Where the cuts fall: `even` (the default) or on the music's `beats`.
+    public var cuts: CutStyle = .even
+    /// The order the photos play in: as `given` (the default), by `name` or by capture `date`.
+    public var order: PhotoOrder = .given
 
     /// Creates options; a setting left nil keeps its default (``defaults``).
     public init(duration: Double? = nil, slideDuration: Double? = nil, size: String? = nil, fps: Int? = nil,
@@ -155,6 +159,10 @@ public struct SlideshowOptions: Sendable, Hashable {
         case audioLoop
         /// `loudness` / `--loudness`.
         case loudness
+        /// `cuts` / `--cuts`.
+        case cuts
+        /// `order` / `--order`.
+        case order
 
         /// The MP4 file to write (a manifest's `output`; the command line's `-o`).
         case output
@@ -247,6 +255,8 @@ public struct SlideshowOptions: Sendable, Hashable {
         show.title = title
         show.framing = framing
         show.soundtrack = soundtrack
+        show.cuts = cuts
+        show.order = order
         return show
     }
 

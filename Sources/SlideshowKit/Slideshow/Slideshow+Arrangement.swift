@@ -1,0 +1,79 @@
+import Foundation
+
+/// What ``Slideshow/validate()`` decides beyond the settings: the photos' order and where the
+/// cuts fall on the music. Both are applied once, at validation, from what it already read
+/// (the photos' headers, the music's length) and before the one frame plan is made.
+extension Slideshow {
+    /// The show with its photos in ``order``, from their headers (read once, in the order given).
+    ///
+    /// A photo's own settings (``photoSettings``, a ``SlideshowLength/perPhoto(seconds:)``
+    /// duration) move with it. Names compare by path in natural order (``PhotoOrder``), so that
+    /// photos of one folder stay together and `img2` plays before `img10`.
+    /// - Returns: the show and the headers in play order, and for ``PhotoOrder/date`` with
+    ///   photos that give no capture date, the warning naming them.
+    func arranged(infos: [PhotoInfo]) -> (show: Slideshow, infos: [PhotoInfo], warning: String?) {
+        precondition(infos.count == photos.count, "one header per photo")
+        let items = zip(photos, infos).map { PhotoOrder.Item(name: $0.path, date: $1.captureDate) }
+        let arrangement = order.arrange(items)
+        guard arrangement.order != Array(photos.indices) || !arrangement.undated.isEmpty else { return (self, infos, nil) }
+        let order = arrangement.order
+        var show = self
+        show.photos = order.map { photos[$0] }
+        if !photoSettings.isEmpty { show.photoSettings = order.map { photoSettings[$0] } }
+        if case .perPhoto(let seconds) = length { show.length = .perPhoto(seconds: order.map { seconds[$0] }) }
+        let warning = arrangement.undated.isEmpty ? nil : Self.undatedWarning(arrangement.undated)
+        return (show, order.map { infos[$0] }, warning)
+    }
+
+    /// `no capture date in a.jpg and b.png: they play last, in name order`.
+    static func undatedWarning(_ names: [String]) -> String {
+        let list = names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
+        return Message.oneLine("no capture date in \(list): \(names.count == 1 ? "it plays" : "they play") last, in name order")
+    }
+
+    /// The cuts on the music's beat (``CutStyle/beats``), or the even timeline with the reason.
+    ///
+    /// The music's part that the show uses (from its start, the show's length) is analysed
+    /// (``BeatAnalysis``); ``BeatCutPlanner`` moves the even cuts to its grid, keeping the even
+    /// plan's transition lengths (capped as ``FramePlan`` caps them) so that they still fit.
+    /// Never fails: music whose beats cannot be read falls back to even cuts like music without a beat.
+    /// - Parameters:
+    ///   - even: the timeline the show's length gives.
+    ///   - effects: the transition at each cut, as the plan will use them.
+    ///   - musicLength: the music's length after its start, when known.
+    /// - Returns: the timeline to plan on; the grid when the cuts are on it; the warning when they are not.
+    func beatTimeline(_ even: Timeline, effects: [TransitionEffect], musicLength: Double?) -> (timeline: Timeline, grid: BeatGrid?, warning: String?) {
+        guard cuts == .beats, let soundtrack else { return (even, nil, nil) }
+        let fps = even.framesPerSecond
+        let showLength = even.endTime.seconds
+        // One photo has no cut to move; a show shorter than a few bars has too few beats to find a steady one.
+        guard even.photoCount > 1 else { return (even, nil, nil) }
+        guard showLength >= BeatAnalysis.minimumLength else {
+            return (even, nil, "the show is shorter than the \(String(format: "%g", BeatAnalysis.minimumLength)) s of music a steady beat is found in; the cuts stay even")
+        }
+        let grid: BeatGrid?
+        do {
+            grid = try BeatAnalysis.grid(of: soundtrack, showLength: showLength)
+        } catch {
+            return (even, nil, "the music's beat could not be read (\(error.description)); the cuts stay even")
+        }
+        let bounds = (0..<even.photoCount).map { even.frames(ofPhoto: $0).lowerBound } + [even.frameCount]
+        let resolved = effects.enumerated().map { $1.resolved(cut: $0) }
+        let length = FramePlan.transitionLength(bounds: bounds, effects: resolved,
+                                                requested: Int((transitionDuration * Double(fps)).rounded()))
+        let music = MusicLayout(soundtrack: soundtrack, musicLength: soundtrack.start + (musicLength ?? .infinity), showLength: showLength)
+        switch BeatCutPlanner.place(frameCount: even.frameCount, framesPerSecond: fps, evenCuts: Array(bounds.dropFirst().dropLast()),
+                                    transitionFrames: resolved.map { $0 == .none ? 0 : length }, grid: grid, music: music) {
+        case .success(let cuts):
+            guard let timeline = try? Timeline(photoCount: even.photoCount, length: .perPhoto(seconds: cuts.durations(framesPerSecond: fps)),
+                                               framesPerSecond: fps),
+                  (0..<even.photoCount).map({ timeline.frames(ofPhoto: $0).lowerBound }) == cuts.photoStarts,
+                  timeline.frameCount == even.frameCount else {
+                return (even, nil, BeatCutFallback.noSteadyBeat.description)   // not reached: durations give back the cuts
+            }
+            return (timeline, cuts.grid, nil)
+        case .failure(let why):
+            return (even, nil, why.description)
+        }
+    }
+}
