@@ -102,6 +102,26 @@ struct RenderOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Bring the music to this integrated loudness (e.g. -16 for phones, -23 for broadcast), true peak at most -1 dBTP.", valueName: "LUFS"))
     var loudness: Double?
 
+    @Option(name: .customLong("caption"), help: ArgumentHelp("A caption for the next photo, in order; give it once per photo (\"\" for none).", valueName: "text"))
+    var caption: [String] = []
+
+    @Option(help: ArgumentHelp("A UTF-8 text file of captions, one line per photo in order (an empty line for none); instead of --caption.", valueName: "file"))
+    var captions: String?
+
+    @Option(help: ArgumentHelp("Photos without a caption take one from: " + HelpText.choices(CaptionSource.self) { source in
+        switch source {
+        case .none: "nowhere"
+        case .metadata: "the photo's XMP dc:description or dc:title, or its EXIF ImageDescription"
+        }
+    }, valueName: "source"))
+    var captionsFrom: CaptionSource = SlideshowOptions.defaults.captionsFrom
+
+    @Option(help: ArgumentHelp("Where captions go, inside the title-safe area: \(Caption.Position.names).", valueName: "position"))
+    var captionPosition: Caption.Position = SlideshowOptions.defaults.captionPosition
+
+    @Option(help: ArgumentHelp("The captions' font: an installed family (default \(TextStyle.defaultFamily)), or a font file (a path with a / or ending in .ttf, .otf, .ttc or .otc). Characters it lacks come from the Noto fonts.", valueName: "family|file"))
+    var font: String?
+
     /// For ArgumentParser's `Missing value for '--duration <…>'` when the value given was a
     /// negative number (`--duration -1`, read as an option of its own): how to pass one,
     /// ` (write --duration=-1 for a negative value)`; empty otherwise.
@@ -134,6 +154,7 @@ struct RenderOptions: ParsableArguments {
         case .photos: return "photos"
         case .output: return "--output"
         case .audioLoop: return "--no-audio-loop"
+        case .captions: return "--caption/--captions"
         default: return "--" + field.rawValue.unicodeScalars.map { CharacterSet.uppercaseLetters.contains($0) ? "-" + String($0).lowercased() : String($0) }.joined()
         }
     }
@@ -160,17 +181,41 @@ struct RenderOptions: ParsableArguments {
         options.dateFormat = dateFormat
         options.title = title
         options.framing = framing
+        options.captions = caption
+        options.captionsFrom = captionsFrom
+        options.captionPosition = captionPosition
+        options.font = font
         return options
     }
 
     /// The slideshow these options describe.
     /// - Throws: `ValidationError` naming the option at fault.
     func slideshow(photos: [String], output: String, overwrite: Bool) throws -> Slideshow {
+        var options = self.options
+        if let captions {
+            if !caption.isEmpty { throw ValidationError("give --caption or --captions, not both") }
+            options.captions = try Self.captionLines(captions)
+        }
         do {
             return try options.slideshow(photos: photos.map(Photo.init(path:)), output: output, overwrite: overwrite)
         } catch {
             throw ValidationError(Self.message(for: error))
         }
+    }
+}
+
+extension RenderOptions {
+    /// The lines of a `--captions` file: one caption per line (`\n` or `\r\n`), the end's
+    /// newline not starting another; bytes that are not UTF-8 become U+FFFD.
+    /// - Throws: `ValidationError` naming the file when it cannot be read.
+    static func captionLines(_ path: String) throws -> [String?] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ValidationError(Message.oneLine("--captions: \(path): cannot be read"))
+        }
+        var lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.hasSuffix("\r") ? String($0.dropLast()) : String($0) }
+        if lines.last == "" { lines.removeLast() }
+        return lines
     }
 }
 
@@ -197,6 +242,8 @@ extension FitMode: ExpressibleByArgument {}
 extension TransitionEffect: ExpressibleByArgument {}
 extension MotionStyle: ExpressibleByArgument {}
 extension Framing: ExpressibleByArgument {}
+extension CaptionSource: ExpressibleByArgument {}
+extension Caption.Position: ExpressibleByArgument {}
 
 /// `--duration`: seconds, or `audio` for the music's length.
 enum DurationArgument: ExpressibleByArgument, Equatable {

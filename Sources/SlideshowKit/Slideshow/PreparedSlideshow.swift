@@ -28,6 +28,11 @@ public struct PreparedSlideshow: Sendable {
     /// That opening, for the render's pass over the music to go on from (the file stays open
     /// until the show is rendered or dropped).
     let openedMusic: OpenedMusic?
+    /// Each photo's caption, given or from its metadata (``ShowText/resolved(photos:)``);
+    /// empty when the show has none.
+    public internal(set) var captions: [Caption?] = []
+    /// What the user should know about the text: an unknown font family, a caption repaired.
+    public internal(set) var textWarnings: [TextWarning] = []
 
     /// The warning for a transition that had to be shortened, or nil.
     public var planWarning: String? { slideshow.planWarning(plan) }
@@ -82,6 +87,7 @@ extension Slideshow {
         } catch {
             throw .invalid(error.description)
         }
+        let fontWarnings = try checkFont()
         let outputFile = FileIdentity(path: output)
         var music: (info: AudioFileInfo, length: Double?, opened: OpenedMusic?)? = nil
         if let soundtrack {
@@ -103,8 +109,11 @@ extension Slideshow {
         } catch {
             throw .output(error)
         }
-        return PreparedSlideshow(slideshow: self, timeline: timeline, plan: plan, photos: try inspectPhotos(),
-                                 musicLength: music?.length, music: music?.info, openedMusic: music?.opened)
+        var prepared = PreparedSlideshow(slideshow: self, timeline: timeline, plan: plan, photos: try inspectPhotos(),
+                                         musicLength: music?.length, music: music?.info, openedMusic: music?.opened)
+        prepared.captions = text.resolved(photos: prepared.photos)
+        prepared.textWarnings = fontWarnings + (text.source == .metadata ? prepared.photos.compactMap(\.captionWarning) : [])
+        return prepared
     }
 
     /// Renders the slideshow to ``output``: ``validate()``, then ``PreparedSlideshow/render(progress:)``.

@@ -38,7 +38,12 @@ struct Renderer {
         }
         // The capture dates, from the headers read during validation: the earliest the MP4 can
         // hold is the file's creation time, and each is its slide's imprint.
-        let builder = SlideBuilder(slideshow: slideshow, captureDates: prepared.photos.map(\.captureDate))
+        var builder = SlideBuilder(slideshow: slideshow, captureDates: prepared.photos.map(\.captureDate))
+        do {
+            builder.captions = try CaptionPainter(captions: prepared.captions, style: slideshow.text.style)
+        } catch {
+            throw .invalid(error.description)
+        }
         writer.metadata = MovieMetadata(creationTime: MovieMetadata.creationTime(of: slideshow.photos, dates: builder.captureDates),
                                         title: slideshow.title)
         let input = AssetWriterInput(settings: settings)
@@ -139,7 +144,8 @@ struct Renderer {
             output: slideshow.output, duration: timeline.endTime, frames: timeline.frameCount, size: settings.size,
             framesPerSecond: settings.framesPerSecond, look: slideshow.look.name, bytes: bytes,
             seconds: (ContinuousClock.now - started).seconds,
-            loudness: loudness, warnings: (soundtrack?.warnings ?? []) + [loudness?.shortfall].compactMap { $0 })
+            loudness: loudness,
+            warnings: prepared.textWarnings.map(\.description) + (soundtrack?.warnings ?? []) + [loudness?.shortfall].compactMap { $0 })
     }
 
     /// The soundtrack's stream, exactly the show's length, and its feed; the loudness

@@ -61,6 +61,7 @@ extension Slideshow {
         if !photoSettings.isEmpty, let photoCount, photoSettings.count != photoCount {
             throw OptionError(.photos, "\(photoSettings.count) per-photo settings for \(photoCount) photos")
         }
+        try checkText(photoCount: photoCount)
         for (field, value) in [(SlideshowOptions.Field.transitionDuration, transitionDuration), (.fadeIn, fadeIn), (.fadeOut, fadeOut)]
         where !value.isFinite || value < 0 {
             throw OptionError(field, "\(Message.seconds(value)) is not 0 or more seconds")

@@ -53,6 +53,9 @@ public struct Slideshow: Sendable {
     public var framing: Framing = SlideshowOptions.defaults.framing
     /// The music, if any: an AAC track as long as the show, beside the video.
     public var soundtrack: Soundtrack? = nil
+    /// The words on the show: captions, where they come from, their style (see ``ShowText``);
+    /// none by default.
+    public var text: ShowText = ShowText()
 
     /// Creates a slideshow with the product's defaults (``SlideshowOptions/defaults``).
     public init(photos: [Photo], output: String, length: SlideshowLength = .default,

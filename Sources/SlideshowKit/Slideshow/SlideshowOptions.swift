@@ -80,6 +80,15 @@ public struct SlideshowOptions: Sendable, Hashable {
     public var loudness: Double? = nil
     /// Whether the show lasts as long as the music (`--duration audio`); false by default.
     public var durationFollowsAudio: Bool = false
+    /// Captions, one per photo (nil or empty: none for that photo), or empty for none.
+    public var captions: [String?] = []
+    /// Where photos without a caption of their own take one from; ``CaptionSource/none`` by default.
+    public var captionsFrom: CaptionSource = .none
+    /// Where captions go: bottom, top or centre; bottom by default.
+    public var captionPosition: Caption.Position = .bottom
+    /// The font: a family (`Noto Serif`) or a font file (a path with a `/`, or ending in
+    /// `.ttf`, `.otf`, `.ttc` or `.otc`); ``TextStyle/defaultFamily`` by default.
+    public var font: String? = nil
 
     /// Creates options; a setting left nil keeps its default (``defaults``).
     public init(duration: Double? = nil, slideDuration: Double? = nil, size: String? = nil, fps: Int? = nil,
@@ -155,6 +164,14 @@ public struct SlideshowOptions: Sendable, Hashable {
         case audioLoop
         /// `loudness` / `--loudness`.
         case loudness
+        /// `captions` (or a photo object's `caption`) / `--caption`, `--captions`.
+        case captions
+        /// `captionsFrom` / `--captions-from`.
+        case captionsFrom
+        /// `captionPosition` / `--caption-position`.
+        case captionPosition
+        /// `font` / `--font`.
+        case font
 
         /// The MP4 file to write (a manifest's `output`; the command line's `-o`).
         case output
@@ -247,6 +264,7 @@ public struct SlideshowOptions: Sendable, Hashable {
         show.title = title
         show.framing = framing
         show.soundtrack = soundtrack
+        show.text = showText
         return show
     }
 

@@ -1,0 +1,105 @@
+/// The words on a show: each photo's caption and how captions look.
+///
+/// ```swift
+/// show.text.captions = [Caption("Lisbon, the first morning"), nil, Caption("Sintra")]
+/// show.text.source = .metadata        // the others take their photo's own caption
+/// show.text.style.font = .family("Noto Serif")
+/// ```
+///
+/// A caption is drawn on its photo's picture, after the look (the look does not tint the
+/// words) and the date imprint, inside the title-safe area. A held photo's caption is drawn
+/// once, into its slide, so held frames stay free; a moving photo's is laid over each frame
+/// after the picture moves, so the words stay put. Either way a caption goes with its photo:
+/// in a dissolve it fades with it.
+public struct ShowText: Sendable, Hashable {
+    /// One caption per photo (nil: none for that photo), or empty for none.
+    public var captions: [Caption?]
+    /// Where a photo without a caption in ``captions`` takes one from; none by default.
+    public var source: CaptionSource
+    /// Where the photos' own captions (``CaptionSource/metadata``) go; those of ``captions``
+    /// carry their own position.
+    public var position: Caption.Position
+    /// The font, colours and sizes.
+    public var style: TextStyle
+
+    /// Words on a show; by default none.
+    public init(captions: [Caption?] = [], source: CaptionSource = .none, position: Caption.Position = .bottom,
+                style: TextStyle = TextStyle()) {
+        self.captions = captions
+        self.source = source
+        self.position = position
+        self.style = style
+    }
+
+    /// Whether any photo may get a caption: the style's font is then checked and loaded.
+    public var mayDrawText: Bool { captions.contains { $0 != nil } || source != .none }
+
+    /// Each photo's caption: its own in ``captions``, else (with ``CaptionSource/metadata``)
+    /// its metadata's, at ``position``.
+    /// - Parameter photos: the photos' headers, in order.
+    public func resolved(photos: [PhotoInfo]) -> [Caption?] {
+        guard mayDrawText else { return [] }
+        return photos.indices.map { index in
+            if index < captions.count, let caption = captions[index] { return caption }
+            guard source == .metadata, var caption = photos[index].caption else { return nil }
+            caption.position = position
+            return caption
+        }
+    }
+}
+
+/// Where photos take a caption from when none is given for them.
+public enum CaptionSource: String, Sendable, Hashable, CaseIterable, SettingChoice {
+    /// Nowhere: only the captions given.
+    case none
+    /// The photo's own metadata: XMP `dc:description` or `dc:title`, EXIF `ImageDescription`.
+    case metadata
+}
+
+extension Caption.Position: SettingChoice {}
+
+extension TextStyle.Font {
+    /// A family name, or a font file when the text names one: it contains a `/` or ends in
+    /// `.ttf`, `.otf`, `.ttc` or `.otc` (any case).
+    public init(parsing text: String) {
+        let lower = text.lowercased()
+        if text.contains("/") || [".ttf", ".otf", ".ttc", ".otc"].contains(where: lower.hasSuffix) {
+            self = .file(path: text)
+        } else {
+            self = .family(text)
+        }
+    }
+}
+
+extension SlideshowOptions {
+    /// The captions and their style as the show takes them.
+    var showText: ShowText {
+        var style = TextStyle()
+        if let font, !font.isEmpty { style.font = TextStyle.Font(parsing: font) }
+        return ShowText(captions: captions.map { $0.flatMap { Caption($0, position: captionPosition) } },
+                        source: captionsFrom, position: captionPosition, style: style)
+    }
+}
+
+extension Slideshow {
+    /// The text's rules: captions one per photo.
+    /// - Throws: ``OptionError`` for captions that are not one per photo.
+    func checkText(photoCount: Int?) throws(OptionError) {
+        if !text.captions.isEmpty, let photoCount, text.captions.count != photoCount {
+            throw OptionError(.captions, "\(text.captions.count) captions for \(photoCount) photos; give one per photo (an empty one for none)")
+        }
+    }
+
+    /// The font checked before anything is rendered, when text may be drawn or a font was
+    /// chosen: a font file that cannot be read is refused, naming it.
+    /// - Returns: warnings, e.g. an unknown family that falls back to the default.
+    /// - Throws: ``RenderError/invalid(_:)`` naming the font file.
+    func checkFont() throws(RenderError) -> [TextWarning] {
+        guard text.mayDrawText || text.style.font != .family(TextStyle.defaultFamily) else { return [] }
+        do {
+            return try text.style.check()
+        } catch {
+            throw .invalid(error.description)
+        }
+    }
+}
