@@ -116,7 +116,7 @@ struct RenderOptions: ParsableArguments {
     }, valueName: "source"))
     var captionsFrom: CaptionSource = SlideshowOptions.defaults.captionsFrom
 
-    @Option(help: ArgumentHelp("Where captions go, inside the title-safe area: \(Caption.Position.names).", valueName: "position"))
+    @Option(help: ArgumentHelp("Where captions go, inside the title-safe area.", valueName: "position"))
     var captionPosition: Caption.Position = SlideshowOptions.defaults.captionPosition
 
     @Option(help: ArgumentHelp("The captions' font: an installed family (default \(TextStyle.defaultFamily)), or a font file (a path with a / or ending in .ttf, .otf, .ttc or .otc). Characters it lacks come from the Noto fonts.", valueName: "family|file"))
@@ -212,8 +212,8 @@ extension RenderOptions {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ValidationError(Message.oneLine("--captions: \(path): cannot be read"))
         }
-        var lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-            .map { $0.hasSuffix("\r") ? String($0.dropLast()) : String($0) }
+        // `\r\n` is one Character, a newline like `\n`.
+        var lines = String(decoding: data, as: UTF8.self).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
         if lines.last == "" { lines.removeLast() }
         return lines
     }
