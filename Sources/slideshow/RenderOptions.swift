@@ -122,6 +122,9 @@ struct RenderOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The captions' font: an installed family (default \(TextStyle.defaultFamily)), or a font file (a path with a / or ending in .ttf, .otf, .ttc or .otc). Characters it lacks come from the Noto fonts.", valueName: "family|file"))
     var font: String?
 
+    @Option(help: ArgumentHelp("Also write the captions, each timed to its photo, as a WebVTT file (e.g. out.vtt beside out.mp4), complete or not at all.", valueName: "file.vtt"))
+    var webvtt: String?
+
     /// For ArgumentParser's `Missing value for '--duration <…>'` when the value given was a
     /// negative number (`--duration -1`, read as an option of its own): how to pass one,
     /// ` (write --duration=-1 for a negative value)`; empty otherwise.
@@ -185,6 +188,7 @@ struct RenderOptions: ParsableArguments {
         options.captionsFrom = captionsFrom
         options.captionPosition = captionPosition
         options.font = font
+        options.webvtt = webvtt
         return options
     }
 

@@ -156,6 +156,7 @@ struct JobEntry: Decodable {
         if let source = choice("captionsFrom", in: container, as: CaptionSource.self) { settings.captionsFrom = source }
         if let position = choice("captionPosition", in: container, as: Caption.Position.self) { settings.captionPosition = position }
         settings.font = read("font", in: container, as: String.self, "a font family or a font file's path")
+        settings.webvtt = read("webvtt", in: container, as: String.self, "a path")
     }
 
     /// The value at a key, nil when absent or null; a value of the wrong type is a problem.

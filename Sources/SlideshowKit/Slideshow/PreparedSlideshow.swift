@@ -109,6 +109,7 @@ extension Slideshow {
         } catch {
             throw .output(error)
         }
+        try checkSubtitleFile(output: outputFile)
         var prepared = PreparedSlideshow(slideshow: self, timeline: timeline, plan: plan, photos: try inspectPhotos(),
                                          musicLength: music?.length, music: music?.info, openedMusic: music?.opened)
         prepared.captions = text.resolved(photos: prepared.photos)

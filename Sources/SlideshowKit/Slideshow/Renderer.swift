@@ -137,6 +137,7 @@ struct Renderer {
         case .failure(let error):
             throw .output(error)
         }
+        try prepared.writeSubtitleFile()
         // stat, not lstat: an output that is a symbolic link was written through.
         var written = stat()
         let bytes = PathBytes.withCString(slideshow.output, { stat($0, &written) }) == 0 ? Int(written.st_size) : 0

@@ -21,6 +21,11 @@ public struct ShowText: Sendable, Hashable {
     public var position: Caption.Position
     /// The font, colours and sizes.
     public var style: TextStyle
+    /// A WebVTT file to write beside the video with each caption timed to its photo's share
+    /// (``PreparedSlideshow/subtitleCues``); nil (the default) writes none. Written like the
+    /// video: complete or not at all, after the video, and never over a file unless the show
+    /// may overwrite.
+    public var webVTT: String? = nil
 
     /// Words on a show; by default none.
     public init(captions: [Caption?] = [], source: CaptionSource = .none, position: Caption.Position = .bottom,
@@ -76,8 +81,10 @@ extension SlideshowOptions {
     var showText: ShowText {
         var style = TextStyle()
         if let font, !font.isEmpty { style.font = TextStyle.Font(parsing: font) }
-        return ShowText(captions: captions.map { $0.flatMap { Caption($0, position: captionPosition) } },
-                        source: captionsFrom, position: captionPosition, style: style)
+        var text = ShowText(captions: captions.map { $0.flatMap { Caption($0, position: captionPosition) } },
+                            source: captionsFrom, position: captionPosition, style: style)
+        text.webVTT = webvtt
+        return text
     }
 }
 

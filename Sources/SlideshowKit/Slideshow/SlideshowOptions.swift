@@ -89,6 +89,8 @@ public struct SlideshowOptions: Sendable, Hashable {
     /// The font: a family (`Noto Serif`) or a font file (a path with a `/`, or ending in
     /// `.ttf`, `.otf`, `.ttc` or `.otc`); ``TextStyle/defaultFamily`` by default.
     public var font: String? = nil
+    /// A WebVTT file of the captions to write beside the video; none by default.
+    public var webvtt: String? = nil
 
     /// Creates options; a setting left nil keeps its default (``defaults``).
     public init(duration: Double? = nil, slideDuration: Double? = nil, size: String? = nil, fps: Int? = nil,
@@ -172,6 +174,8 @@ public struct SlideshowOptions: Sendable, Hashable {
         case captionPosition
         /// `font` / `--font`.
         case font
+        /// `webvtt` / `--webvtt`.
+        case webvtt
 
         /// The MP4 file to write (a manifest's `output`; the command line's `-o`).
         case output
