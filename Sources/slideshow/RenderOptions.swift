@@ -125,6 +125,12 @@ struct RenderOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Also write the captions, each timed to its photo, as a WebVTT file (e.g. out.vtt beside out.mp4), complete or not at all.", valueName: "file.vtt"))
     var webvtt: String?
 
+    @Option(help: ArgumentHelp("The language of the MP4's subtitle track of the captions, ISO 639-2 (eng, deu, jpn…).", valueName: "code"))
+    var captionLanguage: String = SlideshowOptions.defaults.captionLanguage
+
+    @Flag(help: "Do not draw the captions on the pictures: only the MP4's subtitle track (and --webvtt) carry them.")
+    var noBurnCaptions = false
+
     /// For ArgumentParser's `Missing value for '--duration <…>'` when the value given was a
     /// negative number (`--duration -1`, read as an option of its own): how to pass one,
     /// ` (write --duration=-1 for a negative value)`; empty otherwise.
@@ -158,6 +164,7 @@ struct RenderOptions: ParsableArguments {
         case .output: return "--output"
         case .audioLoop: return "--no-audio-loop"
         case .captions: return "--caption/--captions"
+        case .burnCaptions: return "--no-burn-captions"
         default: return "--" + field.rawValue.unicodeScalars.map { CharacterSet.uppercaseLetters.contains($0) ? "-" + String($0).lowercased() : String($0) }.joined()
         }
     }
@@ -189,6 +196,8 @@ struct RenderOptions: ParsableArguments {
         options.captionPosition = captionPosition
         options.font = font
         options.webvtt = webvtt
+        options.burnCaptions = !noBurnCaptions
+        options.captionLanguage = captionLanguage
         return options
     }
 

@@ -157,6 +157,8 @@ struct JobEntry: Decodable {
         if let position = choice("captionPosition", in: container, as: Caption.Position.self) { settings.captionPosition = position }
         settings.font = read("font", in: container, as: String.self, "a font family or a font file's path")
         settings.webvtt = read("webvtt", in: container, as: String.self, "a path")
+        if let burn = read("burnCaptions", in: container, as: Bool.self, "true or false") { settings.burnCaptions = burn }
+        if let language = read("captionLanguage", in: container, as: String.self, "an ISO 639-2 code such as \"eng\"") { settings.captionLanguage = language }
     }
 
     /// The value at a key, nil when absent or null; a value of the wrong type is a problem.

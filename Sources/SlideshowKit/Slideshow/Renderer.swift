@@ -40,12 +40,15 @@ struct Renderer {
         // hold is the file's creation time, and each is its slide's imprint.
         var builder = SlideBuilder(slideshow: slideshow, captureDates: prepared.photos.map(\.captureDate))
         do {
-            builder.captions = try CaptionPainter(captions: prepared.captions, style: slideshow.text.style)
+            if slideshow.text.burnIn {
+                builder.captions = try CaptionPainter(captions: prepared.captions, style: slideshow.text.style)
+            }
         } catch {
             throw .invalid(error.description)
         }
         writer.metadata = MovieMetadata(creationTime: MovieMetadata.creationTime(of: slideshow.photos, dates: builder.captureDates),
                                         title: slideshow.title)
+        writer.metadata.subtitles = prepared.subtitleTrack
         let input = AssetWriterInput(settings: settings)
         let adaptor = PixelBufferAdaptor(assetWriterInput: input)
         writer.add(input)

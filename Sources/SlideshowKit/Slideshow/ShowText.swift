@@ -26,6 +26,11 @@ public struct ShowText: Sendable, Hashable {
     /// video: complete or not at all, after the video, and never over a file unless the show
     /// may overwrite.
     public var webVTT: String? = nil
+    /// Whether captions are drawn on the pictures; true by default. The MP4's timed-text
+    /// track (written whenever a photo has a caption) carries them either way.
+    public var burnIn: Bool = true
+    /// The timed-text track's language, ISO 639-2 (`eng`, `deu`, `jpn`…); `und` by default.
+    public var language: String = "und"
 
     /// Words on a show; by default none.
     public init(captions: [Caption?] = [], source: CaptionSource = .none, position: Caption.Position = .bottom,
@@ -84,6 +89,8 @@ extension SlideshowOptions {
         var text = ShowText(captions: captions.map { $0.flatMap { Caption($0, position: captionPosition) } },
                             source: captionsFrom, position: captionPosition, style: style)
         text.webVTT = webvtt
+        text.burnIn = burnCaptions
+        text.language = captionLanguage
         return text
     }
 }
@@ -94,6 +101,9 @@ extension Slideshow {
     func checkText(photoCount: Int?) throws(OptionError) {
         if !text.captions.isEmpty, let photoCount, text.captions.count != photoCount {
             throw OptionError(.captions, "\(text.captions.count) captions for \(photoCount) photos; give one per photo (an empty one for none)")
+        }
+        if !SubtitleTrack.isLanguageCode(text.language) {
+            throw OptionError(.captionLanguage, "'\(text.language)' is not an ISO 639-2 language code: three letters a to z, e.g. eng, deu or und")
         }
     }
 

@@ -91,6 +91,10 @@ public struct SlideshowOptions: Sendable, Hashable {
     public var font: String? = nil
     /// A WebVTT file of the captions to write beside the video; none by default.
     public var webvtt: String? = nil
+    /// Whether captions are drawn on the pictures (the MP4's subtitle track has them either way); true by default.
+    public var burnCaptions: Bool = true
+    /// The subtitle track's language, ISO 639-2; `und` by default.
+    public var captionLanguage: String = "und"
 
     /// Creates options; a setting left nil keeps its default (``defaults``).
     public init(duration: Double? = nil, slideDuration: Double? = nil, size: String? = nil, fps: Int? = nil,
@@ -176,6 +180,10 @@ public struct SlideshowOptions: Sendable, Hashable {
         case font
         /// `webvtt` / `--webvtt`.
         case webvtt
+        /// `burnCaptions` / `--no-burn-captions`.
+        case burnCaptions
+        /// `captionLanguage` / `--caption-language`.
+        case captionLanguage
 
         /// The MP4 file to write (a manifest's `output`; the command line's `-o`).
         case output

@@ -14,6 +14,13 @@ extension PreparedSlideshow {
         }
     }
 
+    /// The MP4's timed-text track: the cues in the show's language, as long as the show;
+    /// nil when no photo has a caption.
+    public var subtitleTrack: SubtitleTrack? {
+        let cues = subtitleCues
+        return cues.isEmpty ? nil : SubtitleTrack(cues: cues, language: slideshow.text.language, end: timeline.endTime)
+    }
+
     /// Writes ``ShowText/webVTT``, when asked, as the video is written: a temporary file
     /// beside it, moved into place complete (``OutputFile``).
     /// - Throws: ``RenderError/output(_:)`` naming the file when it cannot be written.
