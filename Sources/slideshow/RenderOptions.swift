@@ -131,6 +131,18 @@ struct RenderOptions: ParsableArguments {
     @Flag(help: "Do not draw the captions on the pictures: only the MP4's subtitle track (and --webvtt) carry them.")
     var noBurnCaptions = false
 
+    @Option(help: ArgumentHelp("An opening title card with this title, before the first photo.", valueName: "text"))
+    var titleCard: String?
+
+    @Option(help: ArgumentHelp("The title card's second line, or 'date-range' for the span of the photos' capture dates (e.g. 12–18 May 2024).", valueName: "text"))
+    var titleCardSubtitle: String?
+
+    @Option(help: ArgumentHelp("Seconds the title card is shown, taken from --duration (the video stays as long as asked) or added before the photos with --slide-duration.", valueName: "seconds"))
+    var titleCardDuration: Double = SlideshowOptions.defaults.titleCardDuration
+
+    @Option(help: ArgumentHelp("What the title card is drawn over: blur (the first photo, blurred and darkened) or a colour.", valueName: "blur|#RRGGBB"))
+    var titleCardBackground: String = SlideshowOptions.defaults.titleCardBackground
+
     /// For ArgumentParser's `Missing value for '--duration <…>'` when the value given was a
     /// negative number (`--duration -1`, read as an option of its own): how to pass one,
     /// ` (write --duration=-1 for a negative value)`; empty otherwise.
@@ -198,6 +210,10 @@ struct RenderOptions: ParsableArguments {
         options.webvtt = webvtt
         options.burnCaptions = !noBurnCaptions
         options.captionLanguage = captionLanguage
+        options.titleCard = titleCard
+        options.titleCardSubtitle = titleCardSubtitle
+        options.titleCardDuration = titleCardDuration
+        options.titleCardBackground = titleCardBackground
         return options
     }
 

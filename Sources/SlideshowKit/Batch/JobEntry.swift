@@ -157,6 +157,12 @@ struct JobEntry: Decodable {
         if let position = choice("captionPosition", in: container, as: Caption.Position.self) { settings.captionPosition = position }
         settings.font = read("font", in: container, as: String.self, "a font family or a font file's path")
         settings.webvtt = read("webvtt", in: container, as: String.self, "a path")
+        settings.titleCard = read("titleCard", in: container, as: String.self, "a string")
+        settings.titleCardSubtitle = read("titleCardSubtitle", in: container, as: String.self, "a string, or \"date-range\"")
+        if let seconds = read("titleCardDuration", in: container, as: Double.self, "a number of seconds") { settings.titleCardDuration = seconds }
+        if let background = read("titleCardBackground", in: container, as: String.self, "\"blur\" or a colour \"#RRGGBB\"") {
+            settings.titleCardBackground = background
+        }
         if let burn = read("burnCaptions", in: container, as: Bool.self, "true or false") { settings.burnCaptions = burn }
         if let language = read("captionLanguage", in: container, as: String.self, "an ISO 639-2 code such as \"eng\"") { settings.captionLanguage = language }
     }

@@ -33,6 +33,8 @@ public struct PreparedSlideshow: Sendable {
     public internal(set) var captions: [Caption?] = []
     /// What the user should know about the text: an unknown font family, a caption repaired.
     public internal(set) var textWarnings: [TextWarning] = []
+    /// The opening title card, its date range filled in; nil without one.
+    public internal(set) var openingCard: TitleCard? = nil
 
     /// The warning for a transition that had to be shortened, or nil.
     public var planWarning: String? { slideshow.planWarning(plan) }
@@ -113,6 +115,7 @@ extension Slideshow {
         var prepared = PreparedSlideshow(slideshow: self, timeline: timeline, plan: plan, photos: try inspectPhotos(),
                                          musicLength: music?.length, music: music?.info, openedMusic: music?.opened)
         prepared.captions = text.resolved(photos: prepared.photos)
+        prepared.openingCard = resolvedCard(photos: prepared.photos)
         prepared.textWarnings = fontWarnings + (text.source == .metadata ? prepared.photos.compactMap(\.captionWarning) : [])
         return prepared
     }

@@ -30,6 +30,10 @@ struct Renderer {
         let timeline = prepared.timeline
         let plan = prepared.plan
         let settings = slideshow.video
+        // The opening card, before the photos: drawn now, shown from frame 0.
+        let card = try prepared.openingCardPicture()
+        let cardFrames = card == nil ? 0 : slideshow.openingCardFrames
+        let endTime = MediaTime(value: Int64(timeline.frameCount + cardFrames), timescale: Int32(timeline.framesPerSecond))
         let writer: AssetWriter
         do {
             writer = try AssetWriter(outputPath: slideshow.output, settings: settings, overwrite: slideshow.overwrite)
@@ -53,31 +57,37 @@ struct Renderer {
         let adaptor = PixelBufferAdaptor(assetWriterInput: input)
         writer.add(input)
         // The soundtrack (measured first when a loudness is asked for), on its own input.
-        let (soundtrack, loudness) = try prepareSoundtrack(timeline: timeline)
+        let (soundtrack, loudness) = try prepareSoundtrack(frameCount: timeline.frameCount + cardFrames, framesPerSecond: timeline.framesPerSecond)
         if let soundtrack { writer.add(soundtrack.input) }
         // The first photos decode while the encoder opens and the header is written.
         // The plan's pictures: one per photo, held, when nothing is composed (written exactly as
         // a show without transitions always was); otherwise holds and composed frames in order.
-        let slides: any FrameFeed
-        let steps: [(frame: Int, photosDone: Int)]
+        var slides: any FrameFeed
+        var showSteps: [(frame: Int, photosDone: Int)]
         if plan.isHoldsOnly {
             slides = SlidePreparer(builder: builder, workers: Self.workers, budget: Self.budget)
-            steps = (0..<timeline.photoCount).map { (timeline.frames(ofPhoto: $0).lowerBound, $0 + 1) }
+            showSteps = (0..<timeline.photoCount).map { (timeline.frames(ofPhoto: $0).lowerBound, $0 + 1) }
         } else {
             let composer = FrameComposer(builder: builder, plan: plan)
             slides = composer
             var done = 0
-            steps = composer.steps.map { step in
+            showSteps = composer.steps.map { step in
                 while done < timeline.photoCount && plan.span(ofPhoto: done).upperBound <= step.frame + 1 { done += 1 }
                 return (step.frame, done)
             }
         }
-        input.bufferConsumed = { slides.release() }
-        slides.start()
+        if let card {
+            slides = CardFeed(card: card, inner: slides)
+            showSteps = [(0, 0)] + showSteps.map { ($0.frame + cardFrames, $0.photosDone) }
+        }
+        let steps = showSteps
+        let feedSlides = slides
+        input.bufferConsumed = { feedSlides.release() }
+        feedSlides.start()
         do {
             try writer.startWriting()
         } catch {
-            slides.cancel()
+            feedSlides.cancel()
             throw .output(error)
         }
         writer.startSession(atSourceTime: .zero)
@@ -93,15 +103,15 @@ struct Renderer {
             // The sound's own ready-for-more-data loop runs beside the pictures'; a sound that
             // fails stops the pictures too.
             async let soundEnded: Bool = soundtrack?.run(onFailure: {
-                slides.cancel()
+                feedSlides.cancel()
                 writer.cancelWriting()
             }) ?? true
             let step = await input.feed(on: feed) { index in
                 guard index < total else { return .finished }
-                switch slides.take(index) {
+                switch feedSlides.take(index) {
                 case .success(let slide):
                     guard adaptor.append(slide, withPresentationTime: MediaTime(value: Int64(steps[index].frame), timescale: fps)) else {
-                        slides.cancel()
+                        feedSlides.cancel()
                         return .stopped
                     }
                     if index + 1 == total || steps[index + 1].photosDone != steps[index].photosDone {
@@ -118,7 +128,7 @@ struct Renderer {
                 _ = await soundEnded
                 return .failure(writer.error ?? WriterError(path: slideshow.output, kind: .cancelled, reason: "cancelled"))
             }
-            writer.endSession(atSourceTime: timeline.endTime)
+            writer.endSession(atSourceTime: endTime)
             guard await soundEnded else {
                 return .failure(writer.error ?? WriterError(path: slideshow.output, kind: .cancelled, reason: "cancelled"))
             }
@@ -126,7 +136,7 @@ struct Renderer {
                 writer.finishWriting { continuation.resume(returning: $0) }
             }
         } onCancel: {
-            slides.cancel()
+            feedSlides.cancel()
             writer.cancelWriting()
         }
 
@@ -145,7 +155,7 @@ struct Renderer {
         var written = stat()
         let bytes = PathBytes.withCString(slideshow.output, { stat($0, &written) }) == 0 ? Int(written.st_size) : 0
         return RenderResult(
-            output: slideshow.output, duration: timeline.endTime, frames: timeline.frameCount, size: settings.size,
+            output: slideshow.output, duration: endTime, frames: timeline.frameCount + cardFrames, size: settings.size,
             framesPerSecond: settings.framesPerSecond, look: slideshow.look.name, bytes: bytes,
             seconds: (ContinuousClock.now - started).seconds,
             loudness: loudness,
@@ -158,12 +168,12 @@ struct Renderer {
     /// file is opened a second time for it; the render's own pass goes on from the opening that
     /// validation made (``OpenedMusic``). Runs before the writer
     /// starts, so a soundtrack that cannot be used stops the render before any video is encoded.
-    private func prepareSoundtrack(timeline: Timeline) throws(RenderError) -> (SoundtrackFeed?, LoudnessReport?) {
+    private func prepareSoundtrack(frameCount: Int, framesPerSecond: Int) throws(RenderError) -> (SoundtrackFeed?, LoudnessReport?) {
         guard var soundtrack = slideshow.soundtrack else { return (nil, nil) }
         // With the show as long as the music, the music does not loop: a rounding to whole
         // frames may leave a few milliseconds of silence at the end, under the fade-out.
         if case .soundtrack = slideshow.length { soundtrack.loops = false }
-        let totalFrames = Int(MediaTime.rescale(Int64(timeline.frameCount), from: Int32(timeline.framesPerSecond),
+        let totalFrames = Int(MediaTime.rescale(Int64(frameCount), from: Int32(framesPerSecond),
                                                 to: Int32(AudioFormat.sampleRate)))
         do {
             let loudness = try soundtrack.measureLoudness(totalFrames: totalFrames)

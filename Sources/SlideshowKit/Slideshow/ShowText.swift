@@ -31,6 +31,15 @@ public struct ShowText: Sendable, Hashable {
     public var burnIn: Bool = true
     /// The timed-text track's language, ISO 639-2 (`eng`, `deu`, `jpn`…); `und` by default.
     public var language: String = "und"
+    /// A title card before the first photo; nil (the default) shows none.
+    public var openingCard: TitleCard? = nil
+    /// Seconds the card is shown; 2 by default. Taken from a total length, added to a length per photo.
+    public var cardSeconds: Double = 2
+    /// What the card is drawn over; the blurred first photo by default.
+    public var cardBackground: CardBackground = .blurredFirstPhoto
+    /// Whether a card without a second line gets the photos' date range (`12–18 May 2024`)
+    /// from their capture dates; false by default.
+    public var cardDateRange: Bool = false
 
     /// Words on a show; by default none.
     public init(captions: [Caption?] = [], source: CaptionSource = .none, position: Caption.Position = .bottom,
@@ -91,6 +100,12 @@ extension SlideshowOptions {
         text.webVTT = webvtt
         text.burnIn = burnCaptions
         text.language = captionLanguage
+        if let titleCard {
+            let range = titleCardSubtitle == TitleCard.dateRangeKeyword
+            text.openingCard = TitleCard(title: titleCard, subtitle: range ? nil : titleCardSubtitle)
+            text.cardDateRange = range
+        }
+        text.cardSeconds = titleCardDuration
         return text
     }
 }

@@ -95,6 +95,14 @@ public struct SlideshowOptions: Sendable, Hashable {
     public var burnCaptions: Bool = true
     /// The subtitle track's language, ISO 639-2; `und` by default.
     public var captionLanguage: String = "und"
+    /// An opening title card's title; none by default.
+    public var titleCard: String? = nil
+    /// The card's second line, or `date-range` for the photos' capture dates; none by default.
+    public var titleCardSubtitle: String? = nil
+    /// Seconds the card is shown; 2 by default.
+    public var titleCardDuration: Double = 2
+    /// What the card is drawn over: `blur` (the first photo, blurred) or a colour `#RRGGBB`; `blur` by default.
+    public var titleCardBackground: String = "blur"
 
     /// Creates options; a setting left nil keeps its default (``defaults``).
     public init(duration: Double? = nil, slideDuration: Double? = nil, size: String? = nil, fps: Int? = nil,
@@ -184,6 +192,14 @@ public struct SlideshowOptions: Sendable, Hashable {
         case burnCaptions
         /// `captionLanguage` / `--caption-language`.
         case captionLanguage
+        /// `titleCard` / `--title-card`.
+        case titleCard
+        /// `titleCardSubtitle` / `--title-card-subtitle`.
+        case titleCardSubtitle
+        /// `titleCardDuration` / `--title-card-duration`.
+        case titleCardDuration
+        /// `titleCardBackground` / `--title-card-background`.
+        case titleCardBackground
 
         /// The MP4 file to write (a manifest's `output`; the command line's `-o`).
         case output
@@ -277,6 +293,12 @@ public struct SlideshowOptions: Sendable, Hashable {
         show.framing = framing
         show.soundtrack = soundtrack
         show.text = showText
+        if titleCardBackground != "blur" {
+            guard let color = RGBColor(hex: titleCardBackground) else {
+                throw OptionError(.titleCardBackground, "'\(titleCardBackground)' is not blur or a colour of the form #RRGGBB")
+            }
+            show.text.cardBackground = .color(color)
+        }
         return show
     }
 

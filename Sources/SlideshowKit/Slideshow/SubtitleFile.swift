@@ -6,9 +6,11 @@ extension PreparedSlideshow {
     /// have no cue.
     public var subtitleCues: [SubtitleCue] {
         let fps = Int32(timeline.framesPerSecond)
+        let card = openingCard == nil ? 0 : slideshow.openingCardFrames
         return captions.enumerated().compactMap { index, caption in
             guard let caption, index < timeline.photoCount else { return nil }
-            let frames = timeline.frames(ofPhoto: index)
+            let share = timeline.frames(ofPhoto: index)
+            let frames = share.lowerBound + card..<share.upperBound + card
             return SubtitleCue(start: MediaTime(value: Int64(frames.lowerBound), timescale: fps),
                                end: MediaTime(value: Int64(frames.upperBound), timescale: fps), text: caption.text)
         }
@@ -18,7 +20,9 @@ extension PreparedSlideshow {
     /// nil when no photo has a caption.
     public var subtitleTrack: SubtitleTrack? {
         let cues = subtitleCues
-        return cues.isEmpty ? nil : SubtitleTrack(cues: cues, language: slideshow.text.language, end: timeline.endTime)
+        let card = openingCard == nil ? 0 : slideshow.openingCardFrames
+        return cues.isEmpty ? nil : SubtitleTrack(cues: cues, language: slideshow.text.language,
+                                                  end: MediaTime(value: Int64(timeline.frameCount + card), timescale: Int32(timeline.framesPerSecond)))
     }
 
     /// Writes ``ShowText/webVTT``, when asked, as the video is written: a temporary file
