@@ -111,7 +111,7 @@ struct RenderOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Photos without a caption take one from: " + HelpText.choices(CaptionSource.self) { source in
         switch source {
         case .none: "nowhere"
-        case .metadata: "the photo's XMP dc:description or dc:title, or its EXIF ImageDescription"
+        case .metadata: "the photo's XMP dc:description or dc:title, IPTC Caption-Abstract or EXIF ImageDescription"
         }
     }, valueName: "source"))
     var captionsFrom: CaptionSource = SlideshowOptions.defaults.captionsFrom

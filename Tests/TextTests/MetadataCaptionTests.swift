@@ -89,4 +89,30 @@ struct MetadataCaptionTests {
         show.text = ShowText(captions: [Caption("Given"), nil, nil], source: .metadata)
         #expect(try show.validate().captions == [Caption("Given"), Caption("Own words"), nil])
     }
+
+    /// A Photoshop APP13 segment whose IPTC record holds a Caption-Abstract.
+    static func iptc(_ caption: [UInt8], utf8: Bool) -> [UInt8] {
+        var records: [UInt8] = utf8 ? [0x1C, 1, 90, 0, 3, 0x1B, 0x25, 0x47] : []
+        records += [0x1C, 2, 120, UInt8(caption.count >> 8), UInt8(caption.count & 0xFF)] + caption
+        var resource: [UInt8] = Array("8BIM".utf8) + [0x04, 0x04, 0, 0]   // id 0x0404, empty name padded to even
+        let size = records.count
+        resource += [UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)] + records
+        if size % 2 == 1 { resource.append(0) }
+        return SyntheticJPEG.segment(0xED, Array("Photoshop 3.0".utf8) + [0] + resource)
+    }
+
+    @Test("IPTC Caption-Abstract in a JPEG's APP13: UTF-8 when declared or valid, ISO 8859-1 otherwise; after XMP, before EXIF",
+          .enabled(if: TestEnvironment.sharedPhotos != nil, TestEnvironment.noSharedPhotos))
+    func iptcCaption() throws {
+        let folder = try TemporaryFolder()
+        let utf8 = try Self.photo(in: folder, "iptc-utf8.jpg", segments: [Self.iptc(Array("Κρήτη 2024".utf8), utf8: true),
+                                                                          Self.exifDescription(Array("From EXIF".utf8))])
+        #expect(try ImageManager().inspect(utf8).caption?.text == "Κρήτη 2024")
+        let latin1 = try Self.photo(in: folder, "iptc-latin1.jpg", segments: [Self.iptc([0x4D, 0xFC, 0x6E, 0x63, 0x68, 0x65, 0x6E], utf8: false)])
+        let info = try ImageManager().inspect(latin1)
+        #expect(info.caption?.text == "M\u{FC}nchen" && info.captionWarning == nil)
+        let xmpWins = try Self.photo(in: folder, "iptc-xmp.jpg", segments: [Self.iptc(Array("IPTC".utf8), utf8: true),
+                                                                            Self.xmp(description: "XMP", title: nil)])
+        #expect(try ImageManager().inspect(xmpWins).caption?.text == "XMP")
+    }
 }

@@ -2,8 +2,9 @@
 /// sanitised into a ``Caption`` (``Caption/decoding(utf8:position:source:)``).
 ///
 /// Read in this order, the first that is not blank winning: XMP `dc:description`, XMP
-/// `dc:title` (XMP is UTF-8 by definition, and photo managers write it), then EXIF
-/// `ImageDescription` (ASCII by the standard, UTF-8 in practice). A description that is only
+/// `dc:title` (XMP is UTF-8 by definition, and photo managers write it), a JPEG's IPTC
+/// `Caption-Abstract` (``IPTCCaption``), then EXIF `ImageDescription` (ASCII by the
+/// standard, UTF-8 in practice). A description that is only
 /// white space, or a camera's placeholder (`OLYMPUS DIGITAL CAMERA`, `SONY DSC`…), is none.
 enum CaptionText {
     /// Placeholders cameras write into `ImageDescription`, upper-cased, that no one wrote.
@@ -16,6 +17,7 @@ enum CaptionText {
                 if let text = xmpText(Array(xmp), element: element), !isBlank(text) { return text }
             }
         }
+        if let photoshop = blocks.photoshop, let text = IPTCCaption.read(Array(photoshop)), !isBlank(text) { return text }
         if let text = blocks.exif?.imageDescription, !isBlank(text),
            !placeholders.contains(String(decoding: text, as: UTF8.self).trimmingSpaces.uppercased()) {
             return text

@@ -71,7 +71,7 @@ public struct ShowText: Sendable, Hashable {
 public enum CaptionSource: String, Sendable, Hashable, CaseIterable, SettingChoice {
     /// Nowhere: only the captions given.
     case none
-    /// The photo's own metadata: XMP `dc:description` or `dc:title`, EXIF `ImageDescription`.
+    /// The photo's own metadata: XMP `dc:description` or `dc:title`, IPTC `Caption-Abstract`, EXIF `ImageDescription`.
     case metadata
 }
 
