@@ -140,6 +140,9 @@ struct RenderOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Seconds the title card is shown, taken from --duration (the video stays as long as asked) or added before the photos with --slide-duration.", valueName: "seconds"))
     var titleCardDuration: Double = SlideshowOptions.defaults.titleCardDuration
 
+    @Option(help: ArgumentHelp("A closing card with this title, after the last photo (over it, blurred), as long as the title card.", valueName: "text"))
+    var closingCard: String?
+
     @Option(help: ArgumentHelp("What the title card is drawn over: blur (the first photo, blurred and darkened) or a colour.", valueName: "blur|#RRGGBB"))
     var titleCardBackground: String = SlideshowOptions.defaults.titleCardBackground
 
@@ -214,6 +217,7 @@ struct RenderOptions: ParsableArguments {
         options.titleCardSubtitle = titleCardSubtitle
         options.titleCardDuration = titleCardDuration
         options.titleCardBackground = titleCardBackground
+        options.closingCard = closingCard
         return options
     }
 

@@ -197,6 +197,6 @@ struct ManifestTests {
                                               "audio", "audioBitrate", "audioStart", "audioFadeIn", "audioFadeOut", "audioLoop", "loudness",
                                               "transition", "transitionDuration", "fadeIn", "fadeOut", "motion", "zoom",
                                               "captions", "captionsFrom", "captionPosition", "font", "webvtt", "burnCaptions", "captionLanguage",
-                                              "titleCard", "titleCardSubtitle", "titleCardDuration", "titleCardBackground"])
+                                              "titleCard", "titleCardSubtitle", "titleCardDuration", "titleCardBackground", "closingCard"])
     }
 }

@@ -63,7 +63,7 @@ struct TitleCardShowTests {
         var options = SlideshowOptions(duration: 2)
         options.titleCard = "Title"
         options.titleCardDuration = 2
-        #expect(throws: OptionError(.titleCardDuration, "2.0 s leaves nothing of the 2.0 s show for the photos")) {
+        #expect(throws: OptionError(.titleCardDuration, "1 × 2.0 s of cards leave nothing of the 2.0 s show for the photos")) {
             try options.slideshow(photos: [Photo(path: "a.jpg")], output: "out.mp4")
         }
         options.titleCardDuration = 1
@@ -71,5 +71,29 @@ struct TitleCardShowTests {
         #expect(throws: OptionError(.titleCardBackground, "'pink' is not blur or a colour of the form #RRGGBB")) {
             try options.slideshow(photos: [Photo(path: "a.jpg")], output: "out.mp4")
         }
+    }
+
+    @Test("a closing card ends the show over the last photo; both cards' time comes out of --duration",
+          .enabled(if: photos != nil && TextTestSupport.tesseractLanguages.contains("eng") && which("ffmpeg") != nil,
+                   "skipped: needs ../shared/photos, ffmpeg and tesseract (eng)"))
+    func closingCard() async throws {
+        let folder = try TemporaryFolder()
+        var options = SlideshowOptions(duration: 3, size: "960x540", fps: 25)
+        options.titleCard = "Hello"
+        options.closingCard = "The End"
+        options.titleCardDuration = 0.8
+        options.captions = ["Rug", nil]
+        let show = try options.slideshow(photos: try #require(Self.photos), output: folder.path("closing.mp4"))
+        let prepared = try show.validate()
+        #expect(prepared.timeline.frameCount == 75 - 40)
+        let result = try await prepared.render()
+        #expect(result.frames == 75)
+        #expect(try ProbedVideo(path: show.output).decodedFrames == 75)
+        let overlays = try TextRenderer().overlays(for: try #require(TitleCard(title: "The End")), frame: show.video.size)
+        let last = try ShowCaptionTests.frame(74, of: show.output, size: show.video.size)
+        #expect(TextTestSupport.characterErrorRate(read: try TextTestSupport.ocr(last, region: overlays[0].rect, language: "eng"),
+                                                   expected: "The End") <= 0.1)
+        #expect(prepared.subtitleTrack?.end == MediaTime(value: 75, timescale: 25))
+        #expect(prepared.subtitleCues.map(\.start) == [MediaTime(value: 20, timescale: 25)])
     }
 }

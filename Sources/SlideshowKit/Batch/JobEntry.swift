@@ -158,6 +158,7 @@ struct JobEntry: Decodable {
         settings.font = read("font", in: container, as: String.self, "a font family or a font file's path")
         settings.webvtt = read("webvtt", in: container, as: String.self, "a path")
         settings.titleCard = read("titleCard", in: container, as: String.self, "a string")
+        settings.closingCard = read("closingCard", in: container, as: String.self, "a string")
         settings.titleCardSubtitle = read("titleCardSubtitle", in: container, as: String.self, "a string, or \"date-range\"")
         if let seconds = read("titleCardDuration", in: container, as: Double.self, "a number of seconds") { settings.titleCardDuration = seconds }
         if let background = read("titleCardBackground", in: container, as: String.self, "\"blur\" or a colour \"#RRGGBB\"") {

@@ -19,20 +19,28 @@ extension Slideshow {
         return Int(min(text.cardSeconds * Double(video.framesPerSecond), Double(Timeline.maximumFrames)).rounded())
     }
 
-    /// The photos' share of a total length once the opening card has its frames.
+    /// Frames the closing card lasts, like ``openingCardFrames``; 0 without one.
+    public var closingCardFrames: Int {
+        guard text.closingCard != nil, text.cardSeconds.isFinite, text.cardSeconds > 0 else { return 0 }
+        return Int(min(text.cardSeconds * Double(video.framesPerSecond), Double(Timeline.maximumFrames)).rounded())
+    }
+
+    /// The photos' share of a total length once the cards have their frames.
     func photosLength(_ length: SlideshowLength) -> SlideshowLength {
-        guard case .total(let seconds) = length, openingCardFrames > 0 else { return length }
-        return .total(seconds: seconds - Double(openingCardFrames) / Double(video.framesPerSecond))
+        let cards = openingCardFrames + closingCardFrames
+        guard case .total(let seconds) = length, cards > 0 else { return length }
+        return .total(seconds: seconds - Double(cards) / Double(video.framesPerSecond))
     }
 
     /// The card's rules: a duration of 0 or more seconds, shorter than a total length.
     func checkCard() throws(OptionError) {
-        guard text.openingCard != nil else { return }
+        let cards = (text.openingCard == nil ? 0 : 1) + (text.closingCard == nil ? 0 : 1)
+        guard cards > 0 else { return }
         if !text.cardSeconds.isFinite || text.cardSeconds < 0 {
             throw OptionError(.titleCardDuration, "\(Message.seconds(text.cardSeconds)) is not 0 or more seconds")
         }
-        if case .total(let seconds) = length, text.cardSeconds >= seconds {
-            throw OptionError(.titleCardDuration, "\(Message.seconds(text.cardSeconds)) s leaves nothing of the \(Message.seconds(seconds)) s show for the photos")
+        if case .total(let seconds) = length, text.cardSeconds * Double(cards) >= seconds {
+            throw OptionError(.titleCardDuration, "\(cards) × \(Message.seconds(text.cardSeconds)) s of cards leave nothing of the \(Message.seconds(seconds)) s show for the photos")
         }
     }
 
@@ -64,11 +72,11 @@ enum DateRange {
 }
 
 extension PreparedSlideshow {
-    /// The opening card's picture: the card drawn over the blurred first photo or a colour.
-    /// - Throws: ``RenderError/photo(_:)`` when the first photo cannot be decoded,
+    /// A card's picture: the card drawn over photo `index`, blurred, or a colour; nil without a card.
+    /// - Throws: ``RenderError/photo(_:)`` when the photo cannot be decoded,
     ///   ``RenderError/invalid(_:)`` when the text cannot be drawn.
-    func openingCardPicture() throws(RenderError) -> PixelBuffer? {
-        guard let card = openingCard, slideshow.openingCardFrames > 0 else { return nil }
+    func cardPicture(_ card: TitleCard?, photo index: Int) throws(RenderError) -> PixelBuffer? {
+        guard let card, slideshow.text.cardSeconds.isFinite, slideshow.text.cardSeconds * Double(slideshow.video.framesPerSecond) >= 0.5 else { return nil }
         let size = slideshow.video.size
         var background: PixelBuffer
         switch slideshow.text.cardBackground {
@@ -76,7 +84,7 @@ extension PreparedSlideshow {
             background = PixelBuffer(size: size, filledWith: color)
         case .blurredFirstPhoto:
             do throws(PhotoError) {
-                background = try ImageManager().requestImage(for: slideshow.photos[0], targetSize: size, contentMode: .aspectFill,
+                background = try ImageManager().requestImage(for: slideshow.photos[index], targetSize: size, contentMode: .aspectFill,
                                                              background: slideshow.background, framing: .center)
             } catch {
                 throw .photo(error)
@@ -108,27 +116,35 @@ extension BlurredBackdrop {
     }
 }
 
-/// The render's pictures with the opening card first: picture 0 is the card, picture i the
-/// show's picture i − 1.
+/// The render's pictures with the cards around the show's: the opening card first (if any),
+/// then the show's pictures, then the closing card (if any).
 final class CardFeed: FrameFeed {
-    private let card: PixelBuffer
+    private let opening: PixelBuffer?
+    private let closing: PixelBuffer?
     private let inner: any FrameFeed
-    private let cardReleased = Atomic<Bool>(false)
+    private let innerCount: Int
+    private let released = Atomic<Int>(0)
 
-    init(card: PixelBuffer, inner: any FrameFeed) {
-        self.card = card
+    init(opening: PixelBuffer?, closing: PixelBuffer?, inner: any FrameFeed, innerCount: Int) {
+        self.opening = opening
+        self.closing = closing
         self.inner = inner
+        self.innerCount = innerCount
     }
 
     func start() { inner.start() }
 
     func take(_ index: Int) -> Result<PixelBuffer, RenderError> {
-        index == 0 ? .success(card) : inner.take(index - 1)
+        let shifted = index - (opening == nil ? 0 : 1)
+        if let opening, index == 0 { return .success(opening) }
+        if let closing, shifted == innerCount { return .success(closing) }
+        return inner.take(shifted)
     }
 
     func release() {
-        // The first picture the writer consumes is the card, which the show's feed never gave.
-        if !cardReleased.exchange(true, ordering: .relaxed) { return }
+        // The writer consumes the pictures in order; the cards were never the show's feed's.
+        let shifted = released.add(1, ordering: .relaxed).oldValue - (opening == nil ? 0 : 1)
+        guard shifted >= 0, shifted < innerCount else { return }
         inner.release()
     }
 

@@ -35,6 +35,8 @@ public struct PreparedSlideshow: Sendable {
     public internal(set) var textWarnings: [TextWarning] = []
     /// The opening title card, its date range filled in; nil without one.
     public internal(set) var openingCard: TitleCard? = nil
+    /// The closing card; nil without one.
+    public internal(set) var closingCard: TitleCard? = nil
 
     /// The warning for a transition that had to be shortened, or nil.
     public var planWarning: String? { slideshow.planWarning(plan) }
@@ -116,6 +118,7 @@ extension Slideshow {
                                          musicLength: music?.length, music: music?.info, openedMusic: music?.opened)
         prepared.captions = text.resolved(photos: prepared.photos)
         prepared.openingCard = resolvedCard(photos: prepared.photos)
+        prepared.closingCard = text.closingCard
         prepared.textWarnings = fontWarnings + (text.source == .metadata ? prepared.photos.compactMap(\.captionWarning) : [])
         return prepared
     }

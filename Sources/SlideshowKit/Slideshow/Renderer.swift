@@ -30,10 +30,12 @@ struct Renderer {
         let timeline = prepared.timeline
         let plan = prepared.plan
         let settings = slideshow.video
-        // The opening card, before the photos: drawn now, shown from frame 0.
-        let card = try prepared.openingCardPicture()
+        // The opening card, before the photos: drawn now, shown from frame 0; the closing one after them.
+        let card = try prepared.cardPicture(prepared.openingCard, photo: 0)
         let cardFrames = card == nil ? 0 : slideshow.openingCardFrames
-        let endTime = MediaTime(value: Int64(timeline.frameCount + cardFrames), timescale: Int32(timeline.framesPerSecond))
+        let closing = try prepared.cardPicture(prepared.closingCard, photo: slideshow.photos.count - 1)
+        let closingFrames = closing == nil ? 0 : slideshow.closingCardFrames
+        let endTime = MediaTime(value: Int64(timeline.frameCount + cardFrames + closingFrames), timescale: Int32(timeline.framesPerSecond))
         let writer: AssetWriter
         do {
             writer = try AssetWriter(outputPath: slideshow.output, settings: settings, overwrite: slideshow.overwrite)
@@ -57,7 +59,7 @@ struct Renderer {
         let adaptor = PixelBufferAdaptor(assetWriterInput: input)
         writer.add(input)
         // The soundtrack (measured first when a loudness is asked for), on its own input.
-        let (soundtrack, loudness) = try prepareSoundtrack(frameCount: timeline.frameCount + cardFrames, framesPerSecond: timeline.framesPerSecond)
+        let (soundtrack, loudness) = try prepareSoundtrack(frameCount: timeline.frameCount + cardFrames + closingFrames, framesPerSecond: timeline.framesPerSecond)
         if let soundtrack { writer.add(soundtrack.input) }
         // The first photos decode while the encoder opens and the header is written.
         // The plan's pictures: one per photo, held, when nothing is composed (written exactly as
@@ -76,9 +78,10 @@ struct Renderer {
                 return (step.frame, done)
             }
         }
-        if let card {
-            slides = CardFeed(card: card, inner: slides)
-            showSteps = [(0, 0)] + showSteps.map { ($0.frame + cardFrames, $0.photosDone) }
+        if card != nil || closing != nil {
+            slides = CardFeed(opening: card, closing: closing, inner: slides, innerCount: showSteps.count)
+            showSteps = (card == nil ? [] : [(0, 0)]) + showSteps.map { ($0.frame + cardFrames, $0.photosDone) }
+                + (closing == nil ? [] : [(cardFrames + timeline.frameCount, timeline.photoCount)])
         }
         let steps = showSteps
         let feedSlides = slides
@@ -155,7 +158,7 @@ struct Renderer {
         var written = stat()
         let bytes = PathBytes.withCString(slideshow.output, { stat($0, &written) }) == 0 ? Int(written.st_size) : 0
         return RenderResult(
-            output: slideshow.output, duration: endTime, frames: timeline.frameCount + cardFrames, size: settings.size,
+            output: slideshow.output, duration: endTime, frames: timeline.frameCount + cardFrames + closingFrames, size: settings.size,
             framesPerSecond: settings.framesPerSecond, look: slideshow.look.name, bytes: bytes,
             seconds: (ContinuousClock.now - started).seconds,
             loudness: loudness,

@@ -33,6 +33,8 @@ public struct ShowText: Sendable, Hashable {
     public var language: String = "und"
     /// A title card before the first photo; nil (the default) shows none.
     public var openingCard: TitleCard? = nil
+    /// A card after the last photo, drawn like the opening one (over the last photo, blurred); nil by default.
+    public var closingCard: TitleCard? = nil
     /// Seconds the card is shown; 2 by default. Taken from a total length, added to a length per photo.
     public var cardSeconds: Double = 2
     /// What the card is drawn over; the blurred first photo by default.
@@ -106,6 +108,7 @@ extension SlideshowOptions {
             text.cardDateRange = range
         }
         text.cardSeconds = titleCardDuration
+        text.closingCard = closingCard.flatMap { TitleCard(title: $0) }
         return text
     }
 }

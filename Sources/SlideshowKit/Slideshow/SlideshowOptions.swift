@@ -99,7 +99,9 @@ public struct SlideshowOptions: Sendable, Hashable {
     public var titleCard: String? = nil
     /// The card's second line, or `date-range` for the photos' capture dates; none by default.
     public var titleCardSubtitle: String? = nil
-    /// Seconds the card is shown; 2 by default.
+    /// A closing card's title; none by default.
+    public var closingCard: String? = nil
+    /// Seconds each card is shown; 2 by default.
     public var titleCardDuration: Double = 2
     /// What the card is drawn over: `blur` (the first photo, blurred) or a colour `#RRGGBB`; `blur` by default.
     public var titleCardBackground: String = "blur"
@@ -200,6 +202,8 @@ public struct SlideshowOptions: Sendable, Hashable {
         case titleCardDuration
         /// `titleCardBackground` / `--title-card-background`.
         case titleCardBackground
+        /// `closingCard` / `--closing-card`.
+        case closingCard
 
         /// The MP4 file to write (a manifest's `output`; the command line's `-o`).
         case output

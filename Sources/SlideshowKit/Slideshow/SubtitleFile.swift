@@ -22,7 +22,8 @@ extension PreparedSlideshow {
         let cues = subtitleCues
         let card = openingCard == nil ? 0 : slideshow.openingCardFrames
         return cues.isEmpty ? nil : SubtitleTrack(cues: cues, language: slideshow.text.language,
-                                                  end: MediaTime(value: Int64(timeline.frameCount + card), timescale: Int32(timeline.framesPerSecond)))
+                                                  end: MediaTime(value: Int64(timeline.frameCount + card + (closingCard == nil ? 0 : slideshow.closingCardFrames)),
+                                                                 timescale: Int32(timeline.framesPerSecond)))
     }
 
     /// Writes ``ShowText/webVTT``, when asked, as the video is written: a temporary file
