@@ -119,6 +119,50 @@ struct RenderOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Bring the music to this integrated loudness (e.g. -16 for phones, -23 for broadcast), true peak at most -1 dBTP.", valueName: "LUFS"))
     var loudness: Double?
 
+    @Option(name: .customLong("caption"), help: ArgumentHelp("A caption for the next photo, in order; give it once per photo (\"\" for none).", valueName: "text"))
+    var caption: [String] = []
+
+    @Option(help: ArgumentHelp("A UTF-8 text file of captions, one line per photo in order (an empty line for none); instead of --caption.", valueName: "file"))
+    var captions: String?
+
+    @Option(help: ArgumentHelp("Photos without a caption take one from: " + HelpText.choices(CaptionSource.self) { source in
+        switch source {
+        case .none: "nowhere"
+        case .metadata: "the photo's XMP dc:description or dc:title, IPTC Caption-Abstract or EXIF ImageDescription"
+        }
+    }, valueName: "source"))
+    var captionsFrom: CaptionSource = SlideshowOptions.defaults.captionsFrom
+
+    @Option(help: ArgumentHelp("Where captions go, inside the title-safe area.", valueName: "position"))
+    var captionPosition: Caption.Position = SlideshowOptions.defaults.captionPosition
+
+    @Option(help: ArgumentHelp("The captions' font: an installed family (default \(TextStyle.defaultFamily)), or a font file (a path with a / or ending in .ttf, .otf, .ttc or .otc). Characters it lacks come from the Noto fonts.", valueName: "family|file"))
+    var font: String?
+
+    @Option(help: ArgumentHelp("Also write the captions, each timed to its photo, as a WebVTT file (e.g. out.vtt beside out.mp4), complete or not at all.", valueName: "file.vtt"))
+    var webvtt: String?
+
+    @Option(help: ArgumentHelp("The language of the MP4's subtitle track of the captions, ISO 639-2 (eng, deu, jpn…).", valueName: "code"))
+    var captionLanguage: String = SlideshowOptions.defaults.captionLanguage
+
+    @Flag(help: "Do not draw the captions on the pictures: only the MP4's subtitle track (and --webvtt) carry them.")
+    var noBurnCaptions = false
+
+    @Option(help: ArgumentHelp("An opening title card with this title, before the first photo.", valueName: "text"))
+    var titleCard: String?
+
+    @Option(help: ArgumentHelp("The title card's second line, or 'date-range' for the span of the photos' capture dates (e.g. 12–18 May 2024).", valueName: "text"))
+    var titleCardSubtitle: String?
+
+    @Option(help: ArgumentHelp("Seconds the title card is shown, taken from --duration (the video stays as long as asked) or added before the photos with --slide-duration.", valueName: "seconds"))
+    var titleCardDuration: Double = SlideshowOptions.defaults.titleCardDuration
+
+    @Option(help: ArgumentHelp("A closing card with this title, after the last photo (over it, blurred), as long as the title card.", valueName: "text"))
+    var closingCard: String?
+
+    @Option(help: ArgumentHelp("What the title card is drawn over: blur (the first photo, blurred and darkened) or a colour.", valueName: "blur|#RRGGBB"))
+    var titleCardBackground: String = SlideshowOptions.defaults.titleCardBackground
+
     /// For ArgumentParser's `Missing value for '--duration <…>'` when the value given was a
     /// negative number (`--duration -1`, read as an option of its own): how to pass one,
     /// ` (write --duration=-1 for a negative value)`; empty otherwise.
@@ -151,6 +195,8 @@ struct RenderOptions: ParsableArguments {
         case .photos: return "photos"
         case .output: return "--output"
         case .audioLoop: return "--no-audio-loop"
+        case .captions: return "--caption/--captions"
+        case .burnCaptions: return "--no-burn-captions"
         default: return "--" + field.rawValue.unicodeScalars.map { CharacterSet.uppercaseLetters.contains($0) ? "-" + String($0).lowercased() : String($0) }.joined()
         }
     }
@@ -179,17 +225,49 @@ struct RenderOptions: ParsableArguments {
         options.framing = framing
         options.cuts = cuts
         options.order = order
+        options.captions = caption
+        options.captionsFrom = captionsFrom
+        options.captionPosition = captionPosition
+        options.font = font
+        options.webvtt = webvtt
+        options.burnCaptions = !noBurnCaptions
+        options.captionLanguage = captionLanguage
+        options.titleCard = titleCard
+        options.titleCardSubtitle = titleCardSubtitle
+        options.titleCardDuration = titleCardDuration
+        options.titleCardBackground = titleCardBackground
+        options.closingCard = closingCard
         return options
     }
 
     /// The slideshow these options describe.
     /// - Throws: `ValidationError` naming the option at fault.
     func slideshow(photos: [String], output: String, overwrite: Bool) throws -> Slideshow {
+        var options = self.options
+        if let captions {
+            if !caption.isEmpty { throw ValidationError("give --caption or --captions, not both") }
+            options.captions = try Self.captionLines(captions)
+        }
         do {
             return try options.slideshow(photos: photos.map(Photo.init(path:)), output: output, overwrite: overwrite)
         } catch {
             throw ValidationError(Self.message(for: error))
         }
+    }
+}
+
+extension RenderOptions {
+    /// The lines of a `--captions` file: one caption per line (`\n` or `\r\n`), the end's
+    /// newline not starting another; bytes that are not UTF-8 become U+FFFD.
+    /// - Throws: `ValidationError` naming the file when it cannot be read.
+    static func captionLines(_ path: String) throws -> [String?] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ValidationError(Message.oneLine("--captions: \(path): cannot be read"))
+        }
+        // `\r\n` is one Character, a newline like `\n`.
+        var lines = String(decoding: data, as: UTF8.self).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        return lines
     }
 }
 
@@ -218,6 +296,8 @@ extension MotionStyle: ExpressibleByArgument {}
 extension Framing: ExpressibleByArgument {}
 extension CutStyle: ExpressibleByArgument {}
 extension PhotoOrder: ExpressibleByArgument {}
+extension CaptionSource: ExpressibleByArgument {}
+extension Caption.Position: ExpressibleByArgument {}
 
 /// `--duration`: seconds, or `audio` for the music's length.
 enum DurationArgument: ExpressibleByArgument, Equatable {

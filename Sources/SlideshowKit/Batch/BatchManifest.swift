@@ -41,7 +41,7 @@ public struct BatchManifest: Sendable {
     public static let fields: [String] = ["photos", "output"] + SlideshowOptions.Field.allCases.map(\.rawValue).filter { $0 != "photos" && $0 != "output" }
 
     /// The keys a photo object of a job's `photos` may have (a photo may also be just its path).
-    public static let photoFields = ["path", "duration", "transition", "motion"]
+    public static let photoFields = ["path", "duration", "transition", "motion", "caption"]
 
     /// The largest manifest read, in bytes: 16 MiB, some 80,000 jobs of a few photos each.
     ///
@@ -127,6 +127,10 @@ public struct BatchManifest: Sendable {
             files.addInputs(photos: entry.photos ?? [], audio: entry.options?.audio, job: index)
             guard var options = entry.options else { continue }
             options.audio = options.audio.map { Self.resolve($0, in: folder) }
+            options.webvtt = options.webvtt.map { Self.resolve($0, in: folder) }
+            if options.font.map(TextStyle.Font.init(parsing:)).map({ if case .file = $0 { true } else { false } }) == true {
+                options.font = options.font.map { Self.resolve($0, in: folder) }
+            }
             do {
                 if let photos = entry.photos, let output = entry.output, entry.problems.isEmpty {
                     let photos = photos.map { Photo(path: Self.resolve($0, in: folder)) }

@@ -8,13 +8,14 @@ private struct Key: CodingKey {
     init?(intValue: Int) { nil }
 }
 
-/// One photo of a job: a path, or an object `{"path": …, "duration": …, "transition": …, "motion": …}`
+/// One photo of a job: a path, or an object `{"path": …, "duration": …, "transition": …, "motion": …, "caption": …}`
 /// overriding the show's settings for that photo (`transition` is the one to the next photo).
 private struct PhotoEntry: Decodable {
     var path = ""
     var duration: Double?
     var transition: TransitionEffect?
     var motion: MotionStyle?
+    var caption: String?
     var isObject = false
     var problems: [String] = []
 
@@ -40,6 +41,11 @@ private struct PhotoEntry: Decodable {
         }
         transition = choice("transition", in: container)
         motion = choice("motion", in: container)
+        if container.contains(Key(stringValue: "caption")) {
+            if let text = try? container.decode(String.self, forKey: Key(stringValue: "caption")) { caption = text } else {
+                problems.append("caption: not a string")
+            }
+        }
     }
 
     /// The value at a key that names one of a ``SettingChoice``'s values; nil, with a problem,
@@ -99,6 +105,7 @@ struct JobEntry: Decodable {
             if entries.contains(where: { $0.isObject }) {
                 settings.photoSettings = entries.map { PhotoSettings(transition: $0.transition, motion: $0.motion) }
                 settings.photoDurations = entries.map(\.duration)
+                if entries.contains(where: { $0.caption != nil }) { settings.captions = entries.map(\.caption) }
             }
         }
         if let photos, let empty = photos.firstIndex(of: "") { invalid("photos", "photo \(empty) is an empty path") }
@@ -143,6 +150,24 @@ struct JobEntry: Decodable {
         settings.loudness = read("loudness", in: container, as: Double.self, "a number of LUFS, e.g. -16")
         if let cuts = choice("cuts", in: container, as: CutStyle.self) { settings.cuts = cuts }
         if let order = choice("order", in: container, as: PhotoOrder.self) { settings.order = order }
+        if let captions = read("captions", in: container, as: [String].self, "an array of strings, one per photo") {
+            if settings.captions.isEmpty { settings.captions = captions } else {
+                invalid("captions", "give captions here or a caption in the photo objects, not both")
+            }
+        }
+        if let source = choice("captionsFrom", in: container, as: CaptionSource.self) { settings.captionsFrom = source }
+        if let position = choice("captionPosition", in: container, as: Caption.Position.self) { settings.captionPosition = position }
+        settings.font = read("font", in: container, as: String.self, "a font family or a font file's path")
+        settings.webvtt = read("webvtt", in: container, as: String.self, "a path")
+        settings.titleCard = read("titleCard", in: container, as: String.self, "a string")
+        settings.closingCard = read("closingCard", in: container, as: String.self, "a string")
+        settings.titleCardSubtitle = read("titleCardSubtitle", in: container, as: String.self, "a string, or \"date-range\"")
+        if let seconds = read("titleCardDuration", in: container, as: Double.self, "a number of seconds") { settings.titleCardDuration = seconds }
+        if let background = read("titleCardBackground", in: container, as: String.self, "\"blur\" or a colour \"#RRGGBB\"") {
+            settings.titleCardBackground = background
+        }
+        if let burn = read("burnCaptions", in: container, as: Bool.self, "true or false") { settings.burnCaptions = burn }
+        if let language = read("captionLanguage", in: container, as: String.self, "an ISO 639-2 code such as \"eng\"") { settings.captionLanguage = language }
     }
 
     /// The value at a key, nil when absent or null; a value of the wrong type is a problem.

@@ -57,9 +57,14 @@ struct Compositor: Sendable {
     func picture(_ photo: ComposedPhoto, time: Double) throws(ImageProblem) -> PixelBuffer {
         switch photo {
         case .still(let slide):
-            slide
+            return slide
         case .moving(let moving):
-            try moving.picture(at: time, frameSize: size, background: background)
+            if let caption = moving.caption {
+                var picture = try moving.picture(at: time, frameSize: size, background: background)
+                picture.composite(caption)
+                return picture
+            }
+            return try moving.picture(at: time, frameSize: size, background: background)
         }
     }
 

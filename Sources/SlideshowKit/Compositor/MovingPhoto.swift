@@ -14,6 +14,8 @@ struct MovingPhoto: Sendable {
     /// With blur fill in letterbox: a whole frame whose outside of ``content`` is the blurred,
     /// darkened picture, still while the picture moves; nil for plain bars.
     var backdrop: PixelBuffer? = nil
+    /// The photo's caption, laid over each frame where the frame shows (it does not move).
+    var caption: TextOverlay? = nil
 
     /// A moving photo whose source is `source` (the packed picture, look and imprint applied).
     init(source: PixelBuffer, content: Rect, path: MotionPath) {

@@ -68,7 +68,7 @@ public struct ImageManager: Sendable {
                 }
                 var info = try Self.info(checking: header, in: bytes)
                 info.captureDate = CaptureDate.plausible(header.metadata.captureDate, photo: path)
-                return info
+                return info.withCaption(header.metadata, path: path)
             case .supported(.png):
                 let header: PNGHeader
                 do throws(ImageProblem) {
@@ -80,6 +80,7 @@ public struct ImageManager: Sendable {
                 try header.checkLimits(fileBytes: fileSize)
                 return PhotoInfo(format: .png, storedSize: header.size, orientation: header.orientation ?? .up,
                                  captureDate: CaptureDate.plausible(header.metadata.captureDate, photo: path))
+                    .withCaption(header.metadata, path: path)
             case .supported(.heif), .supported(.avif):
                 let format: ImageFormat = sniffed == .supported(.avif) ? .avif : .heif
                 // libheif reads the boxes from the whole file (the image data may come first).
@@ -91,6 +92,7 @@ public struct ImageManager: Sendable {
                 return PhotoInfo(format: format, storedSize: decoder.storedSize, orientation: .up,
                                  displayedSize: decoder.displayedSize,
                                  captureDate: CaptureDate.plausible(metadata.captureDate, photo: path))
+                    .withCaption(metadata, path: path)
             case .supported(.webp):
                 // The EXIF chunk may follow the image data.
                 if bytes.count < fileSize { bytes = try Self.readWhole(path) }
@@ -98,6 +100,7 @@ public struct ImageManager: Sendable {
                 try header.checkLimits()
                 return PhotoInfo(format: .webp, storedSize: header.size, orientation: header.orientation,
                                  captureDate: CaptureDate.plausible(header.metadata.captureDate, photo: path))
+                    .withCaption(header.metadata, path: path)
             }
         } catch {
             throw error.error(for: path)

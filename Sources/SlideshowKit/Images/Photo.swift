@@ -90,6 +90,11 @@ public struct PhotoInfo: Sendable, Hashable {
     /// When the photo was taken (its EXIF `DateTimeOriginal`, in any format), nil when it does
     /// not say or says something implausible (see ``CaptureDate/read(_:)``).
     public var captureDate: CaptureDate?
+    /// The photo's own caption (XMP `dc:description` or `dc:title`, EXIF `ImageDescription`),
+    /// repaired and sanitised; nil when it has none (see ``CaptionText``).
+    public var caption: Caption? = nil
+    /// Set when the caption's bytes were not valid UTF-8 and were repaired with U+FFFD.
+    public var captionWarning: TextWarning? = nil
 
     /// Creates a photo description.
     ///

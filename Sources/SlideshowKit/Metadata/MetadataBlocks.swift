@@ -17,6 +17,9 @@ struct MetadataBlocks {
     var exif: TIFFBlock?
     /// The XMP packet's bytes (UTF-8 XML), nil when there is none.
     var xmp: ArraySlice<UInt8>?
+    /// A JPEG's Photoshop APP13 payload (`Photoshop 3.0\0` and its 8BIM resources, the IPTC
+    /// record among them), nil when there is none.
+    var photoshop: ArraySlice<UInt8>?
 
     /// No blocks.
     init() {}
@@ -32,6 +35,9 @@ struct MetadataBlocks {
     ///   - payload: the segment's payload (after its length), inside `bytes`.
     ///   - bytes: the file's bytes.
     mutating func take(jpegSegment marker: UInt8, payload: Range<Int>, in bytes: [UInt8]) {
+        if marker == 0xED, photoshop == nil, bytes[payload].starts(with: IPTCCaption.photoshopHeader) {
+            photoshop = bytes[payload]
+        }
         guard marker == 0xE1 else { return }
         if !sawJPEGExif, bytes[payload].starts(with: Self.exifHeader) {
             sawJPEGExif = true

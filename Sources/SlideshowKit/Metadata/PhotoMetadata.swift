@@ -11,6 +11,8 @@ struct PhotoMetadata: Sendable, Hashable {
     /// The capture date as the file states it (`DateTimeOriginal` with `OffsetTimeOriginal`),
     /// nil when there is none; not yet checked for plausibility (``CaptureDate/plausible(_:photo:now:)``).
     var captureDate: CaptureDate?
+    /// The photo's own caption as raw bytes (``CaptionText``), nil when it has none.
+    var caption: [UInt8]?
 
     /// Nothing known.
     init() {}
@@ -19,6 +21,7 @@ struct PhotoMetadata: Sendable, Hashable {
     init(_ blocks: MetadataBlocks) {
         orientation = blocks.exif?.orientation
         captureDate = blocks.exif?.captureDate
+        caption = CaptionText.read(blocks)
     }
 
     /// Reads the metadata of a file of the given format.

@@ -1,10 +1,9 @@
 /// The EXIF tags this library reads, and where each lives.
 ///
-/// A caption reader adds `imageDescription` here (IFD0, ASCII) and reads it like the date.
 enum EXIFTag: Int {
     /// IFD0: how the stored pixels turn upright (SHORT, 1 to 8).
     case orientation = 0x0112
-    /// IFD0: the text describing the picture (ASCII); not read yet, kept for the caption reader.
+    /// IFD0: the text describing the picture (ASCII); a caption (``CaptionText``).
     case imageDescription = 0x010E
     /// IFD0: where the EXIF IFD starts (LONG or IFD).
     case exifPointer = 0x8769

@@ -33,6 +33,15 @@ public struct PreparedSlideshow: Sendable {
     /// Problems found laying the show out that did not stop it, one line each: cuts that stay
     /// even (and why), photos without a capture date played last. The render's result repeats them.
     public let warnings: [String]
+    /// Each photo's caption, given or from its metadata (``ShowText/resolved(photos:)``);
+    /// empty when the show has none.
+    public internal(set) var captions: [Caption?] = []
+    /// What the user should know about the text: an unknown font family, a caption repaired.
+    public internal(set) var textWarnings: [TextWarning] = []
+    /// The opening title card, its date range filled in; nil without one.
+    public internal(set) var openingCard: TitleCard? = nil
+    /// The closing card; nil without one.
+    public internal(set) var closingCard: TitleCard? = nil
 
     /// The warning for a transition that had to be shortened, or nil.
     public var planWarning: String? { slideshow.planWarning(plan) }
@@ -87,6 +96,7 @@ extension Slideshow {
         } catch {
             throw .invalid(error.description)
         }
+        let fontWarnings = try checkFont()
         let outputFile = FileIdentity(path: output)
         var music: (info: AudioFileInfo, length: Double?, opened: OpenedMusic?)? = nil
         if let soundtrack {
@@ -120,11 +130,17 @@ extension Slideshow {
         } catch {
             throw .output(error)
         }
+        try checkSubtitleFile(output: outputFile)
         let headers: [PhotoInfo]
         if let infos { headers = infos } else { headers = try show.inspectPhotos() }
-        return PreparedSlideshow(slideshow: show, timeline: timeline, plan: plan, photos: headers,
-                                 musicLength: music?.length, music: music?.info, openedMusic: music?.opened,
-                                 beatGrid: grid, warnings: warnings)
+        var prepared = PreparedSlideshow(slideshow: show, timeline: timeline, plan: plan, photos: headers,
+                                         musicLength: music?.length, music: music?.info, openedMusic: music?.opened,
+                                         beatGrid: grid, warnings: warnings)
+        prepared.captions = show.text.resolved(photos: headers)
+        prepared.openingCard = show.resolvedCard(photos: headers)
+        prepared.closingCard = show.text.closingCard
+        prepared.textWarnings = fontWarnings + (show.text.source == .metadata ? headers.compactMap(\.captionWarning) : [])
+        return prepared
     }
 
     /// Renders the slideshow to ``output``: ``validate()``, then ``PreparedSlideshow/render(progress:)``.

@@ -30,6 +30,12 @@ struct Renderer {
         let timeline = prepared.timeline
         let plan = prepared.plan
         let settings = slideshow.video
+        // The opening card, before the photos: drawn now, shown from frame 0; the closing one after them.
+        let card = try prepared.cardPicture(prepared.openingCard, photo: 0)
+        let cardFrames = card == nil ? 0 : slideshow.openingCardFrames
+        let closing = try prepared.cardPicture(prepared.closingCard, photo: slideshow.photos.count - 1)
+        let closingFrames = closing == nil ? 0 : slideshow.closingCardFrames
+        let endTime = MediaTime(value: Int64(timeline.frameCount + cardFrames + closingFrames), timescale: Int32(timeline.framesPerSecond))
         let writer: AssetWriter
         do {
             writer = try AssetWriter(outputPath: slideshow.output, settings: settings, overwrite: slideshow.overwrite)
@@ -38,38 +44,53 @@ struct Renderer {
         }
         // The capture dates, from the headers read during validation: the earliest the MP4 can
         // hold is the file's creation time, and each is its slide's imprint.
-        let builder = SlideBuilder(slideshow: slideshow, captureDates: prepared.photos.map(\.captureDate))
+        var builder = SlideBuilder(slideshow: slideshow, captureDates: prepared.photos.map(\.captureDate))
+        do {
+            if slideshow.text.burnIn {
+                builder.captions = try CaptionPainter(captions: prepared.captions, style: slideshow.text.style)
+            }
+        } catch {
+            throw .invalid(error.description)
+        }
         writer.metadata = MovieMetadata(creationTime: MovieMetadata.creationTime(of: slideshow.photos, dates: builder.captureDates),
                                         title: slideshow.title)
+        writer.metadata.subtitles = prepared.subtitleTrack
         let input = AssetWriterInput(settings: settings)
         let adaptor = PixelBufferAdaptor(assetWriterInput: input)
         writer.add(input)
         // The soundtrack (measured first when a loudness is asked for), on its own input.
-        let (soundtrack, loudness) = try prepareSoundtrack(timeline: timeline)
+        let (soundtrack, loudness) = try prepareSoundtrack(frameCount: timeline.frameCount + cardFrames + closingFrames, framesPerSecond: timeline.framesPerSecond)
         if let soundtrack { writer.add(soundtrack.input) }
         // The first photos decode while the encoder opens and the header is written.
         // The plan's pictures: one per photo, held, when nothing is composed (written exactly as
         // a show without transitions always was); otherwise holds and composed frames in order.
-        let slides: any FrameFeed
-        let steps: [(frame: Int, photosDone: Int)]
+        var slides: any FrameFeed
+        var showSteps: [(frame: Int, photosDone: Int)]
         if plan.isHoldsOnly {
             slides = SlidePreparer(builder: builder, workers: Self.workers, budget: Self.budget)
-            steps = (0..<timeline.photoCount).map { (timeline.frames(ofPhoto: $0).lowerBound, $0 + 1) }
+            showSteps = (0..<timeline.photoCount).map { (timeline.frames(ofPhoto: $0).lowerBound, $0 + 1) }
         } else {
             let composer = FrameComposer(builder: builder, plan: plan)
             slides = composer
             var done = 0
-            steps = composer.steps.map { step in
+            showSteps = composer.steps.map { step in
                 while done < timeline.photoCount && plan.span(ofPhoto: done).upperBound <= step.frame + 1 { done += 1 }
                 return (step.frame, done)
             }
         }
-        input.bufferConsumed = { slides.release() }
-        slides.start()
+        if card != nil || closing != nil {
+            slides = CardFeed(opening: card, closing: closing, inner: slides, innerCount: showSteps.count)
+            showSteps = (card == nil ? [] : [(0, 0)]) + showSteps.map { ($0.frame + cardFrames, $0.photosDone) }
+                + (closing == nil ? [] : [(cardFrames + timeline.frameCount, timeline.photoCount)])
+        }
+        let steps = showSteps
+        let feedSlides = slides
+        input.bufferConsumed = { feedSlides.release() }
+        feedSlides.start()
         do {
             try writer.startWriting()
         } catch {
-            slides.cancel()
+            feedSlides.cancel()
             throw .output(error)
         }
         writer.startSession(atSourceTime: .zero)
@@ -85,15 +106,15 @@ struct Renderer {
             // The sound's own ready-for-more-data loop runs beside the pictures'; a sound that
             // fails stops the pictures too.
             async let soundEnded: Bool = soundtrack?.run(onFailure: {
-                slides.cancel()
+                feedSlides.cancel()
                 writer.cancelWriting()
             }) ?? true
             let step = await input.feed(on: feed) { index in
                 guard index < total else { return .finished }
-                switch slides.take(index) {
+                switch feedSlides.take(index) {
                 case .success(let slide):
                     guard adaptor.append(slide, withPresentationTime: MediaTime(value: Int64(steps[index].frame), timescale: fps)) else {
-                        slides.cancel()
+                        feedSlides.cancel()
                         return .stopped
                     }
                     if index + 1 == total || steps[index + 1].photosDone != steps[index].photosDone {
@@ -110,7 +131,7 @@ struct Renderer {
                 _ = await soundEnded
                 return .failure(writer.error ?? WriterError(path: slideshow.output, kind: .cancelled, reason: "cancelled"))
             }
-            writer.endSession(atSourceTime: timeline.endTime)
+            writer.endSession(atSourceTime: endTime)
             guard await soundEnded else {
                 return .failure(writer.error ?? WriterError(path: slideshow.output, kind: .cancelled, reason: "cancelled"))
             }
@@ -118,7 +139,7 @@ struct Renderer {
                 writer.finishWriting { continuation.resume(returning: $0) }
             }
         } onCancel: {
-            slides.cancel()
+            feedSlides.cancel()
             writer.cancelWriting()
         }
 
@@ -132,15 +153,18 @@ struct Renderer {
         case .failure(let error):
             throw .output(error)
         }
+        try prepared.writeSubtitleFile()
         // stat, not lstat: an output that is a symbolic link was written through.
         var written = stat()
         let bytes = PathBytes.withCString(slideshow.output, { stat($0, &written) }) == 0 ? Int(written.st_size) : 0
         return RenderResult(
-            output: slideshow.output, duration: timeline.endTime, frames: timeline.frameCount, size: settings.size,
+            output: slideshow.output, duration: endTime, frames: timeline.frameCount + cardFrames + closingFrames, size: settings.size,
             framesPerSecond: settings.framesPerSecond, look: slideshow.look.name, bytes: bytes,
             seconds: (ContinuousClock.now - started).seconds,
-            loudness: loudness, warnings: prepared.warnings + (soundtrack?.warnings ?? []) + [loudness?.shortfall].compactMap { $0 },
-            photos: slideshow.photos.map(\.path), photoStarts: (0..<timeline.photoCount).map { timeline.presentationTime(ofPhoto: $0) },
+            loudness: loudness,
+            warnings: prepared.warnings + prepared.textWarnings.map(\.description) + (soundtrack?.warnings ?? []) + [loudness?.shortfall].compactMap { $0 },
+            photos: slideshow.photos.map(\.path),
+            photoStarts: (0..<timeline.photoCount).map { MediaTime(value: Int64(cardFrames + timeline.frames(ofPhoto: $0).lowerBound), timescale: Int32(timeline.framesPerSecond)) },
             tempo: prepared.beatGrid?.beatsPerMinute)
     }
 
@@ -150,12 +174,12 @@ struct Renderer {
     /// file is opened a second time for it; the render's own pass goes on from the opening that
     /// validation made (``OpenedMusic``). Runs before the writer
     /// starts, so a soundtrack that cannot be used stops the render before any video is encoded.
-    private func prepareSoundtrack(timeline: Timeline) throws(RenderError) -> (SoundtrackFeed?, LoudnessReport?) {
+    private func prepareSoundtrack(frameCount: Int, framesPerSecond: Int) throws(RenderError) -> (SoundtrackFeed?, LoudnessReport?) {
         guard var soundtrack = slideshow.soundtrack else { return (nil, nil) }
         // With the show as long as the music, the music does not loop: a rounding to whole
         // frames may leave a few milliseconds of silence at the end, under the fade-out.
         if case .soundtrack = slideshow.length { soundtrack.loops = false }
-        let totalFrames = Int(MediaTime.rescale(Int64(timeline.frameCount), from: Int32(timeline.framesPerSecond),
+        let totalFrames = Int(MediaTime.rescale(Int64(frameCount), from: Int32(framesPerSecond),
                                                 to: Int32(AudioFormat.sampleRate)))
         do {
             let loudness = try soundtrack.measureLoudness(totalFrames: totalFrames)

@@ -3,7 +3,7 @@
 /// both call.
 ///
 /// Each picture goes decode (oriented, fitted or at a moving source's size) → look →
-/// backdrop and date imprint. A still gets its backdrop before its imprint, so the date sits
+/// backdrop and date imprint → caption. A still gets its backdrop before its imprint, so the date sits
 /// sharp on the blurred bars; a moving photo gets its imprint first, since the date is printed
 /// on the picture as a camera prints it on the film and moves with it, and its backdrop is
 /// blurred from that picture. The order decides the bytes, so it is written here once.
@@ -11,6 +11,8 @@ struct SlideBuilder: Sendable {
     let slideshow: Slideshow
     /// Each photo's capture date (from its header, read once during validation), for the imprint.
     let captureDates: [CaptureDate?]
+    /// The captions, nil when the show has none.
+    var captions: CaptionPainter? = nil
 
     /// Photo `index` as a still slide at the frame's size: decoded, fitted, the look, the
     /// backdrop and the date imprint.
@@ -22,6 +24,8 @@ struct SlideBuilder: Sendable {
         look(&buffer, index)
         if slideshow.backdrop == .blur { BlurredBackdrop.fill(&buffer) }
         imprint(&buffer, index)
+        // Last: the caption sits on the picture and its bars, untinted by the look.
+        if let caption = try caption(index) { buffer.composite(caption) }
         return buffer
     }
 
@@ -39,6 +43,8 @@ struct SlideBuilder: Sendable {
         imprint(&source, index)
         // Faces found in fill stay in view all the way along the path.
         var moving = MovingPhoto(source: source, content: content, path: focus.map(path.keeping) ?? path)
+        // Laid over each frame after the picture moves (``Compositor/picture(_:time:)``): the words stay put.
+        moving.caption = try caption(index)
         if slideshow.backdrop == .blur {
             do throws(ImageProblem) {
                 try moving.makeBlurredBackdrop(frameSize: slideshow.video.size, background: slideshow.background)
@@ -47,6 +53,15 @@ struct SlideBuilder: Sendable {
             }
         }
         return .moving(moving)
+    }
+
+    /// Photo `index`'s caption drawn for the frame, nil without one.
+    private func caption(_ index: Int) throws(PhotoError) -> TextOverlay? {
+        do throws(TextError) {
+            return try captions?.overlay(index, frame: slideshow.video.size)
+        } catch {
+            throw PhotoError(path: slideshow.photos[index].path, kind: .tooLarge, reason: "its caption cannot be drawn (\(error))")
+        }
     }
 
     private func look(_ buffer: inout PixelBuffer, _ index: Int) {

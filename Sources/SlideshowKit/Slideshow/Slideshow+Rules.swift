@@ -62,6 +62,8 @@ extension Slideshow {
         if !photoSettings.isEmpty, let photoCount, photoSettings.count != photoCount {
             throw OptionError(.photos, "\(photoSettings.count) per-photo settings for \(photoCount) photos")
         }
+        try checkText(photoCount: photoCount)
+        try checkCard()
         for (field, value) in [(SlideshowOptions.Field.transitionDuration, transitionDuration), (.fadeIn, fadeIn), (.fadeOut, fadeOut)]
         where !value.isFinite || value < 0 {
             throw OptionError(field, "\(Message.seconds(value)) is not 0 or more seconds")
@@ -137,6 +139,7 @@ extension Slideshow {
             guard let musicLength else { throw .invalid("the length follows the soundtrack, but its length is not known") }
             length = .total(seconds: musicLength)
         }
+        length = photosLength(length)
         var timeline: Timeline
         do {
             timeline = try Timeline(photoCount: photos.count, length: length, framesPerSecond: video.framesPerSecond)

@@ -57,6 +57,9 @@ public struct Slideshow: Sendable {
     public var cuts: CutStyle = SlideshowOptions.defaults.cuts
     /// The order the photos play in, applied by ``validate()`` from their headers; as given by default.
     public var order: PhotoOrder = SlideshowOptions.defaults.order
+    /// The words on the show: captions, where they come from, their style (see ``ShowText``);
+    /// none by default.
+    public var text: ShowText = ShowText()
 
     /// Creates a slideshow with the product's defaults (``SlideshowOptions/defaults``).
     public init(photos: [Photo], output: String, length: SlideshowLength = .default,

@@ -84,6 +84,31 @@ public struct SlideshowOptions: Sendable, Hashable {
     public var cuts: CutStyle = .even
     /// The order the photos play in: as `given` (the default), by `name` or by capture `date`.
     public var order: PhotoOrder = .given
+    /// Captions, one per photo (nil or empty: none for that photo), or empty for none.
+    public var captions: [String?] = []
+    /// Where photos without a caption of their own take one from; ``CaptionSource/none`` by default.
+    public var captionsFrom: CaptionSource = .none
+    /// Where captions go: bottom, top or centre; bottom by default.
+    public var captionPosition: Caption.Position = .bottom
+    /// The font: a family (`Noto Serif`) or a font file (a path with a `/`, or ending in
+    /// `.ttf`, `.otf`, `.ttc` or `.otc`); ``TextStyle/defaultFamily`` by default.
+    public var font: String? = nil
+    /// A WebVTT file of the captions to write beside the video; none by default.
+    public var webvtt: String? = nil
+    /// Whether captions are drawn on the pictures (the MP4's subtitle track has them either way); true by default.
+    public var burnCaptions: Bool = true
+    /// The subtitle track's language, ISO 639-2; `und` by default.
+    public var captionLanguage: String = "und"
+    /// An opening title card's title; none by default.
+    public var titleCard: String? = nil
+    /// The card's second line, or `date-range` for the photos' capture dates; none by default.
+    public var titleCardSubtitle: String? = nil
+    /// A closing card's title; none by default.
+    public var closingCard: String? = nil
+    /// Seconds each card is shown; 2 by default.
+    public var titleCardDuration: Double = 2
+    /// What the card is drawn over: `blur` (the first photo, blurred) or a colour `#RRGGBB`; `blur` by default.
+    public var titleCardBackground: String = "blur"
 
     /// Creates options; a setting left nil keeps its default (``defaults``).
     public init(duration: Double? = nil, slideDuration: Double? = nil, size: String? = nil, fps: Int? = nil,
@@ -163,6 +188,30 @@ public struct SlideshowOptions: Sendable, Hashable {
         case cuts
         /// `order` / `--order`.
         case order
+        /// `captions` (or a photo object's `caption`) / `--caption`, `--captions`.
+        case captions
+        /// `captionsFrom` / `--captions-from`.
+        case captionsFrom
+        /// `captionPosition` / `--caption-position`.
+        case captionPosition
+        /// `font` / `--font`.
+        case font
+        /// `webvtt` / `--webvtt`.
+        case webvtt
+        /// `burnCaptions` / `--no-burn-captions`.
+        case burnCaptions
+        /// `captionLanguage` / `--caption-language`.
+        case captionLanguage
+        /// `titleCard` / `--title-card`.
+        case titleCard
+        /// `titleCardSubtitle` / `--title-card-subtitle`.
+        case titleCardSubtitle
+        /// `titleCardDuration` / `--title-card-duration`.
+        case titleCardDuration
+        /// `titleCardBackground` / `--title-card-background`.
+        case titleCardBackground
+        /// `closingCard` / `--closing-card`.
+        case closingCard
 
         /// The MP4 file to write (a manifest's `output`; the command line's `-o`).
         case output
@@ -257,6 +306,13 @@ public struct SlideshowOptions: Sendable, Hashable {
         show.soundtrack = soundtrack
         show.cuts = cuts
         show.order = order
+        show.text = showText
+        if titleCardBackground != "blur" {
+            guard let color = RGBColor(hex: titleCardBackground) else {
+                throw OptionError(.titleCardBackground, "'\(titleCardBackground)' is not blur or a colour of the form #RRGGBB")
+            }
+            show.text.cardBackground = .color(color)
+        }
         return show
     }
 

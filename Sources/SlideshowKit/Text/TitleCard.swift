@@ -4,6 +4,8 @@ public struct TitleCard: Sendable, Hashable {
     public let title: String
     /// The second line (e.g. the photos' date range), sanitised; nil when there is none.
     public let subtitle: String?
+    /// The word that asks for the photos' date range as the second line (`--title-card-subtitle date-range`).
+    public static let dateRangeKeyword = "date-range"
 
     /// A card; nil when the title is empty after sanitising (an empty title is no card).
     /// - Parameters:

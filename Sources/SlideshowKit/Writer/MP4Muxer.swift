@@ -18,6 +18,11 @@ final class MP4Muxer {
     private var packet: UnsafeMutablePointer<AVPacket> { packetOwner.pointer }
     /// The AAC stream, when there is sound.
     private var audioStream: UnsafeMutablePointer<AVStream>?
+    /// The timed-text stream, when the show has captions to write as one (``MP4Muxer+Subtitles``).
+    var subtitleStream: UnsafeMutablePointer<AVStream>?
+    /// For the subtitle writer: the format context and the packet it reuses.
+    var formatContext: UnsafeMutablePointer<AVFormatContext> { format }
+    var reusablePacket: UnsafeMutablePointer<AVPacket> { packet }
 
     /// Sets up the muxer for a stream described by the opened encoder.
     /// - Parameters:

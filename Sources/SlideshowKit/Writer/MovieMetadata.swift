@@ -10,6 +10,8 @@ public struct MovieMetadata: Sendable, Hashable {
     public var creationTime: CaptureDate?
     /// The title (`©nam` in the `udta` box), nil for none.
     public var title: String?
+    /// A timed-text track (`mov_text`) to write beside the video; nil (the default) writes none.
+    public var subtitles: SubtitleTrack? = nil
 
     /// Creates metadata; empty by default.
     public init(creationTime: CaptureDate? = nil, title: String? = nil) {

@@ -64,7 +64,9 @@ final class WriterEngine {
         muxer = try MP4Muxer(path: path, encoder: encoder, extradata: extradata, framesPerSecond: settings.framesPerSecond,
                              metadata: metadata)
         if let audio { try muxer.addAudioStream(from: audio) }
+        if let track = metadata.subtitles { try muxer.addSubtitleStream(track) }
         try muxer.writeHeader()
+        if let track = metadata.subtitles { try muxer.write(subtitles: track) }
         interleaver = Interleaver(muxer: muxer, skipWriter: skipWriter, framesPerSecond: settings.framesPerSecond, hasAudio: audio != nil)
     }
 
