@@ -9,6 +9,10 @@
 #   Samples/sheets/phone.png      phone formats from ../shared/media (when it is beside the project):
 #                                 an iPhone HEIC portrait (irot 270, EXIF 6), a Samsung HEIC (EXIF 6,
 #                                 no irot), a WebP with EXIF 6, a Display P3 JPEG
+#   Samples/sheets/captions.png   a caption per photo in ten scripts (Latin with diacritics, Greek,
+#                                 Cyrillic, Arabic, Hebrew, Japanese, Devanagari, Korean, colour
+#                                 emoji, mixed Latin and Hebrew) over the sample photos and, when
+#                                 ../shared is beside the project, camera photos from ../shared/photos
 # Usage: Samples/make-sheets.sh [path/to/slideshow]
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -56,4 +60,23 @@ if [ -d "$media" ]; then
 else
   echo "phone.png: left as it is (../shared/media is not beside the project)"
 fi
+
+# Captions in several scripts: one caption per photo, one frame each, 5 by 2.
+captions=("Café à Montréal — été 2024" "Κρήτη, Ελλάδα" "Прогулка по Москве" "مرحبا بالعالم" "שלום עולם"
+          "東京の夜景" "नमस्ते दुनिया" "서울의 봄" "🎉🌍" "Tel Aviv תל אביב 2024")
+pool=("${photos[@]}")
+shared="$here/../../shared/photos"
+if [ -d "$shared" ]; then
+  for name in camera_nikon_d90_12mp.jpg camera_canon_eos5d_13mp_portrait.jpg camera_apple_iphone4s_8mp_orient6.jpg \
+              camera_nokia_8.3_9mp_wide.jpg progressive_panasonic_lc70_1280x960.jpg; do
+    [ -f "$shared/$name" ] && pool+=("$shared/$name")
+  done
+fi
+captioned=() options=()
+for i in "${!captions[@]}"; do
+  captioned+=("${pool[i % ${#pool[@]}]}")
+  options+=(--caption "${captions[i]}")
+done
+"$tool" make "${captioned[@]}" "${options[@]}" --size 384x216 --fps 1 --duration ${#captions[@]} --quiet --overwrite -o "$scratch/captions.mp4"
+ffmpeg -v error -y -i "$scratch/captions.mp4" -vf "tile=5x2:padding=4:color=white,pad=iw+8:ih+8:4:4:white" -frames:v 1 "$here/sheets/captions.png"
 ls -l "$here/sheets"

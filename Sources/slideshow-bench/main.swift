@@ -6,7 +6,7 @@ import Synchronization
 //
 //   .build/release/slideshow-bench [--runs N] [--photos DIR] [--batch | --motion]
 //
-// Runs, side by side and alternating: R1 (our tool, original and minimal-life) and P1
+// Runs, side by side and alternating: R1 (our tool, original, minimal-life and with a caption per photo) and P1
 // (ffmpeg, each photo decoded once and held by the loop filter); the floor (decoding the
 // three photos at the chosen DCT scale on one core + encoding only the three distinct
 // frames); peak memory at 3 and 60 photos; and how time grows with the number of photos.
@@ -77,9 +77,13 @@ if audioOnly { runAlone { audioBenchmark(tool: tool, ffmpeg: ffmpeg, photos: pho
 
 if batchOnly { runAlone { batchBenchmark(tool: tool, photos: photos, scratch: scratch, runs: runs) } }
 
-func ours(_ photos: [String], look: String = "original", seconds: Int = 3) -> [String] {
-    ["make"] + photos + ["--duration", String(seconds), "--filter", look, "--overwrite", "--quiet", "-o", scratchFile("r1-\(look)-\(photos.count).mp4")]
+func ours(_ photos: [String], look: String = "original", seconds: Int = 3, captions: [String] = []) -> [String] {
+    let name = "r1-\(look)-\(photos.count)\(captions.isEmpty ? "" : "-captions").mp4"
+    return ["make"] + photos + captions.flatMap { ["--caption", $0] }
+        + ["--duration", String(seconds), "--filter", look, "--overwrite", "--quiet", "-o", scratchFile(name)]
 }
+/// R1 with captions: one per photo, in three scripts (issue 23's target: at most 1.10x R1).
+let r1Captions = ["Café à Montréal — été 2024", "Прогулка по Москве", "مرحبا بالعالم"]
 
 let peerFilter = "scale=1920:1080:force_original_aspect_ratio=decrease,pad=1920:1080:(ow-iw)/2:(oh-ih)/2,setsar=1,loop=loop=29:size=1:start=0,setpts=N/30/TB"
 let peer = ["-v", "error", "-y", "-i", photos[0], "-i", photos[1], "-i", photos[2], "-filter_complex",
@@ -101,11 +105,12 @@ print("")
 // 1. R1 against P1, alternating.
 _ = measure(tool, ours(photos))  // warm the page cache and the binary
 _ = measure(ffmpeg, peer)
-var costs: [String: [Cost]] = ["R1 original": [], "R1 minimal-life": [], "P1 ffmpeg": []]
+var costs: [String: [Cost]] = ["R1 original": [], "R1 minimal-life": [], "R1 with captions": [], "P1 ffmpeg": []]
 for _ in 0..<runs {
     costs["R1 original"]!.append(measure(tool, ours(photos)))
     costs["P1 ffmpeg"]!.append(measure(ffmpeg, peer))
     costs["R1 minimal-life"]!.append(measure(tool, ours(photos, look: "minimal-life")))
+    costs["R1 with captions"]!.append(measure(tool, ours(photos, captions: r1Captions)))
 }
 for (name, list) in costs where list.contains(where: { $0.status != 0 }) {
     print("slideshow-bench: \(name) failed")
@@ -185,17 +190,19 @@ func row(_ name: String, _ list: [Cost]) -> String {
     return "\(name.padding(toLength: 18, withPad: " ", startingAt: 0)) wall \(format(median(list.map(\.wall))))  cpu \(format(median(list.map(\.cpu))))  peak RSS \(megabytes(Int(median(list.map { Double($0.peakRSS) }))))  cores busy \(String(format: "%.2f", median(list.map(\.cores))))"
 }
 print("Medians of \(runs) runs each, alternating:")
-for name in ["R1 original", "R1 minimal-life", "P1 ffmpeg"] { print("  " + row(name, costs[name]!)) }
+for name in ["R1 original", "R1 minimal-life", "R1 with captions", "P1 ffmpeg"] { print("  " + row(name, costs[name]!)) }
 for look in ["original", "minimal-life"] {
     print("Floor, \(look): decode at DCT scale \(format(median(decodeTimes))) + encode the 3 distinct frames \(format(median(encodeTimes[look]!))) = \(format(floor(look)))")
 }
 let ourWall = median(costs["R1 original"]!.map(\.wall))
 let lookWall = median(costs["R1 minimal-life"]!.map(\.wall))
 let peerWall = median(costs["P1 ffmpeg"]!.map(\.wall))
+let captionsWall = median(costs["R1 with captions"]!.map(\.wall))
 let ourPeak = costs["R1 original"]!.map(\.peakRSS).max()!
 print("")
 print(String(format: "R1 / floor: %.2fx original, %.2fx minimal-life   (target ≤ 1.30x)", ourWall / floor("original"), lookWall / floor("minimal-life")))
 print(String(format: "P1 / R1:    %.1fx original, %.1fx minimal-life   (target ≥ 8x)", peerWall / ourWall, peerWall / lookWall))
+print(String(format: "R1 with captions / R1: %.2fx   (target ≤ 1.10x)", captionsWall / ourWall))
 print("Peak RSS at 3 photos: \(megabytes(ourPeak))   (target ≤ 150 MB)")
 print("")
 scaling.forEach { print($0) }
