@@ -42,6 +42,9 @@ public struct PreparedSlideshow: Sendable {
     public internal(set) var openingCard: TitleCard? = nil
     /// The closing card; nil without one.
     public internal(set) var closingCard: TitleCard? = nil
+    /// The clips' sound placed in the show, one per clip with sound (none when muted); the
+    /// soundtrack mixes it in under the music.
+    public internal(set) var clipSounds: [ClipSound] = []
 
     /// The warning for a transition that had to be shortened, or nil.
     public var planWarning: String? { slideshow.planWarning(plan) }

@@ -4,11 +4,14 @@ public struct PhotoSettings: Sendable, Hashable {
     public var transition: TransitionEffect?
     /// This photo's motion; nil for the show's.
     public var motion: MotionStyle?
+    /// For a clip, the part that plays; nil plays all of it (ignored for a photo).
+    public var clipPart: ClipPart?
 
     /// Creates per-photo settings; nil means the show's.
-    public init(transition: TransitionEffect? = nil, motion: MotionStyle? = nil) {
+    public init(transition: TransitionEffect? = nil, motion: MotionStyle? = nil, clipPart: ClipPart? = nil) {
         self.transition = transition
         self.motion = motion
+        self.clipPart = clipPart
     }
 }
 

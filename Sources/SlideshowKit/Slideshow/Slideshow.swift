@@ -60,6 +60,10 @@ public struct Slideshow: Sendable {
     /// The words on the show: captions, where they come from, their style (see ``ShowText``);
     /// none by default.
     public var text: ShowText = ShowText()
+    /// Whether motion photos play their video before their still; ``MotionPhotoPlayback/still`` by default.
+    public var motionPhotos: MotionPhotoPlayback = SlideshowOptions.defaults.motionPhotos
+    /// How the clips' own sound is mixed with the music.
+    public var clipSound: ClipSoundSettings = SlideshowOptions.defaults.clipSound
 
     /// Creates a slideshow with the product's defaults (``SlideshowOptions/defaults``).
     public init(photos: [Photo], output: String, length: SlideshowLength = .default,

@@ -109,6 +109,10 @@ public struct SlideshowOptions: Sendable, Hashable {
     public var titleCardDuration: Double = 2
     /// What the card is drawn over: `blur` (the first photo, blurred) or a colour `#RRGGBB`; `blur` by default.
     public var titleCardBackground: String = "blur"
+    /// Whether motion photos play their video before their still; `still` by default.
+    public var motionPhotos: MotionPhotoPlayback = .still
+    /// How the clips' own sound is mixed with the music: as recorded, the music 12 dB down under it.
+    public var clipSound: ClipSoundSettings = ClipSoundSettings()
 
     /// Creates options; a setting left nil keeps its default (``defaults``).
     public init(duration: Double? = nil, slideDuration: Double? = nil, size: String? = nil, fps: Int? = nil,
@@ -307,6 +311,8 @@ public struct SlideshowOptions: Sendable, Hashable {
         show.cuts = cuts
         show.order = order
         show.text = showText
+        show.motionPhotos = motionPhotos
+        show.clipSound = clipSound
         if titleCardBackground != "blur" {
             guard let color = RGBColor(hex: titleCardBackground) else {
                 throw OptionError(.titleCardBackground, "'\(titleCardBackground)' is not blur or a colour of the form #RRGGBB")
