@@ -9,7 +9,7 @@ PACKAGES := pkg-config libavcodec-dev libavformat-dev libswscale-dev libavutil-d
   tesseract-ocr tesseract-ocr-fra tesseract-ocr-rus tesseract-ocr-ell tesseract-ocr-ara tesseract-ocr-heb tesseract-ocr-jpn tesseract-ocr-hin
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps demo test bench bench-batch bench-audio release fuzz sanitize bench-slides sheets bench-formats
+.PHONY: deps demo test bench bench-clips bench-batch bench-audio release fuzz sanitize bench-slides sheets bench-formats
 
 ## deps: install the Debian packages that are missing (FFmpeg's, TurboJPEG's, libheif's, Little CMS's, libwebp's and Pango's headers,
 ## the Noto fonts; ffmpeg, tesseract with its languages (the captions' OCR tests), GNU time, Pillow (python3-pil, the colour tests' reference), heif-convert and the webp tools for the tests)
@@ -54,6 +54,13 @@ bench-batch: deps
 	$(SWIFT) build -c release --product slideshow-bench
 	$(SWIFT) build -c release --product slideshow
 	.build/release/slideshow-bench --batch
+
+## bench-clips: issue 22's clip figures only: a phone clip against ffmpeg decoding, scaling and encoding it, photos around a clip,
+## a 60-s 4K HEVC clip's memory, a 10-minute clip trimmed to 3 s (release build; synthetic clips made once into .build/bench-cache)
+bench-clips: deps
+	$(SWIFT) build -c release --product slideshow-bench
+	$(SWIFT) build -c release --product slideshow
+	.build/release/slideshow-bench --clips
 
 ## bench-audio: only the soundtrack's figures (R1 with a 3-minute MP3, a 60-minute show with a 60-minute FLAC, against ffmpeg's CLI and moviepy)
 bench-audio: deps

@@ -14,6 +14,7 @@ import Synchronization
 // With --motion, only R2/P2 and R3/P3: transitions and Ken Burns against ffmpeg (MotionBench.swift), which the full run also prints.
 // With --audio, only the soundtrack's figures (AudioBench.swift); a full run prints them last.
 // With --slides, only the per-slide cost of each look, the blur fill and the date imprint (SlideCostBench.swift).
+// With --clips, only issue 22's clip figures (ClipBench.swift; clips from --clip-folder DIR, default ../shared/clips); a full run prints them last.
 // With --formats, only the phone-format figures of issue 11 (PhoneFormatBench.swift; HEICs from --media DIR, default ../shared/media).
 
 var runs = 5
@@ -24,6 +25,8 @@ var slidesOnly = false
 var audioOnly = false
 var formatsOnly = false
 var mediaFolder = "../shared/media"
+var clipFolder = "../shared/clips"
+var clipsOnly = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -35,8 +38,10 @@ while let argument = arguments.popFirst() {
     case "--audio": audioOnly = true
     case "--formats": formatsOnly = true
     case "--media": mediaFolder = arguments.popFirst() ?? mediaFolder
+    case "--clips": clipsOnly = true
+    case "--clip-folder": clipFolder = arguments.popFirst() ?? clipFolder
     default:
-        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --motion | --audio | --slides | --formats] [--media DIR]")
+        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --motion | --audio | --slides | --formats | --clips] [--media DIR] [--clip-folder DIR]")
         exit(64)
     }
 }
@@ -74,6 +79,8 @@ if formatsOnly { runAlone { phoneFormatBenchmark(tool: tool, media: mediaFolder,
 if slidesOnly { runAlone { slideCostBenchmark(photos: photos, ffmpeg: ffmpeg, scratch: scratch, runs: runs) } }
 
 if audioOnly { runAlone { audioBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, scratch: scratch, runs: runs).forEach { print($0) } } }
+
+if clipsOnly { runAlone { clipBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, clips: clipFolder, scratch: scratchFile, runs: runs).forEach { print($0) } } }
 
 if batchOnly { runAlone { batchBenchmark(tool: tool, photos: photos, scratch: scratch, runs: runs) } }
 
@@ -160,6 +167,8 @@ scaling.append(String(format: "Time per photo: %.3f s at 3, %.3f s at 60 (linear
 motionBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, runs: runs, scratch: scratchFile)
 // 4. The soundtrack's figures (before the floor, which grows this process), printed last.
 let soundtrackLines = audioBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, scratch: scratch, runs: runs)
+// 5. Clips (ClipBench.swift), printed last too.
+let clipLines = clipBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, clips: clipFolder, scratch: scratchFile, runs: runs)
 
 // 2. The floor, last: it runs in this process, and a child started after this process has
 // grown reports this process's size as its own peak RSS (posix_spawn shares the memory map
@@ -207,6 +216,7 @@ print("Peak RSS at 3 photos: \(megabytes(ourPeak))   (target ≤ 150 MB)")
 print("")
 scaling.forEach { print($0) }
 soundtrackLines.forEach { print($0) }
+clipLines.forEach { print($0) }
 slideCostBenchmark(photos: photos, ffmpeg: ffmpeg, scratch: scratch, runs: runs)
 
 // 4. Phone formats and colour management (issue 11).

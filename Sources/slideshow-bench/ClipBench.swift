@@ -1,0 +1,110 @@
+import Foundation
+
+// Issue 22's figures: clips among the photos, against ffmpeg doing the same work.
+//
+// C1: a phone clip alone (720p H.264, variable frame rate, 3 s) → 1920x1080, 30 fps, against
+//     ffmpeg decoding, scaling and encoding the same clip with our x264 settings (target ≤ 1.2x).
+//     Both without sound, so that the figure is the picture's.
+// C2: the three R1 photos with the clip between them (9 s): the photos' frames stay held, so
+//     C2 should cost about C1 plus R1, not C1 plus 6 s of encoded frames.
+// C3: a 60-second 4K HEVC clip (made once with ffmpeg, kept in .build/bench-cache): peak
+//     memory (target ≤ 300 MB) and time against ffmpeg's.
+// C4: a 10-minute clip trimmed to 3 s (`#t=300,303`) against the same 3 s cut out beforehand:
+//     the trim seeks, so the two should cost about the same.
+
+/// The x264 settings of our encoder for composed frames (H264Encoder's), for the peers.
+private let ourX264 = ["-c:v", "libx264", "-preset", "medium", "-tune", "stillimage", "-crf", "20",
+                       "-x264-params", "bframes=0:threads=2:rc-lookahead=0:sync-lookahead=0:mbtree=0:scenecut=0:sliced-threads=1"]
+
+/// A synthetic clip made once with ffmpeg and kept between runs.
+private func cachedClip(_ name: String, ffmpeg: String, _ arguments: [String]) -> String? {
+    let folder = URL(fileURLWithPath: ".build/bench-cache", isDirectory: true)
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let path = folder.appendingPathComponent(name).path
+    if FileManager.default.fileExists(atPath: path) { return path }
+    print("  (making \(name) once with ffmpeg; kept in .build/bench-cache)")
+    let partial = path + ".part.mp4"
+    guard measure(ffmpeg, ["-v", "error", "-y"] + arguments + [partial]).status == 0,
+          rename(partial, path) == 0 else {
+        unlink(partial)
+        return nil
+    }
+    return path
+}
+
+func clipBenchmark(tool: String, ffmpeg: String, photos: [String], clips: String, scratch: (String) -> String, runs: Int) -> [String] {
+    let phone = URL(fileURLWithPath: clips).appendingPathComponent("mp4_h264_720p_vfr_aac_gps_3s.mp4").path
+    guard FileManager.default.fileExists(atPath: phone) else {
+        return ["clips: skipped, the shared clips are not in \(clips) (give --clips DIR)"]
+    }
+    var lines = ["", "Clips (issue 22): phone clip 720p VFR H.264 3 s → 1920x1080, 30 fps, x264 medium/stillimage/CRF 20, no sound"]
+    let fit = "scale=1920:1080:force_original_aspect_ratio=decrease,pad=1920:1080:(ow-iw)/2:(oh-ih)/2,setsar=1,fps=30,format=yuv420p"
+    func ours(_ inputs: [String], _ name: String, _ extra: [String] = []) -> [String] {
+        ["make"] + inputs + extra + ["--mute-clips", "--overwrite", "--quiet", "-o", scratch(name)]
+    }
+    func peer(_ input: String, _ name: String, _ before: [String] = []) -> [String] {
+        ["-v", "error", "-y"] + before + ["-i", input, "-vf", fit, "-an"] + ourX264 + ["-movflags", "+faststart", scratch(name)]
+    }
+    let c1 = ours([phone], "c1.mp4", ["--slide-duration", "3"])
+    let p1 = peer(phone, "c1-peer.mp4")
+    let c2 = ours([photos[0], phone, photos[1], photos[2]], "c2.mp4", ["--duration", "12"])
+    let r1 = ours(photos, "c2-photos.mp4", ["--duration", "9"])
+
+    // C3: 60 s of 4K HEVC (a moving test pattern, 30 fps, keyframe every 2 s, as phones record).
+    let fourK = cachedClip("hevc-4k-60s.mp4", ffmpeg: ffmpeg,
+                           ["-f", "lavfi", "-i", "testsrc2=size=3840x2160:rate=30", "-t", "60", "-c:v", "libx265",
+                            "-preset", "ultrafast", "-x265-params", "log-level=error:keyint=60", "-pix_fmt", "yuv420p", "-tag:v", "hvc1"])
+    // C4: 10 minutes of 640x360 H.264, and the same 3 s from 300 s cut out (stream copy at a keyframe).
+    let long = cachedClip("h264-10min.mp4", ffmpeg: ffmpeg,
+                          ["-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30", "-t", "600", "-c:v", "libx264",
+                           "-preset", "ultrafast", "-g", "60", "-pix_fmt", "yuv420p"])
+    let short = long.flatMap { _ in
+        cachedClip("h264-3s-at-300.mp4", ffmpeg: ffmpeg,
+                   ["-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30", "-ss", "300", "-t", "3", "-c:v", "libx264",
+                    "-preset", "ultrafast", "-g", "60", "-pix_fmt", "yuv420p"])
+    }
+
+    var costs: [String: [Cost]] = [:]
+    _ = measure(tool, c1)
+    _ = measure(ffmpeg, p1)
+    for _ in 0..<runs {
+        costs["C1", default: []].append(measure(tool, c1))
+        costs["C1 peer", default: []].append(measure(ffmpeg, p1))
+        costs["C2", default: []].append(measure(tool, c2))
+        costs["R1 9 s", default: []].append(measure(tool, r1))
+        if let long, let short {
+            costs["C4 trimmed", default: []].append(measure(tool, ours(["\(long)#t=300,303"], "c4.mp4", ["--size", "640x360", "--slide-duration", "3"])))
+            costs["C4 cut", default: []].append(measure(tool, ours([short], "c4-cut.mp4", ["--size", "640x360", "--slide-duration", "3"])))
+        }
+    }
+    // C3 once per run count, at most twice: a minute of 4K decodes for a while.
+    if let fourK {
+        for _ in 0..<min(runs, 2) {
+            costs["C3", default: []].append(measure(tool, ours([fourK], "c3.mp4", ["--slide-duration", "3"])))
+            costs["C3 peer", default: []].append(measure(ffmpeg, peer(fourK, "c3-peer.mp4")))
+        }
+    }
+    if let failed = costs.first(where: { $0.value.contains { $0.status != 0 } }) {
+        return lines + ["clips: \(failed.key) failed (exit \(failed.value.first { $0.status != 0 }!.status))"]
+    }
+    func med(_ name: String, _ key: KeyPath<Cost, Double>) -> Double { median(costs[name, default: []].map { $0[keyPath: key] }) }
+    func peak(_ name: String) -> Int { costs[name, default: []].map(\.peakRSS).max() ?? 0 }
+    func ratio(_ a: Double, _ b: Double) -> String { String(format: "%.2fx", b > 0 ? a / b : 0) }
+    lines.append("  C1 clip alone        \(format(med("C1", \.wall))) wall, \(format(med("C1", \.cpu))) CPU, \(megabytes(peak("C1")))"
+        + "   ffmpeg \(format(med("C1 peer", \.wall))) wall, \(format(med("C1 peer", \.cpu))) CPU"
+        + "   → \(ratio(med("C1", \.wall), med("C1 peer", \.wall))) wall, \(ratio(med("C1", \.cpu), med("C1 peer", \.cpu))) CPU (target ≤ 1.20x)")
+    let around = med("C2", \.cpu) - med("C1", \.cpu)
+    lines.append("  C2 3 photos + clip   \(format(med("C2", \.wall))) wall, \(format(med("C2", \.cpu))) CPU; less C1: \(format(around)) CPU"
+        + " for the photos, R1 (the same photos, 9 s) \(format(med("R1 9 s", \.cpu))) CPU → \(ratio(around, med("R1 9 s", \.cpu))) (held frames free: ≈ 1x)")
+    if fourK != nil {
+        lines.append("  C3 60 s 4K HEVC      \(format(med("C3", \.wall))) wall, peak \(megabytes(peak("C3"))) (target ≤ 300 MB)"
+            + "   ffmpeg \(format(med("C3 peer", \.wall))) wall, peak \(megabytes(peak("C3 peer"))) → \(ratio(med("C3", \.wall), med("C3 peer", \.wall)))")
+    } else {
+        lines.append("  C3: the 4K HEVC clip could not be made (ffmpeg without libx265?)")
+    }
+    if long != nil {
+        lines.append("  C4 10 min → 3 s trim \(format(med("C4 trimmed", \.wall))) wall against \(format(med("C4 cut", \.wall))) for the same 3 s cut out"
+            + " → \(ratio(med("C4 trimmed", \.wall), med("C4 cut", \.wall))) (the trim seeks: ≈ 1x)")
+    }
+    return lines
+}
