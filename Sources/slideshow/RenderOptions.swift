@@ -163,6 +163,16 @@ struct RenderOptions: ParsableArguments {
     @Option(help: ArgumentHelp("What the title card is drawn over: blur (the first photo, blurred and darkened) or a colour.", valueName: "blur|#RRGGBB"))
     var titleCardBackground: String = SlideshowOptions.defaults.titleCardBackground
 
+    // The clips' own sound (ClipSoundSettings).
+    @Flag(help: "Leave out the clips' own sound (the music then plays on under them, not lowered).")
+    var muteClips = false
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("The clips' own sound, this many dB up or down (\(Int(ClipSoundSettings.levelRange.lowerBound)) to +\(Int(ClipSoundSettings.levelRange.upperBound)); default 0, as recorded).", valueName: "dB"))
+    var clipVolume: Double = SlideshowOptions.defaults.clipSound.levelDecibels
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("How far the music goes down under a clip with sound, in dB (\(Int(ClipSoundSettings.duckRange.lowerBound)) to 0; 0 leaves it alone), with \(Int(SlideshowOptions.defaults.clipSound.rampSeconds * 1000)) ms ramps ending at the clip's start and starting at its end (default \(Int(SlideshowOptions.defaults.clipSound.duckDecibels))).", valueName: "dB"))
+    var duck: Double = SlideshowOptions.defaults.clipSound.duckDecibels
+
     /// For ArgumentParser's `Missing value for '--duration <…>'` when the value given was a
     /// negative number (`--duration -1`, read as an option of its own): how to pass one,
     /// ` (write --duration=-1 for a negative value)`; empty otherwise.
@@ -237,6 +247,9 @@ struct RenderOptions: ParsableArguments {
         options.titleCardDuration = titleCardDuration
         options.titleCardBackground = titleCardBackground
         options.closingCard = closingCard
+        options.clipSound.muted = muteClips
+        options.clipSound.levelDecibels = clipVolume
+        options.clipSound.duckDecibels = duck
         return options
     }
 
