@@ -85,24 +85,26 @@ final class SoundMix: ShowSound {
 }
 
 /// What keeps the mix under full scale where the music and a clip together would go beyond
-/// it: a soft clipper with its knee at −1 dBFS.
+/// it: a soft clipper with its knee at −1 dBFS and its ceiling at −0.1 dBFS.
 ///
 /// Samples within ±``knee`` pass unchanged (bit for bit: most of a mix, and all of one whose
 /// loudness gain was capped by its true peak, never reaches it); above it, the curve
-/// `knee + (1 − knee)·tanh((|x| − knee)/(1 − knee))` bends them smoothly (its slope is 1 at the
-/// knee) towards full scale, which no sample reaches. Nothing is scaled down, so a clip keeps
-/// its level and the music under it its duck; only the peaks that would clip are rounded off.
-/// It is memoryless: no look-ahead, no delay, no pumping.
+/// `knee + (ceiling − knee)·tanh((|x| − knee)/(ceiling − knee))` bends them smoothly (its slope
+/// is 1 at the knee) towards the ``ceiling``, which no sample passes, however loud. Nothing
+/// is scaled down, so a clip keeps its level and the music under it its duck; only the peaks
+/// that would clip are rounded off. It is memoryless: no look-ahead, no delay, no pumping.
 enum SoftLimit {
     /// −1 dBFS.
     static let knee = Float(pow(10, -1.0 / 20))
+    /// −0.1 dBFS.
+    static let ceiling = Float(pow(10, -0.1 / 20))
 
     /// One sample through the curve.
     static func apply(_ x: Float) -> Float {
-        let magnitude = abs(x)
-        guard magnitude > knee else { return x }
-        let room = 1 - knee
-        let bent = knee + room * Float(tanh(Double((magnitude - knee) / room)))
+        let magnitude = Double(abs(x))
+        guard magnitude > Double(knee) else { return x }
+        let room = Double(ceiling - knee)
+        let bent = Float(Double(knee) + room * tanh((magnitude - Double(knee)) / room))
         return x < 0 ? -bent : bent
     }
 
