@@ -167,10 +167,10 @@ struct RenderOptions: ParsableArguments {
     @Flag(help: "Leave out the clips' own sound (the music then plays on under them, not lowered).")
     var muteClips = false
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("The clips' own sound, this many dB up or down (\(Int(ClipSoundSettings.levelRange.lowerBound)) to +\(Int(ClipSoundSettings.levelRange.upperBound)); default 0, as recorded).", valueName: "dB"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Raise or lower the clips' own sound by this many dB, \(Int(ClipSoundSettings.levelRange.lowerBound)) to +\(Int(ClipSoundSettings.levelRange.upperBound)) (0: as recorded).", valueName: "dB"))
     var clipVolume: Double = SlideshowOptions.defaults.clipSound.levelDecibels
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("How far the music goes down under a clip with sound, in dB (\(Int(ClipSoundSettings.duckRange.lowerBound)) to 0; 0 leaves it alone), with \(Int(SlideshowOptions.defaults.clipSound.rampSeconds * 1000)) ms ramps ending at the clip's start and starting at its end (default \(Int(SlideshowOptions.defaults.clipSound.duckDecibels))).", valueName: "dB"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("How far the music goes down under a clip with sound, in dB, \(Int(ClipSoundSettings.duckRange.lowerBound)) to 0 (0: not at all); it ramps down over \(Int(SlideshowOptions.defaults.clipSound.rampSeconds * 1000)) ms up to the clip's start and back up over as long from its end.", valueName: "dB"))
     var duck: Double = SlideshowOptions.defaults.clipSound.duckDecibels
 
     /// For ArgumentParser's `Missing value for '--duration <…>'` when the value given was a

@@ -10,14 +10,14 @@ extension ClipSoundSettings {
     /// (``Slideshow/checkSettings()`` calls it).
     var settingError: OptionError? {
         if !levelDecibels.isFinite || !Self.levelRange.contains(levelDecibels) {
-            return OptionError(.clipVolume, "the clips' level \(levelDecibels) dB must be between \(Int(Self.levelRange.lowerBound)) and \(Int(Self.levelRange.upperBound)) dB")
+            return OptionError(.clipVolume, "the clips' level \(Message.seconds(levelDecibels)) dB must be between \(Int(Self.levelRange.lowerBound)) and \(Int(Self.levelRange.upperBound)) dB")
         }
         if !duckDecibels.isFinite || !Self.duckRange.contains(duckDecibels) {
             let hint = duckDecibels.isFinite && duckDecibels > 0 ? " (it is how far the music goes down, e.g. -12)" : ""
-            return OptionError(.duck, "the duck \(duckDecibels) dB must be between \(Int(Self.duckRange.lowerBound)) and 0 dB\(hint); 0 leaves the music alone")
+            return OptionError(.duck, "the duck \(Message.seconds(duckDecibels)) dB must be between \(Int(Self.duckRange.lowerBound)) and 0 dB\(hint); 0 leaves the music alone")
         }
         if !rampSeconds.isFinite || !Self.rampRange.contains(rampSeconds) {
-            return OptionError(.duck, "the duck's ramps of \(rampSeconds) s must last 0 to \(Int(Self.rampRange.upperBound)) s")
+            return OptionError(.duck, "the duck's ramps of \(Message.seconds(rampSeconds)) s must last 0 to \(Int(Self.rampRange.upperBound)) s")
         }
         return nil
     }
