@@ -32,6 +32,32 @@ struct ClipSoundMixTests {
         #expect(rms(out, span(3.05, 3.95)) < 1e-4, "after: \(rms(out, span(3.05, 3.95)))")
     }
 
+    /// Clips whose sound starts after their first frame (by the container's timestamps), with
+    /// other codecs: AAC 48 kHz 21 ms late (AV1 clip), AC-3 mono 62 ms late (Matroska), PCM
+    /// mono 44.1 kHz (a Live Photo's movie).
+    static let synced: [(name: String, late: Double)] = [
+        ("mp4_av1_main10_pq_hdr10_720x1280_aac_4s.mp4", 0.021), ("mkv_h264_ac3_1080x720_1s.mkv", 0.129 - 0.067),
+        ("livephoto_iphone15pro_IMG_4394.mov", 0), (talkingClip, 0),
+    ]
+
+    @Test("the clip's sound keeps its place against its pictures: a late start by its timestamps stays late, to the sample", arguments: synced)
+    func sync(name: String, late: Double) async throws {
+        guard let path = clip(name) else { return withKnownIssue(noSharedClips) { throw ProbeError.noFFprobe } }
+        let folder = try TemporaryFolder()
+        let output = folder.path("show.mp4")
+        let prepared = try clipShow(seconds: 2, output: output, clips: [clipSound(path, start: 0.5, duration: 1)])
+        _ = try await prepared.render()
+        let out = left(try decodeAudio(output)), source = left(try decodeAudio(path))
+        let lateFrames = Int((late * 48_000).rounded())
+        // The loudest stretch of the clip's first second, found in the source.
+        let window = 8192
+        let best = stride(from: 0, to: 48_000 - lateFrames - window, by: 2400).max { rms(source, $0..<($0 + window)) < rms(source, $1..<($1 + window)) }!
+        let match = bestLag(output: out, source: source, outputStart: 24_000 + lateFrames + best, sourceStart: best, window: window, range: 480)
+        #expect(match.lag == 0, "\(name): \(match.lag) samples off (correlation \(match.correlation))")
+        #expect(match.correlation > 0.9, "\(name): \(match)")
+        #expect(rms(out, 0..<23_900) < 1e-4 && rms(out, 72_100..<96_000) < 1e-4, "\(name): sound outside the clip's time")
+    }
+
     @Test("the music ducks 12 dB under a clip, with 250 ms raised-cosine ramps ending at its start and starting at its end")
     func ducking() async throws {
         guard let path = clip(talkingClip) else { return withKnownIssue(noSharedClips) { throw ProbeError.noFFprobe } }
