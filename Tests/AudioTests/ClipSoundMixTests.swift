@@ -145,11 +145,8 @@ struct ClipSoundMixTests {
         }
         let folder = try TemporaryFolder()
         let output = folder.path("show.mp4")
-        let clips = [clipSound(path, start: 0.5, inPoint: 0.4, duration: 4)]
-        let prepared = try clipShow(seconds: 6, output: output, music: song, clips: clips) {
-            $0.loudness = -20
-            $0.clipSound.levelDecibels = 12
-        }
+        let clips = [clipSound(path, start: 0.5, inPoint: 0.4, duration: 4, level: 6)]
+        let prepared = try clipShow(seconds: 6, output: output, music: song, clips: clips) { $0.loudness = -20 }
         let result = try await prepared.render()
         let report = try #require(result.loudness)
         #expect(report.final == -20)
