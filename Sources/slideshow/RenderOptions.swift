@@ -163,6 +163,16 @@ struct RenderOptions: ParsableArguments {
     @Option(help: ArgumentHelp("What the title card is drawn over: blur (the first photo, blurred and darkened) or a colour.", valueName: "blur|#RRGGBB"))
     var titleCardBackground: String = SlideshowOptions.defaults.titleCardBackground
 
+    // The clips' own sound (ClipSoundSettings).
+    @Flag(help: "Leave out the clips' own sound (the music then plays on under them, not lowered).")
+    var muteClips = false
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Raise or lower the clips' own sound by this many dB, \(Int(ClipSoundSettings.levelRange.lowerBound)) to +\(Int(ClipSoundSettings.levelRange.upperBound)) (0: as recorded).", valueName: "dB"))
+    var clipVolume: Double = SlideshowOptions.defaults.clipSound.levelDecibels
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("How far the music goes down under a clip with sound, in dB, \(Int(ClipSoundSettings.duckRange.lowerBound)) to 0 (0: not at all); it ramps down over \(Int(SlideshowOptions.defaults.clipSound.rampSeconds * 1000)) ms up to the clip's start and back up over as long from its end.", valueName: "dB"))
+    var duck: Double = SlideshowOptions.defaults.clipSound.duckDecibels
+
     /// For ArgumentParser's `Missing value for '--duration <…>'` when the value given was a
     /// negative number (`--duration -1`, read as an option of its own): how to pass one,
     /// ` (write --duration=-1 for a negative value)`; empty otherwise.
@@ -237,6 +247,9 @@ struct RenderOptions: ParsableArguments {
         options.titleCardDuration = titleCardDuration
         options.titleCardBackground = titleCardBackground
         options.closingCard = closingCard
+        options.clipSound.muted = muteClips
+        options.clipSound.levelDecibels = clipVolume
+        options.clipSound.duckDecibels = duck
         return options
     }
 

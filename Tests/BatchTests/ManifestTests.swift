@@ -197,6 +197,7 @@ struct ManifestTests {
                                               "audio", "audioBitrate", "audioStart", "audioFadeIn", "audioFadeOut", "audioLoop", "loudness",
                                               "transition", "transitionDuration", "fadeIn", "fadeOut", "motion", "zoom", "cuts", "order",
                                               "captions", "captionsFrom", "captionPosition", "font", "webvtt", "burnCaptions", "captionLanguage",
-                                              "titleCard", "titleCardSubtitle", "titleCardDuration", "titleCardBackground", "closingCard"])
+                                              "titleCard", "titleCardSubtitle", "titleCardDuration", "titleCardBackground", "closingCard",
+                                              "muteClips", "clipVolume", "duck"])
     }
 }

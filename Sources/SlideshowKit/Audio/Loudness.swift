@@ -81,10 +81,21 @@ extension Soundtrack {
     ///   the AAC round trip fails.
     func measureLoudness(totalFrames: Int) throws(AudioError) -> LoudnessReport? {
         guard let target = loudness else { return nil }
-        let stream = try SoundtrackStream(soundtrack: self, totalFrames: totalFrames)
+        return try Self.measureLoudness(of: SoundtrackStream(soundtrack: self, totalFrames: totalFrames),
+                                        target: target, path: path, bitrate: bitrate)
+    }
+
+    /// Measures a show's sound as it comes (the music alone, or the mix with the clips'
+    /// sound) and works out the gain to `target` (see ``measureLoudness(totalFrames:)``).
+    /// - Parameters:
+    ///   - path: the music's file, for errors.
+    ///   - bitrate: the AAC bit rate the render will use.
+    /// - Throws: ``AudioError`` when the sound cannot be read, `.empty` when it is silent,
+    ///   `.measurementFailed` when libebur128 or the AAC round trip fails.
+    static func measureLoudness(of sound: some ShowSound, target: Double, path: String, bitrate: Int) throws(AudioError) -> LoudnessReport {
         let meter = try LoudnessMeter(path: path)
         let encoded = try EncodedPeakMeter(path: path, bitrate: bitrate)
-        while let chunk = try stream.next(maxFrames: 16_384) {
+        while let chunk = try sound.next(maxFrames: 16_384) {
             try meter.add(chunk)
             try encoded.add(chunk)
         }

@@ -168,6 +168,10 @@ struct JobEntry: Decodable {
         }
         if let burn = read("burnCaptions", in: container, as: Bool.self, "true or false") { settings.burnCaptions = burn }
         if let language = read("captionLanguage", in: container, as: String.self, "an ISO 639-2 code such as \"eng\"") { settings.captionLanguage = language }
+        // The clips' own sound.
+        if let muted = read("muteClips", in: container, as: Bool.self, "true or false") { settings.clipSound.muted = muted }
+        if let level = read("clipVolume", in: container, as: Double.self, "a number of dB, e.g. -6") { settings.clipSound.levelDecibels = level }
+        if let duck = read("duck", in: container, as: Double.self, "a number of dB, e.g. -12 (0: none)") { settings.clipSound.duckDecibels = duck }
     }
 
     /// The value at a key, nil when absent or null; a value of the wrong type is a problem.

@@ -174,14 +174,27 @@ struct Renderer {
     /// file is opened a second time for it; the render's own pass goes on from the opening that
     /// validation made (``OpenedMusic``). Runs before the writer
     /// starts, so a soundtrack that cannot be used stops the render before any video is encoded.
+    ///
+    /// With clips that have sound (``PreparedSlideshow/clipSounds``, none when muted) the
+    /// sound is the ``SoundMix`` of the music (if any) and the clips, the loudness measured on
+    /// the mix; a show without music then has a track of the clips' sound alone. A show
+    /// without such clips has the music's stream, exactly as before the mixer.
     private func prepareSoundtrack(frameCount: Int, framesPerSecond: Int) throws(RenderError) -> (SoundtrackFeed?, LoudnessReport?) {
-        guard var soundtrack = slideshow.soundtrack else { return (nil, nil) }
+        var music = slideshow.soundtrack
         // With the show as long as the music, the music does not loop: a rounding to whole
         // frames may leave a few milliseconds of silence at the end, under the fade-out.
-        if case .soundtrack = slideshow.length { soundtrack.loops = false }
+        if case .soundtrack = slideshow.length { music?.loops = false }
+        let clips = slideshow.clipSound.muted ? [] : prepared.clipSounds
+        guard music != nil || !clips.isEmpty else { return (nil, nil) }
         let totalFrames = Int(MediaTime.rescale(Int64(frameCount), from: Int32(framesPerSecond),
                                                 to: Int32(AudioFormat.sampleRate)))
         do {
+            guard let soundtrack = music, clips.isEmpty else {
+                let (mix, loudness) = try SoundMix.prepare(music: music, opened: prepared.openedMusic, clips: clips,
+                                                           settings: slideshow.clipSound, totalFrames: totalFrames)
+                let input = AssetWriterAudioInput(bitrate: music?.bitrate ?? Soundtrack.defaultBitrate)
+                return (SoundtrackFeed(stream: mix, input: input), loudness)
+            }
             let loudness = try soundtrack.measureLoudness(totalFrames: totalFrames)
             // The render's pass goes on from the reader validation opened.
             let stream = try SoundtrackStream(soundtrack: soundtrack, totalFrames: totalFrames, gainDecibels: loudness?.gain ?? 0,

@@ -24,7 +24,7 @@ extension Slideshow {
     /// negative duration is the duration's fault.
     /// - Throws: ``OptionError`` naming the first setting at fault: no photos, a path with a
     ///   NUL character, an output not named `.mp4` or `.m4v`, a size, frame rate, CRF or preset ``VideoSettings`` refuses, a
-    ///   soundtrack setting ``Soundtrack`` refuses, cuts on the beat without a soundtrack, a length that cannot be laid out (or that
+    ///   soundtrack setting ``Soundtrack`` refuses, a clip sound setting out of range, cuts on the beat without a soundtrack, a length that cannot be laid out (or that
     ///   follows music the show does not have), per-photo settings that are not one per photo,
     ///   a transition or fade that is negative or longer than the show, a zoom outside 0…1.
     public func checkSettings() throws(OptionError) {
@@ -49,6 +49,7 @@ extension Slideshow {
         // Size and rate together (the H.264 level's macroblock rate).
         if let problem = video.problem { throw OptionError(.size, problem) }
         if let error = soundtrack?.settingError { throw error }
+        if let error = clipSound.settingError { throw error }
         if cuts == .beats && soundtrack == nil { throw OptionError(.cuts, "cutting on the beat needs music: give an audio file too") }
         // The length first: the transitions and fades are measured against it.
         if case .soundtrack = length {

@@ -216,6 +216,12 @@ public struct SlideshowOptions: Sendable, Hashable {
         case titleCardBackground
         /// `closingCard` / `--closing-card`.
         case closingCard
+        /// `muteClips` / `--mute-clips` (``ClipSoundSettings/muted``).
+        case muteClips
+        /// `clipVolume` / `--clip-volume` (``ClipSoundSettings/levelDecibels``).
+        case clipVolume
+        /// `duck` / `--duck` (``ClipSoundSettings/duckDecibels``; its ramps too).
+        case duck
 
         /// The MP4 file to write (a manifest's `output`; the command line's `-o`).
         case output

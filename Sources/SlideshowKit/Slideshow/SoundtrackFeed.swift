@@ -1,14 +1,14 @@
 import Dispatch
 import Synchronization
 
-/// Feeds a show's soundtrack to the writer's audio input from its own ready-for-more-data
+/// Feeds a show's sound (its music, its clips' sound, or both mixed) to the writer's audio input from its own ready-for-more-data
 /// loop, on its own queue, beside the pictures' loop: the input's readiness keeps the sound
 /// within a second of the pictures, so only a few chunks of it exist at a time.
 final class SoundtrackFeed: @unchecked Sendable {
     // @unchecked: `stream` (which owns the decoder's C objects) is touched only on `queue`,
     // inside the input's block, which never runs twice at once; `error` is behind a Mutex.
     let input: AssetWriterAudioInput
-    private let stream: SoundtrackStream
+    private let stream: any ShowSound
     private let queue = DispatchQueue(label: "slideshow.audio-feed")
     private let failure = Mutex<AudioError?>(nil)
     /// Whether the loop ended because the writer stopped taking sound.
@@ -16,7 +16,10 @@ final class SoundtrackFeed: @unchecked Sendable {
     /// Frames per appended buffer: 4096 (85 ms).
     static let chunkFrames = 4096
 
-    init(stream: SoundtrackStream, input: AssetWriterAudioInput) {
+    /// - Parameters:
+    ///   - stream: the show's sound: the music alone (``SoundtrackStream``) or mixed with the
+    ///     clips' sound (``SoundMix``).
+    init(stream: any ShowSound, input: AssetWriterAudioInput) {
         self.stream = stream
         self.input = input
     }

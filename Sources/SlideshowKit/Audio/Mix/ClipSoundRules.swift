@@ -1,0 +1,24 @@
+extension ClipSoundSettings {
+    /// The clips' level may go from 40 dB down to 20 dB up.
+    public static let levelRange = -40.0...20.0
+    /// The duck may take the music down by up to 40 dB, or not at all (0).
+    public static let duckRange = -40.0...0.0
+    /// A ramp lasts at most 2 s (0: a step).
+    public static let rampRange = 0.0...2.0
+
+    /// The first setting that cannot be used, and why: the one owner of the clip sound's rules
+    /// (``Slideshow/checkSettings()`` calls it).
+    var settingError: OptionError? {
+        if !levelDecibels.isFinite || !Self.levelRange.contains(levelDecibels) {
+            return OptionError(.clipVolume, "the clips' level \(Message.seconds(levelDecibels)) dB must be between \(Int(Self.levelRange.lowerBound)) and \(Int(Self.levelRange.upperBound)) dB")
+        }
+        if !duckDecibels.isFinite || !Self.duckRange.contains(duckDecibels) {
+            let hint = duckDecibels.isFinite && duckDecibels > 0 ? " (it is how far the music goes down, e.g. -12)" : ""
+            return OptionError(.duck, "the duck \(Message.seconds(duckDecibels)) dB must be between \(Int(Self.duckRange.lowerBound)) and 0 dB\(hint); 0 leaves the music alone")
+        }
+        if !rampSeconds.isFinite || !Self.rampRange.contains(rampSeconds) {
+            return OptionError(.duck, "the duck's ramps of \(Message.seconds(rampSeconds)) s must last 0 to \(Int(Self.rampRange.upperBound)) s")
+        }
+        return nil
+    }
+}
