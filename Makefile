@@ -6,7 +6,7 @@ SWIFT ?= swift
 PACKAGES := pkg-config libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libswresample-dev libebur128-dev libturbojpeg0-dev ffmpeg time libopencv-objdetect-dev opencv-data libheif-dev liblcms2-dev libwebp-dev libzimg-dev python3-pil libheif-examples webp \
   libaubio-dev aubio-tools espeak-ng \
   libpango1.0-dev libcairo2-dev fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji \
-  tesseract-ocr tesseract-ocr-fra tesseract-ocr-rus tesseract-ocr-ell tesseract-ocr-ara tesseract-ocr-heb tesseract-ocr-jpn tesseract-ocr-hin
+  zlib1g-dev tesseract-ocr tesseract-ocr-fra tesseract-ocr-rus tesseract-ocr-ell tesseract-ocr-ara tesseract-ocr-heb tesseract-ocr-jpn tesseract-ocr-hin
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps demo test bench bench-clips bench-batch bench-audio release fuzz sanitize bench-slides sheets bench-formats

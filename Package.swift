@@ -69,6 +69,13 @@ let package = Package(
             providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]
         ),
 
+        // zlib, for the compressed text chunks of PNG metadata (Metadata/).
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+
         // The library, in folders by pipeline stage:
         // Support/ (messages, process tuning, file errors), Pixels/ (sizes, colours, pixel buffers,
         // media time), FFmpeg/ (owned AVFrame/AVPacket, check), Metadata/ (orientation, capture
@@ -79,7 +86,7 @@ let package = Package(
         // Slideshow/ (validates, plans and renders a show), Batch/ (manifests and the runner).
         .target(
             name: "SlideshowKit",
-            dependencies: ["CFFmpeg", "CTurboJPEG", "CProcessTuning", "CEBUR128", "CFaceDetection", "CHeif", "CWebP", "CLCMS", "CZimg", "CAubio", "CPangoCairo"]
+            dependencies: ["CFFmpeg", "CTurboJPEG", "CProcessTuning", "CEBUR128", "CFaceDetection", "CHeif", "CWebP", "CLCMS", "CZimg", "CAubio", "CPangoCairo", "CZlib"]
         ),
 
         // The command-line tool: parses, calls the library, reports.

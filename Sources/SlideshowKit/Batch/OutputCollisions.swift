@@ -2,7 +2,9 @@ import Foundation
 
 /// The files a manifest's jobs write and read, to refuse before anything renders a manifest in
 /// which two jobs write one file, or a job writes a file that a job reads (its own or another's
-/// photo or music, which `--overwrite` would replace with MP4 data).
+/// photo or music, which `--overwrite` would replace with MP4 data). A job writes its `output`
+/// and, when it asks for one, its `webvtt` file: both count, each against every other
+/// (a job's WebVTT file that is its own video, or another job's video or WebVTT file, is refused).
 ///
 /// Outputs are compared with each other as files, not as spellings, under every key that names
 /// the file (``identities(of:)``); an output with the inputs by the file's device and inode
@@ -13,10 +15,12 @@ struct ManifestFiles {
     /// A key under which a path names a file: bytes, compared exactly.
     typealias Key = [UInt8]
 
+    /// A file a job writes: the job, the manifest's spelling and the field naming it (`output`, `webvtt`).
+    private typealias Written = (job: Int, spelled: String, field: String)
     /// Each output's keys, to the job that writes it.
-    private var outputs: [Key: (job: Int, spelled: String)] = [:]
+    private var outputs: [Key: Written] = [:]
     /// The outputs that exist, by their file's device and inode.
-    private var existingOutputs: [Key: (job: Int, spelled: String)] = [:]
+    private var existingOutputs: [Key: Written] = [:]
     /// The files the jobs read, as the manifest spells them, with their place in the job (the
     /// photo's index, nil for the music); resolved and looked up only when an output exists.
     private var inputs: [(job: Int, photo: Int?, path: String)] = []
@@ -28,21 +32,24 @@ struct ManifestFiles {
         self.folder = folder
     }
 
-    /// Records a job's output.
+    /// Records a file a job writes: its output, or its WebVTT file.
     /// - Parameters:
-    ///   - spelled: the output as the manifest spells it, for the message.
-    ///   - path: the output resolved against the manifest's folder.
+    ///   - spelled: the file as the manifest spells it, for the message.
+    ///   - path: the file resolved against the manifest's folder.
     ///   - job: the job's index.
-    /// - Returns: the problem when an earlier job writes the same file.
-    mutating func addOutput(_ spelled: String, at path: String, job: Int) -> ManifestError? {
+    ///   - field: the field that names it: `output` (the default) or `webvtt`.
+    /// - Returns: the problem, on `field`, when a file recorded before is the same file: another
+    ///   job's (`job 0 writes a.mp4 too`) or this job's own video (`this job writes a.vtt as its output too`).
+    mutating func addOutput(_ spelled: String, at path: String, job: Int, field: String = "output") -> ManifestError? {
         var keys = Self.identities(of: path)
         let file = Self.fileKey(of: path)
         if let file { keys.append(file) }
         if let first = keys.compactMap({ outputs[$0] }).first {
-            return ManifestError(job: job, field: "output", reason: "job \(first.job) writes \(spelled) too")
+            let writer = first.job == job ? "this job writes \(spelled) as its \(first.field) too" : "job \(first.job) writes \(spelled) too"
+            return ManifestError(job: job, field: field, reason: writer)
         }
-        for key in keys { outputs[key] = (job, spelled) }
-        if let file { existingOutputs[file] = (job, spelled) }
+        for key in keys { outputs[key] = (job, spelled, field) }
+        if let file { existingOutputs[file] = (job, spelled, field) }
         return nil
     }
 
@@ -60,7 +67,7 @@ struct ManifestFiles {
                   let file = Self.fileKey(of: BatchManifest.resolve(input.path, in: folder)), let output = existingOutputs[file] else { return nil }
             let reader = input.job == output.job ? "this job" : "job \(input.job)"
             let role = input.photo.map { "photo \($0)" } ?? "its music"
-            return ManifestError(job: output.job, field: "output", reason: "\(output.spelled) is read by \(reader) (\(role)): no job may write a file a job reads")
+            return ManifestError(job: output.job, field: output.field, reason: "\(output.spelled) is read by \(reader) (\(role)): no job may write a file a job reads")
         }
     }
 

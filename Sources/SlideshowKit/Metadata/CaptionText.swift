@@ -2,8 +2,8 @@
 /// sanitised into a ``Caption`` (``Caption/decoding(utf8:position:source:)``).
 ///
 /// Read in this order, the first that is not blank winning: XMP `dc:description`, XMP
-/// `dc:title` (XMP is UTF-8 by definition, and photo managers write it), a JPEG's IPTC
-/// `Caption-Abstract` (``IPTCCaption``), then EXIF `ImageDescription` (ASCII by the
+/// `dc:title` (XMP is UTF-8 by definition, and photo managers write it), the IPTC
+/// `Caption-Abstract` of a JPEG or a PNG (``IPTCCaption``), then EXIF `ImageDescription` (ASCII by the
 /// standard, UTF-8 in practice). A description that is only
 /// white space, or a camera's placeholder (`OLYMPUS DIGITAL CAMERA`, `SONY DSC`…), is none.
 enum CaptionText {
@@ -18,6 +18,7 @@ enum CaptionText {
             }
         }
         if let photoshop = blocks.photoshop, let text = IPTCCaption.read(Array(photoshop)), !isBlank(text) { return text }
+        if let iptc = blocks.iptc, let text = IPTCCaption.caption(inRecords: Array(iptc)), !isBlank(text) { return text }
         if let text = blocks.exif?.imageDescription, !isBlank(text),
            !placeholders.contains(String(decoding: text, as: UTF8.self).trimmingSpaces.uppercased()) {
             return text

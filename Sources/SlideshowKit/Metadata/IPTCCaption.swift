@@ -1,4 +1,5 @@
-/// The IPTC `Caption-Abstract` (record 2, dataset 120) of a JPEG's Photoshop APP13 segment.
+/// The IPTC `Caption-Abstract` (record 2, dataset 120) of a JPEG's Photoshop APP13 segment,
+/// or of a PNG's raw IPTC profile (``PNGTextChunks``: the same resources, or the bare records).
 ///
 /// The segment is `Photoshop 3.0\0`, then image resources: `8BIM`, a 2-byte id, a Pascal
 /// name padded to an even length, a 4-byte size and the data padded to even. Resource 0x0404
@@ -9,8 +10,14 @@ enum IPTCCaption {
     static let photoshopHeader: [UInt8] = Array("Photoshop 3.0".utf8) + [0]
 
     /// The caption's bytes as UTF-8, nil when there is none.
+    /// - Parameter segment: `Photoshop 3.0\0` and the image resources.
     static func read(_ segment: [UInt8]) -> [UInt8]? {
         guard let iptc = resource(0x0404, in: segment) else { return nil }
+        return caption(inRecords: iptc)
+    }
+
+    /// The caption's bytes as UTF-8 from IPTC-IIM records, nil when there is none.
+    static func caption(inRecords iptc: [UInt8]) -> [UInt8]? {
         var offset = 0
         var caption: [UInt8]?
         var utf8Declared = false

@@ -4,9 +4,14 @@
 /// | Container | EXIF | XMP |
 /// |-----------|------|-----|
 /// | JPEG | the first APP1 segment starting `Exif\0\0` | the first APP1 starting `http://ns.adobe.com/xap/1.0/\0` |
-/// | PNG | the `eXIf` chunk before the image data | an uncompressed `iTXt` chunk `XML:com.adobe.xmp` before the image data |
+/// | PNG | the `eXIf` chunk before the image data (or a raw profile, below) | an `iTXt` chunk `XML:com.adobe.xmp` before the image data, compressed or not (or a raw profile) |
 /// | HEIF, AVIF | the `Exif` item (after its 4-byte TIFF-header offset) | the `mime` item of type `application/rdf+xml` |
 /// | WebP | the `EXIF` chunk (an `Exif\0\0` prefix some writers add is skipped) | the `XMP ` chunk (or `XMP\0`, as some writers spell it) |
+///
+/// IPTC-IIM records (the `Caption-Abstract`) are found in a JPEG's Photoshop APP13 segment
+/// and in a PNG's `Raw profile type iptc` text chunk (``PNGTextChunks``, with the other raw
+/// profiles ImageMagick and ExifTool write). HEIF and WebP have no place for them: libheif's
+/// authors and the WebP container leave IPTC to XMP, where the caption is `dc:description`.
 ///
 /// The JPEG and PNG header parsers hand each segment or chunk they walk to
 /// ``take(jpegSegment:payload:in:)`` and ``take(pngChunk:payload:in:)``, so each file's
@@ -20,6 +25,9 @@ struct MetadataBlocks {
     /// A JPEG's Photoshop APP13 payload (`Photoshop 3.0\0` and its 8BIM resources, the IPTC
     /// record among them), nil when there is none.
     var photoshop: ArraySlice<UInt8>?
+    /// Bare IPTC-IIM records (`0x1C`, record, dataset, length, data…), as a PNG's raw IPTC
+    /// profile may hold them without a Photoshop IRB around them; nil when there are none.
+    var iptc: ArraySlice<UInt8>?
 
     /// No blocks.
     init() {}
@@ -63,8 +71,8 @@ struct MetadataBlocks {
 
     // MARK: - PNG
 
-    /// Takes a PNG chunk before the image data: `eXIf` as the EXIF block, an uncompressed
-    /// `iTXt` with the keyword `XML:com.adobe.xmp` as the packet.
+    /// Takes a PNG chunk before the image data: `eXIf` as the EXIF block; the text chunks
+    /// (`iTXt`, `zTXt`, `tEXt`) holding XMP or a raw profile (``take(pngText:payload:)``).
     /// - Parameters:
     ///   - type: the chunk's four-letter type.
     ///   - payload: its data (without length, type and CRC), inside `bytes`.
@@ -73,18 +81,8 @@ struct MetadataBlocks {
         switch type {
         case "eXIf" where exif == nil:
             exif = TIFFBlock(bytes, payload)
-        case "iTXt" where xmp == nil:
-            // keyword \0, compression flag, method, language tag \0, translated keyword \0, text.
-            let keyword = Array("XML:com.adobe.xmp".utf8) + [0]
-            guard bytes[payload].starts(with: keyword) else { return }
-            var cursor = payload.lowerBound + keyword.count
-            guard cursor + 2 <= payload.upperBound, bytes[cursor] == 0 else { return }  // compressed: not taken
-            cursor += 2
-            for _ in 0..<2 {
-                guard let nul = bytes[cursor..<payload.upperBound].firstIndex(of: 0) else { return }
-                cursor = nul + 1
-            }
-            xmp = bytes[cursor..<payload.upperBound]
+        case "iTXt", "zTXt", "tEXt":
+            take(pngText: type, payload: bytes[payload])
         default:
             break
         }

@@ -38,6 +38,10 @@ extension Slideshow {
     /// (``BeatAnalysis``); ``BeatCutPlanner`` moves the even cuts to its grid, keeping the even
     /// plan's transition lengths (capped as ``FramePlan`` caps them) so that they still fit.
     /// Never fails: music whose beats cannot be read falls back to even cuts like music without a beat.
+    ///
+    /// The music starts with the video: under an opening card, whose frames come before the
+    /// photos' timeline, so the part analysed is the card's and the photos' length, and the
+    /// beats are moved into the photos' time by the card's length (``MusicLayout/lead``).
     /// - Parameters:
     ///   - even: the timeline the show's length gives.
     ///   - effects: the transition at each cut, as the plan will use them.
@@ -47,6 +51,7 @@ extension Slideshow {
         guard cuts == .beats, let soundtrack else { return (even, nil, nil) }
         let fps = even.framesPerSecond
         let showLength = even.endTime.seconds
+        let lead = Double(openingCardFrames) / Double(fps)
         // One photo has no cut to move; a show shorter than a few bars has too few beats to find a steady one.
         guard even.photoCount > 1 else { return (even, nil, nil) }
         guard showLength >= BeatAnalysis.minimumLength else {
@@ -54,7 +59,7 @@ extension Slideshow {
         }
         let grid: BeatGrid?
         do {
-            grid = try BeatAnalysis.grid(of: soundtrack, showLength: showLength)
+            grid = try BeatAnalysis.grid(of: soundtrack, showLength: lead + showLength)
         } catch {
             return (even, nil, "the music's beat could not be read (\(error.description)); the cuts stay even")
         }
@@ -62,7 +67,7 @@ extension Slideshow {
         let resolved = effects.enumerated().map { $1.resolved(cut: $0) }
         let length = FramePlan.transitionLength(bounds: bounds, effects: resolved,
                                                 requested: Int((transitionDuration * Double(fps)).rounded()))
-        let music = MusicLayout(soundtrack: soundtrack, musicLength: soundtrack.start + (musicLength ?? .infinity), showLength: showLength)
+        let music = MusicLayout(soundtrack: soundtrack, musicLength: soundtrack.start + (musicLength ?? .infinity), showLength: showLength, lead: lead)
         switch BeatCutPlanner.place(frameCount: even.frameCount, framesPerSecond: fps, evenCuts: Array(bounds.dropFirst().dropLast()),
                                     transitionFrames: resolved.map { $0 == .none ? 0 : length }, grid: grid, music: music) {
         case .success(let cuts):

@@ -29,7 +29,10 @@ struct OnsetProfile: Sendable {
 /// 3. **Refinement**: each beat takes the first onset within ±70 ms (at most a sixth of a
 ///    period) that is at least half as strong as the strongest there; a weighted
 ///    least-squares line through (beat index, onset time) gives the period and phase; three rounds.
-/// 4. **Check**: the share of the grid's beats with an onset within 50 ms, against the share
+/// 4. **Whole tempo**: the whole BPM on either side of the fit replaces it when it holds the
+///    onsets about as well and drifts from it at most 80 ms over the part
+///    (``wholeTempo(_:period:span:)``), its phase fitted again; it must pass the check too.
+/// 5. **Check**: the share of the grid's beats with an onset within 50 ms, against the share
 ///    onsets at random times would hit (1 − e^(−rate × 0.1 s)). The grid is kept when that
 ///    chance-corrected hit rate is at least ``minimumConfidence``, at least
 ///    ``minimumBeats`` beats were matched, and the matched onsets sit within
@@ -110,6 +113,14 @@ enum BeatGridFit {
         guard tempoRange.contains(60 / period) else { return nil }
         let check = evaluate(profile, period: period, phase: phase)
         guard check.matched >= minimumBeats, check.residual <= maximumResidual, check.confidence >= minimumConfidence else { return nil }
+        // The fitted grid passed its check; a whole tempo near it replaces it when it passes too
+        // (it is never what makes music without a steady beat pass).
+        if let whole = wholeTempo(profile.onsets, period: period, span: profile.duration), tempoRange.contains(60 / whole.period) {
+            let wholeCheck = evaluate(profile, period: whole.period, phase: whole.phase)
+            if wholeCheck.matched >= minimumBeats, wholeCheck.residual <= maximumResidual, wholeCheck.confidence >= minimumConfidence {
+                return BeatGrid(period: whole.period, phase: whole.phase, confidence: wholeCheck.confidence)
+            }
+        }
         return BeatGrid(period: period, phase: phase, confidence: check.confidence)
     }
 
@@ -154,8 +165,51 @@ enum BeatGridFit {
         return Double(best) + shift
     }
 
+    /// The largest drift, over the analysed part, between the fitted period and a whole tempo
+    /// it is moved to: 80 ms from the first beat to the last.
+    static let wholeTempoDrift = 0.08
+    /// How well a whole tempo must hold the onsets, against the fitted period: 90% of its score
+    /// (``bestPhase(_:period:)``'s).
+    static let wholeTempoScore = 0.9
+
+    /// The period and phase of a whole tempo in beats per minute near the fitted one, when one
+    /// holds the onsets about as well; nil to keep the fit.
+    ///
+    /// Music made on a computer or to a click has a whole tempo (120, 105 BPM), and the shared
+    /// music does. The line through the onsets (``refine(_:period:phase:)``) follows where the
+    /// strongest onsets lean over the part analysed: a bass line that plays ahead of the beat
+    /// in one bar and behind it in the next, on the shared 120 BPM drums and bass, gives
+    /// 119.6 BPM over its first 20 s, 0.3% slow, which moves the grid 50 ms from the beat by
+    /// its end. So the whole tempi on either side are tried: one is taken when moving to it
+    /// drifts at most ``wholeTempoDrift`` over the part (the two grids agree, within the
+    /// tolerance the fit itself has) and it scores at least ``wholeTempoScore`` of the fitted
+    /// period; its phase is then fitted again to the onsets with the period held
+    /// (``refinePhase(_:period:phase:)``).
+    static func wholeTempo(_ onsets: [(time: Double, strength: Double)], period: Double, span: Double) -> (period: Double, phase: Double)? {
+        let bpm = 60 / period
+        let fitted = bestPhase(scoring: onsets, period: period).score
+        guard fitted > 0 else { return nil }
+        var best: (period: Double, phase: Double, score: Double)?
+        for whole in Set([bpm.rounded(.down), bpm.rounded(.up)]) where whole > 0 {
+            let candidate = 60 / whole
+            guard span * abs(1 - candidate / period) <= wholeTempoDrift else { continue }
+            let (phase, score) = bestPhase(scoring: onsets, period: candidate)
+            if score >= wholeTempoScore * fitted, score > best?.score ?? -1 { best = (candidate, phase, score) }
+        }
+        guard let best else { return nil }
+        var phase = best.phase
+        for _ in 0..<3 { phase = refinePhase(onsets, period: best.period, phase: phase) ?? phase }
+        return (best.period, phase)
+    }
+
     /// The offset in `0 ..< period` where the onsets, weighted by strength, sit closest to the beats.
     static func bestPhase(_ onsets: [(time: Double, strength: Double)], period: Double) -> Double {
+        bestPhase(scoring: onsets, period: period).phase
+    }
+
+    /// The best offset in `0 ..< period` and its score: the onsets' strengths, each weighted by
+    /// a 20 ms Gaussian of its distance to the nearest beat (2 ms steps).
+    static func bestPhase(scoring onsets: [(time: Double, strength: Double)], period: Double) -> (phase: Double, score: Double) {
         let sigma = 0.02
         let steps = max(1, Int(period / 0.002))
         var best = (phase: 0.0, score: -1.0)
@@ -170,7 +224,7 @@ enum BeatGridFit {
             }
             if score > best.score { best = (phase, score) }
         }
-        return best.phase
+        return best
     }
 
     /// One round of refinement: one onset for each beat, then a weighted least-squares line
@@ -180,19 +234,10 @@ enum BeatGridFit {
     /// strongest there: a flam or a kick with a bass note just after it is heard from its first
     /// attack, so the grid goes there rather than to the louder second hit.
     static func refine(_ onsets: [(time: Double, strength: Double)], period: Double, phase: Double) -> (period: Double, phase: Double)? {
-        let window = min(0.07, period / 6)
-        var near: [Int: [(time: Double, strength: Double)]] = [:]
-        for onset in onsets {
-            let index = Int(((onset.time - phase) / period).rounded())
-            let distance = onset.time - (phase + Double(index) * period)
-            guard abs(distance) <= window else { continue }
-            near[index, default: []].append(onset)
-        }
+        let near = beatOnsets(onsets, period: period, phase: phase)
         guard near.count >= 2 else { return nil }
         var (sw, sx, sy, sxx, sxy) = (0.0, 0.0, 0.0, 0.0, 0.0)
-        for (index, candidates) in near {
-            let strongest = candidates.map(\.strength).max()!
-            let onset = candidates.first { $0.strength >= strongest / 2 }!
+        for (index, onset) in near {
             let (w, x, y) = (onset.strength, Double(index), onset.time)
             sw += w; sx += w * x; sy += w * y; sxx += w * x * x; sxy += w * x * y
         }
@@ -202,6 +247,38 @@ enum BeatGridFit {
         let intercept = (sy - slope * sx) / sw
         guard slope > 0 else { return nil }
         return (slope, intercept)
+    }
+
+    /// The phase alone fitted again with the period held: the mean distance of each beat's
+    /// onset (as ``refine(_:period:phase:)`` picks it) added to `phase`; nil when no beat has one.
+    ///
+    /// Every beat counts once, however loud: on the shared drums and bass, a few loud bass notes
+    /// played late would otherwise pull the grid 5 ms later (measured against aubio's tracker,
+    /// one beat in 40 more within 50 ms with equal weights).
+    static func refinePhase(_ onsets: [(time: Double, strength: Double)], period: Double, phase: Double) -> Double? {
+        let picked = beatOnsets(onsets, period: period, phase: phase)
+        guard !picked.isEmpty else { return nil }
+        let moves = picked.reduce(0.0) { $0 + $1.onset.time - (phase + Double($1.index) * period) }
+        return phase + moves / Double(picked.count)
+    }
+
+    /// Each beat's onset: within ±70 ms (at most a sixth of a period) of the beat, the earliest
+    /// at least half as strong as the strongest there; in beat order (so that sums over them
+    /// come out the same in every run, whatever a dictionary's order).
+    static func beatOnsets(_ onsets: [(time: Double, strength: Double)], period: Double, phase: Double) -> [(index: Int, onset: (time: Double, strength: Double))] {
+        let window = min(0.07, period / 6)
+        var near: [Int: [(time: Double, strength: Double)]] = [:]
+        for onset in onsets {
+            let index = Int(((onset.time - phase) / period).rounded())
+            let distance = onset.time - (phase + Double(index) * period)
+            guard abs(distance) <= window else { continue }
+            near[index, default: []].append(onset)
+        }
+        return near.keys.sorted().map { index in
+            let candidates = near[index]!
+            let strongest = candidates.map(\.strength).max()!
+            return (index, candidates.first { $0.strength >= strongest / 2 }!)
+        }
     }
 
     /// The grid's check over the analysed part: chance-corrected hit rate, beats matched,

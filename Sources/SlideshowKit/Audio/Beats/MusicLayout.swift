@@ -5,6 +5,9 @@
 /// equal-power crossfade), so pass k starts at show time `k × (passLength − crossfade)`.
 /// Within a seam's crossfade the beats of the outgoing pass are heard until its middle, those
 /// of the incoming pass after it: the grid (in music time) carries on across every seam.
+///
+/// With an opening title card the music starts under the card, ``lead`` seconds before the
+/// photos: the beats are given in the photos' time (the card's length earlier than the video's).
 public struct MusicLayout: Sendable, Hashable {
     /// Seconds into the music at show time 0 (`--audio-start`).
     public var start: Double
@@ -16,6 +19,8 @@ public struct MusicLayout: Sendable, Hashable {
     /// The overlap of two passes at a seam, in seconds (``Soundtrack/crossfade``, or half the
     /// pass when the pass is shorter than twice that).
     public var crossfade: Double
+    /// Seconds the music plays before the photos' time 0: an opening card's length, else 0.
+    public var lead: Double
 
     /// Creates a layout.
     /// - Parameters:
@@ -25,8 +30,12 @@ public struct MusicLayout: Sendable, Hashable {
     ///   - loops: whether the music starts again at its end; true by default, as a soundtrack's.
     ///   - crossfade: the overlap at a seam; ``Soundtrack/crossfade`` (0.1 s) by default, capped
     ///     at half the pass as the soundtrack caps it.
-    public init(start: Double = 0, passLength: Double? = nil, loops: Bool = true, crossfade: Double = Soundtrack.crossfade.seconds) {
+    ///   - lead: seconds the music plays before the photos' time 0 (an opening card's length).
+    public init(start: Double = 0, passLength: Double? = nil, loops: Bool = true, crossfade: Double = Soundtrack.crossfade.seconds,
+                lead: Double = 0) {
         precondition(start.isFinite && start >= 0, "the music starts at 0 s or later")
+        precondition(lead.isFinite && lead >= 0, "the music starts with the video or before the photos")
+        self.lead = lead
         precondition(passLength.map { $0.isFinite && $0 > 0 } ?? true, "a pass lasts a positive time")
         self.start = start
         self.passLength = passLength
@@ -37,12 +46,15 @@ public struct MusicLayout: Sendable, Hashable {
     /// The layout of a soundtrack under a show of `showLength` seconds.
     /// - Parameters:
     ///   - musicLength: the music's whole length in seconds (from the file's start).
-    public init(soundtrack: Soundtrack, musicLength: Double, showLength: Double) {
+    ///   - showLength: the photos' length in seconds.
+    ///   - lead: seconds the music plays before the photos (an opening card's length).
+    public init(soundtrack: Soundtrack, musicLength: Double, showLength: Double, lead: Double = 0) {
         let pass = musicLength - soundtrack.start
-        self.init(start: soundtrack.start, passLength: pass > 0 && pass < showLength ? pass : nil, loops: soundtrack.loops)
+        self.init(start: soundtrack.start, passLength: pass > 0 && pass < showLength + lead ? pass : nil, loops: soundtrack.loops, lead: lead)
     }
 
-    /// The show time where each pass starts (`k × (passLength − crossfade)`), for a show `duration` seconds long.
+    /// The video time (from the music's start, before any card) where each pass starts
+    /// (`k × (passLength − crossfade)`), for a video `duration` seconds long.
     public func passStarts(through duration: Double) -> [Double] {
         guard let pass = passLength, loops else { return [0] }
         let step = pass - crossfade
@@ -50,10 +62,19 @@ public struct MusicLayout: Sendable, Hashable {
         return stride(from: 0.0, through: duration, by: step).map { $0 }
     }
 
-    /// The show times of the grid's beats heard in `0 ... duration`, in order, with their beat
-    /// index in music time. Only the beats whose index is `offset` modulo `every` are kept
-    /// (`every` 2 for every other beat; the index counts in music time, so every pass keeps the same beats).
+    /// The photos' times of the grid's beats heard in `0 ... duration` of the photos' time, in
+    /// order, with their beat index in music time. Only the beats whose index is `offset`
+    /// modulo `every` are kept (`every` 2 for every other beat; the index counts in music time,
+    /// so every pass keeps the same beats).
     public func beats(of grid: BeatGrid, every: Int = 1, offset: Int = 0, through duration: Double) -> [(time: Double, index: Int)] {
+        lead == 0 ? videoBeats(of: grid, every: every, offset: offset, through: duration)
+            : videoBeats(of: grid, every: every, offset: offset, through: duration + lead).compactMap {
+                $0.time >= lead ? ($0.time - lead, $0.index) : nil
+            }
+    }
+
+    /// ``beats(of:every:offset:through:)`` in video time: from the music's start.
+    private func videoBeats(of grid: BeatGrid, every: Int, offset: Int, through duration: Double) -> [(time: Double, index: Int)] {
         precondition(every >= 1, "every beat or fewer")
         var result: [(time: Double, index: Int)] = []
         let starts = passStarts(through: duration)

@@ -82,7 +82,7 @@ struct PNGHeader: Sendable, Equatable {
                     throw ImageProblem(.corrupt, "corrupt PNG data (unknown compression, filter or interlace method)")
                 }
                 header = (Size(width: width, height: height), depth, colorType)
-            case "eXIf" where !sawImageData, "iTXt" where !sawImageData:
+            case "eXIf" where !sawImageData, "iTXt" where !sawImageData, "zTXt" where !sawImageData, "tEXt" where !sawImageData:
                 blocks.take(pngChunk: type, payload: dataStart..<dataStart + length, in: bytes)
             case "sRGB" where !sawImageData:
                 sRGBChunk = true
