@@ -9,9 +9,10 @@ struct SlideshowCommand: AsyncParsableCommand {
         commandName: "slideshow",
         abstract: "Turn photos into an MP4 slideshow of exactly the length you ask for.",
         discussion: """
-            Exit status: 0 success; 1 a photo or the output failed (one line on stderr names \
-            the file and the reason), for batch a job failed, or stdout could not take a report \
-            or the help; 64 a usage error or an invalid manifest; while make or batch renders, \
+            Exit status: 0 success; 1 a photo, a clip or the output failed (one line on stderr \
+            names the file and the reason), for batch a job failed, or stdout could not take a \
+            report or the help; 64 a usage error (a clip's part outside the clip and clips \
+            longer than --duration included) or an invalid manifest; while make or batch renders, \
             129 hung up (SIGHUP; not when started under nohup, which ignores it), \
             130 interrupted (SIGINT), 143 terminated (SIGTERM): a render stopped by a signal \
             leaves nothing behind.

@@ -57,6 +57,8 @@ public struct ImageManager: Sendable {
             switch sniffed {
             case .other(let description):
                 throw FormatSniffer.problem(for: description)
+            case .supported(.video):   // never sniffed: clips are recognised by ClipProbe
+                throw FormatSniffer.problem(for: nil)
             case .supported(.jpeg):
                 let header: JPEGHeader
                 do throws(ImageProblem) {
@@ -217,6 +219,8 @@ public struct ImageManager: Sendable {
         switch sniffed {
         case .other(let description):
             throw FormatSniffer.problem(for: description)
+        case .supported(.video):   // never sniffed: clips are recognised by ClipProbe
+            throw FormatSniffer.problem(for: nil)
         case .supported(.jpeg):
             let header = try JPEGHeader(parsing: copy bytes)
             try header.checkLimits()

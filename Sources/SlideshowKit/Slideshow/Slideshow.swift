@@ -91,7 +91,7 @@ public enum Backdrop: Sendable, Hashable {
 
 /// How far a render is.
 public struct RenderProgress: Sendable, Hashable {
-    /// Photos decoded and handed to the writer.
+    /// Photos (and clips) decoded and handed to the writer.
     public var completedPhotos: Int
     /// Photos in the show.
     public var totalPhotos: Int
@@ -143,6 +143,12 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalid(String)
     /// A photo cannot be read.
     case photo(PhotoError)
+    /// A clip (or a motion photo's video) cannot be played: no video stream, a codec that is
+    /// not supported (named), larger than ``ClipLimits``, unreadable.
+    case clip(ClipError)
+    /// A setting that does not fit the files it was given: a clip's part outside the clip, or
+    /// clips that take the whole length asked for (the command line's usage error, status 64).
+    case usage(OptionError)
     /// The soundtrack cannot be used.
     case audio(AudioError)
     /// The output cannot be written.
@@ -155,6 +161,8 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .invalid(let reason): Message.oneLine(reason)
         case .photo(let error): Message.oneLine(error.description)
+        case .clip(let error): Message.oneLine(error.description)
+        case .usage(let error): error.description
         case .audio(let error): Message.oneLine(error.description)
         case .output(let error): Message.oneLine(error.description)
         case .cancelled: "cancelled"

@@ -192,6 +192,8 @@ public struct SlideshowOptions: Sendable, Hashable {
         case cuts
         /// `order` / `--order`.
         case order
+        /// `motionPhotos` / `--motion-photos`.
+        case motionPhotos
         /// `captions` (or a photo object's `caption`) / `--caption`, `--captions`.
         case captions
         /// `captionsFrom` / `--captions-from`.

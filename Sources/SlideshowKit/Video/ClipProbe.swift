@@ -45,6 +45,8 @@ public struct ClipInfo: Sendable, Hashable {
     public var pixelFormat: String
     /// Whether the clip has an audio stream.
     public var hasAudio: Bool
+    /// When it was recorded: the container's `creation_time` tag (UTC), nil without one.
+    public var creationTime: CaptureDate? = nil
 
     /// The picture size once turned upright.
     public var displaySize: Size { orientation.upright(codedSize) }
@@ -85,6 +87,15 @@ public enum ClipProbe {
             throw ClipError(path: source.path, kind: .unreadable,
                             reason: "not a video FFmpeg can read, or a damaged one (\(error.call): \(error.message))")
         }
+    }
+
+    /// A `creation_time` tag (`2019-05-18T10:20:30.000000Z`) as a date in UTC; nil without
+    /// one, or for the zero date some writers put there.
+    static func creationTime(_ metadata: OpaquePointer?) -> CaptureDate? {
+        guard let metadata, let entry = av_dict_get(metadata, "creation_time", nil, 0), let value = entry.pointee.value else { return nil }
+        let text = String(cString: value)
+        guard let date = CaptureDate(exif: text, offset: "+00:00"), date.year > 1970 else { return nil }
+        return date
     }
 
     /// The checks and facts, and the index of the video stream.
@@ -159,10 +170,11 @@ public enum ClipProbe {
                               fullRange: parameters.pointee.color_range == AVCOL_RANGE_JPEG
                                   || parameters.pointee.format == AV_PIX_FMT_YUVJ420P.rawValue)
         let formatName = av_get_pix_fmt_name(AVPixelFormat(rawValue: parameters.pointee.format)).map { String(cString: $0) } ?? "unknown"
-        let info = ClipInfo(source: source, container: container, codec: codec, codedSize: size, orientation: orientation,
+        var info = ClipInfo(source: source, container: container, codec: codec, codedSize: size, orientation: orientation,
                             rotation: rotation, duration: duration, startTime: start,
                             averageFrameRate: rate.num > 0 && rate.den > 0 ? av_q2d(rate) : nil,
                             color: color, pixelFormat: formatName, hasAudio: hasAudio)
+        info.creationTime = creationTime(context.pointee.metadata) ?? creationTime(stream.pointee.metadata)
         return (info, videoIndex)
     }
 }
