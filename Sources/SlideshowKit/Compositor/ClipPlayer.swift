@@ -40,6 +40,8 @@ final class ClipPlayer: @unchecked Sendable {
     let finish: @Sendable (inout PixelBuffer, _ beforeBackdrop: Bool) -> Void
     /// What the reader noticed (a clip that stopped early, damaged packets), once it is closed.
     private(set) var warnings: [ClipWarning] = []
+    /// Frames the reader decoded, counted when it is closed (what a trimmed clip's seek saves).
+    private(set) var decodedFrames = 0
 
     private var reader: ClipReader?
     private var opened = false
@@ -104,7 +106,10 @@ final class ClipPlayer: @unchecked Sendable {
 
     /// Drops the reader (its decoder and frames), keeping what it noticed.
     private func close() {
-        if let reader { warnings += reader.warnings }
+        if let reader {
+            warnings += reader.warnings
+            decodedFrames += reader.decodedFrames
+        }
         reader = nil
     }
 
