@@ -233,4 +233,31 @@ struct ClipShowTests {
             #expect(value >= 35, "frame \(k): \(value) dB")
         }
     }
+
+    @Test("cards over clips (the first clip's picture blurred behind the title, the last one's behind the closing card) and fades at the ends")
+    func cardsAndFades() async throws {
+        let folder = try TemporaryFolder()
+        let clip = Clips.path("mp4_h264_960x540_noaudio_1s.mp4")
+        let show = Self.show([clip, Self.photo, clip], in: folder) {
+            $0.text.openingCard = TitleCard(title: "Trip")
+            $0.text.closingCard = TitleCard(title: "The end")
+            $0.text.cardSeconds = 0.5
+            $0.fadeIn = 0.5
+            $0.fadeOut = 0.5
+        }
+        let result = try await show.render()
+        // 15 + 31 + 30 + 31 + 15 frames.
+        #expect(result.frames == 122 && result.photoStarts.map(\.value) == [15, 46, 76])
+        let frames = try Self.frames(show.output)
+        #expect(frames.count == 122)
+        func mean(_ pixels: [UInt8]) -> Double { Double(pixels.reduce(0) { $0 + Int($1) }) / Double(pixels.count) }
+        // The cards are drawn over the clips' pictures, not black.
+        #expect(mean(frames[0]) > 20 && mean(frames[121]) > 20)
+        // The fades are the shows' (after the opening card, before the closing one), over the clips' first and last frames.
+        let reference = try Clips.referenceFrames(clip, size: Self.size)
+        #expect(mean(frames[15]) < 0.2 * mean(Clips.frame(at: 0, in: reference)))
+        #expect(mean(frames[106]) < 0.2 * mean(Clips.frame(at: 30.0 / 30, in: reference)))
+        // The first clip plays from frame 15: frame 15 + k is the clip at k / 30.
+        #expect(psnr(frames[15 + 20], Clips.frame(at: 20.0 / 30, in: reference)) >= 35)
+    }
 }

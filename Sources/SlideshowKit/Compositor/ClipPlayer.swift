@@ -114,7 +114,7 @@ final class ClipPlayer: @unchecked Sendable {
     }
 
     /// A frame of the show from a picture of the reader's: the bars, the crop in its place, finished.
-    private func compose(_ raw: PixelBuffer) -> PixelBuffer {
+    fileprivate func compose(_ raw: PixelBuffer) -> PixelBuffer {
         let (fit, size) = (self.fit, frameSize)
         let rowBytes = size.width * 3
         let pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * size.height) { out, count in
@@ -134,5 +134,27 @@ final class ClipPlayer: @unchecked Sendable {
         if blurredBackdrop { BlurredBackdrop.fill(&picture) }
         finish(&picture, false)
         return picture
+    }
+}
+
+extension ClipPlayer {
+    /// One picture of a clip filling a frame (centre crop): what a card is drawn over when the
+    /// show starts or ends with a clip.
+    /// - Parameters:
+    ///   - info: the clip.
+    ///   - seconds: the clip time of the picture (the last frame at or before it).
+    ///   - frame: the frame size.
+    /// - Throws: ``ClipError`` when the clip cannot be opened or no frame decoded.
+    static func picture(of info: ClipInfo, at seconds: Double, filling frame: Size) throws(ClipError) -> PixelBuffer {
+        let fit = ClipFit(display: info.displaySize, frame: frame, mode: .aspectFill, framing: .center)
+        let reader = try ClipReader(source: info.source, size: fit.readerSize, framesPerSecond: 1,
+                                    inPoint: MediaTime(value: Int64((max(0, seconds) * 1_000_000).rounded()), timescale: 1_000_000),
+                                    duration: MediaTime(value: 1, timescale: 1))
+        guard let raw = try reader.nextFrame() else {
+            throw ClipError(path: info.source.path, kind: .unreadable, reason: "not a single frame of its video could be decoded")
+        }
+        let player = ClipPlayer(info: info, fit: fit, frameSize: frame, framesPerSecond: 1, span: 0..<1, cut: 0, inPoint: 0,
+                                videoEnd: 1, still: nil, background: .black, blurredBackdrop: false) { _, _ in }
+        return player.compose(raw)
     }
 }

@@ -19,7 +19,8 @@ public struct ClipPart: Sendable, Hashable {
 public enum MotionPhotoPlayback: String, Sendable, Hashable, CaseIterable {
     /// The still, as a plain photo (the default).
     case still
-    /// The few seconds of video in the photo's place, then the still held.
+    /// The few seconds of video in the photo's place (without their sound), from the photo's
+    /// cut for as long as the video lasts or the photo's time, then the still held.
     case play
 }
 
