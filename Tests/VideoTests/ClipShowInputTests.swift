@@ -47,6 +47,17 @@ struct ClipShowInputTests {
         #expect(error?.kind == .unsupportedCodec(codec) && error?.description.contains(codec) == true)
     }
 
+    @Test("a movie cut off before its index is an unreadable clip, not a photo that is no image")
+    func cutBeforeIndex() throws {
+        let folder = try TemporaryFolder()
+        // The shared MP4 keeps its moov after the samples: its first half has none.
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: Clips.path("mp4_h264_rot90ccw_aac_720p_5s.mp4")))
+        let cut = folder.path("cut.mp4")
+        try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: cut))
+        let error = Self.clipError([cut], in: folder)
+        #expect(error?.kind == .unreadable && error?.path == cut)
+    }
+
     @Test("a file that is neither an image nor a clip stays a photo error")
     func neither() throws {
         let folder = try TemporaryFolder()

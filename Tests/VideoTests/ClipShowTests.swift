@@ -260,4 +260,26 @@ struct ClipShowTests {
         // The first clip plays from frame 15: frame 15 + k is the clip at k / 30.
         #expect(psnr(frames[15 + 20], Clips.frame(at: 20.0 / 30, in: reference)) >= 35)
     }
+
+    @Test("a wipe between two clips plays both through it: the outgoing one past its end holds its last frame, the incoming one runs from its cut")
+    func clipToClip() async throws {
+        let folder = try TemporaryFolder()
+        let first = Clips.path("mp4_h264_960x540_noaudio_1s.mp4"), second = Clips.path("mp4_h264_720p_vfr_aac_gps_3s.mp4")
+        let show = Self.show([first, second], in: folder) {
+            $0.transition = .wipeleft
+            $0.transitionDuration = 10.0 / 30
+        }
+        let prepared = try show.validate()
+        #expect(prepared.plan.photoStarts == [0, 31] && prepared.plan.frameCount == 140)
+        #expect(prepared.plan.transitions.map(\.frames) == [26..<36])
+        _ = try await prepared.render()
+        let frames = try Self.frames(show.output)
+        #expect(frames.count == 140)
+        let a = try Clips.referenceFrames(first, size: Self.size), b = try Clips.referenceFrames(second, size: Self.size)
+        // Frame 33 (progress 7.5/10): the first clip at 1.1 s (past its 1.034 s: its last frame) left of x = 80,
+        // the second at 2/30 s from x = 80 on.
+        let left = psnr(Self.columns(frames[33], 0..<80), Self.columns(Clips.frame(at: 1.1, in: a), 0..<80))
+        let right = psnr(Self.columns(frames[33], 80..<320), Self.columns(Clips.frame(at: 2.0 / 30, in: b), 80..<320))
+        #expect(left >= 35 && right >= 35, "\(left) dB, \(right) dB")
+    }
 }

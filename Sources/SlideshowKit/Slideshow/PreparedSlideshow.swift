@@ -18,7 +18,8 @@ public struct PreparedSlideshow: Sendable {
     public let timeline: Timeline
     /// What every frame shows.
     public let plan: FramePlan
-    /// Each photo's header, in order: size, orientation, format and capture date.
+    /// Each item's header, in order: size, orientation, format and capture date; for a clip,
+    /// its probe (``PhotoInfo/clip``), for a motion photo that plays, its video (``PhotoInfo/motionClip``).
     public let photos: [PhotoInfo]
     /// The music's length after its start in seconds, as its container states it (or as
     /// measured when the show follows it); nil without music or when not stated.

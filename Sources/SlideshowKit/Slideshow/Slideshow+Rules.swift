@@ -98,7 +98,8 @@ extension Slideshow {
         }
     }
 
-    /// The timeline the show's length gives.
+    /// The timeline the show's length gives, every item laid out as a photo (nothing is read:
+    /// ``validate()`` gives clips their own lengths).
     /// - Throws: ``RenderError/invalid(_:)`` when the settings or the length cannot be laid
     ///   out, ``RenderError/audio(_:)`` when a length that follows the soundtrack cannot be read
     ///   (its file is opened for it).
@@ -106,7 +107,7 @@ extension Slideshow {
         try layout().timeline
     }
 
-    /// The frame plan: what every frame shows.
+    /// The frame plan: what every frame shows, every item laid out as a photo (see ``timeline()``).
     /// - Throws: ``RenderError/invalid(_:)`` when the settings, the length, the transitions,
     ///   fades or motion cannot make one, `.audio` when a length that follows the soundtrack
     ///   cannot be read.
