@@ -166,6 +166,11 @@ struct ClipShowTests {
         show.length = .soundtrack
         let prepared = try show.validate()
         #expect(prepared.plan.frameCount == 240 && prepared.plan.photoStarts == [0, 209])
+        // Cuts on the beat would change the clips' lengths: they stay even, with a warning.
+        show.cuts = .beats
+        let even = try show.validate()
+        #expect(even.plan.photoStarts == [0, 209] && even.beatGrid == nil)
+        #expect(even.warnings == ["the show has clips, which keep their own lengths; the cuts stay even"])
     }
 
     @Test("a wipe into a clip shows the clip's first frame before its cut, and a wipe out of a trimmed clip shows what follows its out-point")

@@ -135,7 +135,10 @@ extension Slideshow {
         let infos = arranged?.infos ?? inspected?.infos
         var warnings = [arranged?.warning].compactMap { $0 } + (inspected?.warnings ?? [])
         var grid: BeatGrid? = nil
-        let (timeline, plan) = try show.layout(musicLength: music?.length, items: infos, moving: cuts == .beats ? { even, effects in
+        // Clips keep their own lengths: their cuts are not moved to the beat.
+        let hasClips = infos?.contains { $0.clip != nil } ?? false
+        if cuts == .beats && hasClips { warnings.append("the show has clips, which keep their own lengths; the cuts stay even") }
+        let (timeline, plan) = try show.layout(musicLength: music?.length, items: infos, moving: cuts == .beats && !hasClips ? { even, effects in
             let beats = show.beatTimeline(even, effects: effects, musicLength: music?.length)
             grid = beats.grid
             if let warning = beats.warning { warnings.append(warning) }
