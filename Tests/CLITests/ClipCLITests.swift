@@ -84,4 +84,20 @@ struct ClipCLITests {
         let bad = try slideshow(["make", google, "--motion-photos", "live", "-o", folder.path("x.mp4")])
         #expect(bad.status == 64)
     }
+
+    @Test("memory stays flat: six clips in a row peak within 25 MB of two (a reader is closed when its clip's time ends)",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/time"), "skipped: needs GNU time"))
+    func flatMemory() throws {
+        let folder = try TemporaryFolder()
+        let vfr = clip("mp4_h264_720p_vfr_aac_gps_3s.mp4")
+        func peak(_ count: Int) throws -> Int {
+            let run = try runMeasuringMemory(slideshowTool, ["make"] + Array(repeating: vfr, count: count)
+                                             + ["--size", "320x180", "--preset", "ultrafast", "--transition", "fade", "--quiet",
+                                                "-o", folder.path("\(count).mp4")])
+            #expect(run.status == 0, "\(run.stderr)")
+            return run.peakResidentBytes
+        }
+        let two = try peak(2), six = try peak(6)
+        #expect(six < two + 25 << 20, "two clips \(two >> 20) MB, six \(six >> 20) MB")
+    }
 }
