@@ -31,6 +31,22 @@ struct ClipShowInputTests {
         #expect(prepared.photos[0].clip?.codec == "h264" && prepared.plan.photoStarts == [0, 31])
     }
 
+    @Test("a clip larger than any photo may be (over 256 MB) is a clip, not a photo too large")
+    func largerThanPhotos() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("long.mp4")
+        try Clips.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=64x48:rate=30", "-t", "1", "-c:v", "libx264", "-preset", "ultrafast",
+                          "-movflags", "+faststart", path])
+        // A 260 MB free box after the movie, as a sparse file (nothing is written to disk).
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        let end = try handle.seekToEnd()
+        try handle.write(contentsOf: Data([0x10, 0x40, 0x00, 0x00] + Array("free".utf8)))
+        try handle.truncate(atOffset: end + (260 << 20))
+        try handle.close()
+        let prepared = try Self.show([path], in: folder).validate()
+        #expect(prepared.photos[0].clip != nil && prepared.plan.frameCount == 30)
+    }
+
     @Test("an audio file is a clip without a video stream")
     func audioFile() throws {
         let folder = try TemporaryFolder()

@@ -9,7 +9,8 @@ extension Slideshow {
     /// video checked too.
     ///
     /// Images are sniffed first (``ImageManager/inspect(_:)``); only a file in none of the
-    /// image formats is opened as a clip. Its failure is the clip's when the file is a media
+    /// image formats, or one larger than a photo may be (``PhotoFile/maximumBytes``, 256 MB: a
+    /// long clip), is opened as a clip. Its failure is the clip's when the file is a media
     /// file (no video stream, an unsupported codec, too large, a movie that cannot be read),
     /// the photo's otherwise (a GIF, a PDF, a file of no known kind).
     /// - Returns: the header, and one line per motion photo whose video cannot be played (its still is shown).
@@ -21,7 +22,8 @@ extension Slideshow {
             var warnings: [ClipWarning] = []
             info.motionClip = MotionPhoto.clip(for: photo.path, warnings: &warnings)?.info
             return (info, warnings.map(\.description))
-        } catch where error.kind == .notAnImage {
+        } catch where error.kind == .notAnImage || error.kind == .tooLarge {
+            // Not an image, or a file larger than a photo may be (a long clip is): a clip?
             let photoError = error
             let clip: ClipInfo
             do throws(ClipError) {
