@@ -116,6 +116,13 @@ final class ClipPlayer: @unchecked Sendable {
     /// A frame of the show from a picture of the reader's: the bars, the crop in its place, finished.
     fileprivate func compose(_ raw: PixelBuffer) -> PixelBuffer {
         let (fit, size) = (self.fit, frameSize)
+        if fit.content == Rect(size) && fit.crop == Rect(raw.size) {
+            // The picture is the frame (a clip of the frame's shape): no bars, no copy.
+            var picture = raw
+            finish(&picture, true)
+            finish(&picture, false)
+            return picture
+        }
         let rowBytes = size.width * 3
         let pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * size.height) { out, count in
             let frame = out.baseAddress!
