@@ -153,19 +153,20 @@ struct FiltersCommand: ParsableCommand {
 struct FormatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "formats",
-        abstract: "List the photo formats and the colour management built in, one line each."
+        abstract: "List the photo and clip formats and the colour management built in, one line each."
     )
 
     func run() {
         Terminal.report(Self.listing() + "\n")
     }
 
-    /// The listing: a format per line with its decoder, then the colour management.
+    /// The listing: a format per line with its decoder, the clips, then the colour management.
     static func listing() -> String {
         let width = ImageCapabilities.decoders.map(\.format.count).max() ?? 0
         let formats = ImageCapabilities.decoders.map { decoder in
             decoder.format + String(repeating: " ", count: width - decoder.format.count) + "  " + decoder.library
         }
-        return (formats + ["colour management: \(ImageCapabilities.colorManagement)"]).joined(separator: "\n")
+        let clips = "clips" + String(repeating: " ", count: max(0, width - 5)) + "  " + ClipProbe.capabilities
+        return (formats + [clips, "colour management: \(ImageCapabilities.colorManagement)"]).joined(separator: "\n")
     }
 }

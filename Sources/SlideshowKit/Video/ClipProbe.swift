@@ -59,6 +59,16 @@ public enum ClipProbe {
     /// The codecs clips may use.
     public static let supportedCodecs: Set<String> = ["h264", "hevc", "vp9", "av1", "prores"]
 
+    /// What clips may be, for `slideshow formats`: the containers, the codecs this FFmpeg can
+    /// decode (with their decoders' names) and its libavcodec version.
+    public static var capabilities: String {
+        let codecs: [(String, AVCodecID)] = [("H.264", AV_CODEC_ID_H264), ("HEVC", AV_CODEC_ID_HEVC), ("VP9", AV_CODEC_ID_VP9),
+                                             ("AV1", AV_CODEC_ID_AV1), ("ProRes", AV_CODEC_ID_PRORES)]
+        let decoded = codecs.compactMap { name, id in avcodec_find_decoder(id).map { "\(name) (\(String(cString: $0.pointee.name)))" } }
+        let version = Int(avcodec_version())
+        return "MP4, MOV, M4V, MKV, WebM: \(decoded.joined(separator: ", ")) by FFmpeg libavcodec \(version >> 16).\((version >> 8) & 0xFF).\(version & 0xFF); HDR (HLG, PQ) tone-mapped by zimg"
+    }
+
     /// Opens the clip, reads its streams and checks codec, size and length.
     /// - Throws: ``ClipError``: `.missing`, `.unreadable`, `.noVideoStream`,
     ///   `.unsupportedContainer`, `.unsupportedCodec`, `.tooLarge`.
