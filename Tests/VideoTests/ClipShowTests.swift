@@ -287,4 +287,17 @@ struct ClipShowTests {
         let right = psnr(Self.columns(frames[33], 80..<320), Self.columns(Clips.frame(at: 2.0 / 30, in: b), 80..<320))
         #expect(left >= 35 && right >= 35, "\(left) dB, \(right) dB")
     }
+
+    @Test("in a manifest with photos' own durations, a clip without one plays its own length and the other photos share the rest")
+    func manifestDurations() throws {
+        let folder = try TemporaryFolder()
+        let clip = Clips.path("mp4_h264_960x540_noaudio_1s.mp4")   // 31 frames
+        let manifest = #"[{"photos": [{"path": "\#(Self.photo)", "duration": 1}, "\#(clip)", "\#(Self.square)"], "output": "\#(folder.path("m.mp4"))", "duration": 4, "size": "320x180"}]"#
+        let show = try BatchManifest(data: Data(manifest.utf8), relativeTo: nil).jobs[0].slideshow
+        let prepared = try show.validate()
+        #expect(prepared.plan.photoStarts == [0, 30, 61] && prepared.plan.frameCount == 120)
+        let perSlide = #"[{"photos": [{"path": "\#(Self.photo)", "duration": 1}, "\#(clip)", "\#(Self.square)"], "output": "\#(folder.path("m.mp4"))", "slideDuration": 2, "size": "320x180"}]"#
+        let slides = try BatchManifest(data: Data(perSlide.utf8), relativeTo: nil).jobs[0].slideshow.validate()
+        #expect(slides.plan.photoStarts == [0, 30, 61] && slides.plan.frameCount == 121)
+    }
 }

@@ -73,7 +73,8 @@ extension Slideshow {
     ///   the clips leave, as ``Timeline`` shares a show's (photo k of n of R frames gets
     ///   `⌊(k+1)R/n⌋ − ⌊kR/n⌋`); a show of clips alone lasts as long as they do, whatever the total.
     /// - ``SlideshowLength/perSlide(seconds:)``: each photo that long, each clip its own length.
-    /// - ``SlideshowLength/perPhoto(seconds:)``: as given, clips too.
+    /// - ``SlideshowLength/perPhoto(seconds:)`` (a manifest's durations): as given; a clip
+    ///   without one plays its own length, and the photos without one share what is left.
     /// - Throws: ``RenderError/usage(_:)`` when the clips alone take the whole total (or more),
     ///   or a clip's part is outside it.
     func lengthWithClips(_ length: SlideshowLength, items: [PhotoInfo]) throws(RenderError) -> SlideshowLength {
@@ -107,7 +108,26 @@ extension Slideshow {
             })
         case .perSlide(let each):
             return .perPhoto(seconds: clipFrames.map { $0.map(seconds) ?? each })
-        case .perPhoto, .soundtrack:
+        case .perPhoto:
+            // Durations of a manifest's photos: a clip without one plays its own length, and the
+            // photos without one share what is left (or take the length per slide).
+            guard let given = givenDurations, given.given.count == clipFrames.count else { return length }
+            let sharing = clipFrames.indices.filter { given.given[$0] == nil && clipFrames[$0] == nil }
+            var each = 0.0
+            switch given.rest {
+            case .perSlide(let seconds): each = seconds
+            case .total(let total) where !sharing.isEmpty:
+                let taken = clipFrames.indices.reduce(0.0) { sum, index in
+                    sum + (given.given[index] ?? clipFrames[index].map(seconds) ?? 0)
+                }
+                each = (total - taken) / Double(sharing.count)
+                guard each * fps >= 1 else {
+                    throw .usage(OptionError(.duration, "the clips and the photos' own durations take \(Message.seconds(taken)) s of the \(Message.seconds(total)) s show, which leaves the other \(sharing.count) photo\(sharing.count == 1 ? "" : "s") no time: give a longer duration"))
+                }
+            default: break
+            }
+            return .perPhoto(seconds: clipFrames.indices.map { given.given[$0] ?? clipFrames[$0].map(seconds) ?? each })
+        case .soundtrack:
             return length
         }
     }

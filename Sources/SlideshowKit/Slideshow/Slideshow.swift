@@ -64,6 +64,10 @@ public struct Slideshow: Sendable {
     public var motionPhotos: MotionPhotoPlayback = SlideshowOptions.defaults.motionPhotos
     /// How the clips' own sound is mixed with the music.
     public var clipSound: ClipSoundSettings = SlideshowOptions.defaults.clipSound
+    /// The per-photo durations as given (nil: a share of `rest`) when ``length`` was made
+    /// from them (``SlideshowOptions/photoDurations``): validation gives a clip without one its
+    /// own length (``lengthWithClips(_:items:)``).
+    var givenDurations: (given: [Double?], rest: SlideshowLength)? = nil
 
     /// Creates a slideshow with the product's defaults (``SlideshowOptions/defaults``).
     public init(photos: [Photo], output: String, length: SlideshowLength = .default,
