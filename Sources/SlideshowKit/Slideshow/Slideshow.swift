@@ -9,7 +9,9 @@ import Foundation
 /// print(result.frames, result.bytes)
 /// ```
 public struct Slideshow: Sendable {
-    /// The photos, in the order they are shown.
+    /// The photos, in the order they are shown; an item whose content is a video (MP4, MOV,
+    /// M4V, MKV, WebM: ``ClipProbe``) is a clip, played for its own length or its part
+    /// (``PhotoSettings/clipPart``).
     public var photos: [Photo]
     /// The MP4 file to write.
     public var output: String
