@@ -107,6 +107,20 @@ struct ClipShowInputTests {
         #expect(psnr(frames[170], frames[178]) >= 40)
     }
 
+    @Test("a clip whose sound runs on after its pictures plays its whole length, its last picture held, without a warning")
+    func soundLongerThanPictures() async throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("talk.mp4")
+        try Clips.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=64x48:rate=30:duration=1", "-f", "lavfi", "-i", "sine=duration=2",
+                          "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", path])
+        let show = Self.show([path], in: folder)
+        let prepared = try show.validate()
+        #expect(prepared.photos[0].clip.map { ($0.videoDuration ?? 0) < 1.1 && $0.duration > 1.9 } == true)
+        let result = try await prepared.render()
+        #expect(result.frames == Int((prepared.photos[0].clip!.duration * 30).rounded()))
+        #expect(result.warnings.isEmpty, "\(result.warnings)")
+    }
+
     /// A photo whose motion video plays: frames during it match the video's (PSNR), frames
     /// after it are the still, held (skip packets), as the same show without playing shows it.
     func playsThenHolds(_ photo: String, in folder: TemporaryFolder, referenceFilters: String = "", minimumPSNR: Double = 35) async throws {

@@ -47,6 +47,9 @@ public struct ClipInfo: Sendable, Hashable {
     public var hasAudio: Bool
     /// When it was recorded: the container's `creation_time` tag (UTC), nil without one.
     public var creationTime: CaptureDate? = nil
+    /// The video stream's own length in seconds, when it states one: shorter than
+    /// ``duration`` when the sound runs on after the pictures (the last picture is held then).
+    public var videoDuration: Double? = nil
 
     /// The picture size once turned upright.
     public var displaySize: Size { orientation.upright(codedSize) }
@@ -185,6 +188,9 @@ public enum ClipProbe {
                             averageFrameRate: rate.num > 0 && rate.den > 0 ? av_q2d(rate) : nil,
                             color: color, pixelFormat: formatName, hasAudio: hasAudio)
         info.creationTime = creationTime(context.pointee.metadata) ?? creationTime(stream.pointee.metadata)
+        if stream.pointee.duration != nopts && stream.pointee.duration > 0 {
+            info.videoDuration = Double(stream.pointee.duration) * av_q2d(timeBase)
+        }
         return (info, videoIndex)
     }
 }
