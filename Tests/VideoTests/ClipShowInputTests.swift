@@ -74,6 +74,22 @@ struct ClipShowInputTests {
         #expect(error?.kind == .unreadable && error?.path == cut)
     }
 
+    @Test("a clip whose pictures are all damaged is refused at validation, before anything renders")
+    func damagedPictures() throws {
+        let folder = try TemporaryFolder()
+        let whole = folder.path("whole.mp4")
+        try Clips.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=64x48:rate=30:duration=1", "-c:v", "libx264", "-preset", "ultrafast",
+                          "-movflags", "+faststart", whole])
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: whole))
+        let mdat = try #require(bytes.range(of: Data("mdat".utf8))).upperBound
+        bytes.replaceSubrange(mdat..<bytes.count, with: Data(count: bytes.count - mdat))
+        let damaged = folder.path("damaged.mp4")
+        try bytes.write(to: URL(fileURLWithPath: damaged))
+        let error = Self.clipError([ClipShowTests.photo, damaged], in: folder)
+        #expect(error?.kind == .unreadable && error?.path == damaged)
+        #expect(!FileManager.default.fileExists(atPath: folder.path("show.mp4")))
+    }
+
     @Test("a file that is neither an image nor a clip stays a photo error")
     func neither() throws {
         let folder = try TemporaryFolder()

@@ -5,8 +5,8 @@ import Foundation
 /// frame plan is made.
 extension Slideshow {
     /// One item's header: a photo's, or, when the content is not an image but a video, the
-    /// clip's probe (``ClipProbe``); for a motion photo under ``MotionPhotoPlayback/play``, its
-    /// video checked too.
+    /// clip's probe (``ClipProbe``, with its first picture decoded); for a motion photo under
+    /// ``MotionPhotoPlayback/play``, its video checked too.
     ///
     /// Images are sniffed first (``ImageManager/inspect(_:)``); only a file in none of the
     /// image formats, or one larger than a photo may be (``PhotoFile/maximumBytes``, 256 MB: a
@@ -27,7 +27,12 @@ extension Slideshow {
             let photoError = error
             let clip: ClipInfo
             do throws(ClipError) {
-                clip = try ClipProbe.probe(ClipSource(path: photo.path))
+                // The probe's checks, and its first picture decoded: a clip whose pictures are
+                // all damaged is refused here, not halfway through the render.
+                let reader = try ClipReader(source: ClipSource(path: photo.path), size: Size(width: 16, height: 16),
+                                            framesPerSecond: 1, duration: MediaTime(value: 1, timescale: 1))
+                _ = try reader.nextFrame()
+                clip = reader.info
             } catch {
                 switch error.kind {
                 case .noVideoStream, .unsupportedCodec, .tooLarge, .decodeFailed:
