@@ -15,7 +15,8 @@ struct BatchCommand: AsyncParsableCommand {
             (photos an array), then \(BatchManifest.fields.dropFirst(2).joined(separator: ", ")); \
             duration may be "audio". A photo is a path, or an object with \
             \(BatchManifest.photoFields.joined(separator: ", ")) (path required) giving that photo \
-            its own length, transition to the next photo, motion and caption. Relative paths are relative \
+            its own length, transition to the next photo, motion and caption, and a clip the part \
+            that plays (in and out, in seconds). Relative paths are relative \
             to the manifest's folder (the working folder for stdin). Jobs are numbered from 0. \
             The whole manifest is checked before anything renders, and no job may write a file \
             that a job reads.

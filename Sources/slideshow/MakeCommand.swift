@@ -15,7 +15,7 @@ struct MakeCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The photos, in order (\(HelpText.photoFormats); see `slideshow formats`).", valueName: "photo"))
+    @Argument(help: ArgumentHelp("The photos and video clips, in order (\(HelpText.photoFormats); see `slideshow formats`).", valueName: "photo"))
     var photos: [String]
 
     @Option(name: .shortAndLong, help: ArgumentHelp("The MP4 file to write.", valueName: "file.mp4"))
@@ -65,6 +65,8 @@ struct MakeCommand: AsyncParsableCommand {
         do {
             prepared = try show.validate()
         } catch {
+            // A setting that does not fit the files (a clip's part outside it) is a usage error.
+            if case .usage(let problem) = error { Terminal.fail(RenderOptions.message(for: problem), status: 64) }
             Terminal.fail(Terminal.describe(error))
         }
         if !quiet, let warning = prepared.planWarning {

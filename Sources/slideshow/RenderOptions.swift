@@ -116,6 +116,14 @@ struct RenderOptions: ParsableArguments {
     }, valueName: "order"))
     var order: PhotoOrder = SlideshowOptions.defaults.order
 
+    @Option(help: ArgumentHelp(HelpText.choices(MotionPhotoPlayback.self) { playback in
+        switch playback {
+        case .still: "the photo alone"
+        case .play: "Samsung and Google motion photos and Apple Live Photos play their video, without its sound, from the photo's cut for as long as it lasts or the photo's time, then the still is held"
+        }
+    }, valueName: "mode"))
+    var motionPhotos: MotionPhotoPlayback = SlideshowOptions.defaults.motionPhotos
+
     @Option(parsing: .unconditional, help: ArgumentHelp("Bring the music to this integrated loudness (e.g. -16 for phones, -23 for broadcast), true peak at most -1 dBTP.", valueName: "LUFS"))
     var loudness: Double?
 
@@ -235,6 +243,7 @@ struct RenderOptions: ParsableArguments {
         options.framing = framing
         options.cuts = cuts
         options.order = order
+        options.motionPhotos = motionPhotos
         options.captions = caption
         options.captionsFrom = captionsFrom
         options.captionPosition = captionPosition
@@ -261,8 +270,16 @@ struct RenderOptions: ParsableArguments {
             if !caption.isEmpty { throw ValidationError("give --caption or --captions, not both") }
             options.captions = try Self.captionLines(captions)
         }
+        // `clip.mov#t=2.5,8`: the part of a clip that plays, unless a file has that whole name.
+        let items = photos.map { ClipPart.splitting($0, fileExists: { FileManager.default.fileExists(atPath: $0) }) }
+        for (argument, item) in zip(photos, items) where item.part == nil && argument.contains("#t=") && !FileManager.default.fileExists(atPath: argument) {
+            throw ValidationError(Message.oneLine("photos: \(argument): no such file, and '\(argument[argument.range(of: "#t=", options: .backwards)!.lowerBound...])' is not a part of a clip (#t=start,end, #t=start or #t=,end, in seconds)"))
+        }
+        if items.contains(where: { $0.part != nil }) {
+            options.photoSettings = items.map { PhotoSettings(clipPart: $0.part) }
+        }
         do {
-            return try options.slideshow(photos: photos.map(Photo.init(path:)), output: output, overwrite: overwrite)
+            return try options.slideshow(photos: items.map { Photo(path: $0.path) }, output: output, overwrite: overwrite)
         } catch {
             throw ValidationError(Self.message(for: error))
         }
@@ -295,9 +312,9 @@ enum HelpText {
         return (items.count < 2 ? items.joined() : items.dropLast().joined(separator: ", ") + " or " + items[items.count - 1]) + "."
     }
 
-    /// The photo formats the decoders read: `JPEG, PNG, HEIF/HEIC, AVIF or WebP`.
+    /// The formats the items may be in: `JPEG, PNG, HEIF/HEIC, AVIF, WebP or video clips (…)`.
     static var photoFormats: String {
-        let formats = ImageCapabilities.decoders.map(\.format)
+        let formats = ImageCapabilities.decoders.map(\.format) + ["video clips (MP4, MOV, M4V, MKV or WebM with H.264, HEVC, VP9, AV1 or ProRes; clip.mov#t=2.5,8 plays 2.5 s to 8 s)"]
         return formats.count < 2 ? formats.joined() : formats.dropLast().joined(separator: ", ") + " or " + formats[formats.count - 1]
     }
 }
@@ -309,6 +326,7 @@ extension MotionStyle: ExpressibleByArgument {}
 extension Framing: ExpressibleByArgument {}
 extension CutStyle: ExpressibleByArgument {}
 extension PhotoOrder: ExpressibleByArgument {}
+extension MotionPhotoPlayback: ExpressibleByArgument {}
 extension CaptionSource: ExpressibleByArgument {}
 extension Caption.Position: ExpressibleByArgument {}
 

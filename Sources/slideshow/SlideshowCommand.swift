@@ -9,9 +9,10 @@ struct SlideshowCommand: AsyncParsableCommand {
         commandName: "slideshow",
         abstract: "Turn photos into an MP4 slideshow of exactly the length you ask for.",
         discussion: """
-            Exit status: 0 success; 1 a photo or the output failed (one line on stderr names \
-            the file and the reason), for batch a job failed, or stdout could not take a report \
-            or the help; 64 a usage error or an invalid manifest; while make or batch renders, \
+            Exit status: 0 success; 1 a photo, a clip or the output failed (one line on stderr \
+            names the file and the reason), for batch a job failed, or stdout could not take a \
+            report or the help; 64 a usage error (a clip's part outside the clip and clips \
+            longer than --duration included) or an invalid manifest; while make or batch renders, \
             129 hung up (SIGHUP; not when started under nohup, which ignores it), \
             130 interrupted (SIGINT), 143 terminated (SIGTERM): a render stopped by a signal \
             leaves nothing behind.
@@ -152,19 +153,20 @@ struct FiltersCommand: ParsableCommand {
 struct FormatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "formats",
-        abstract: "List the photo formats and the colour management built in, one line each."
+        abstract: "List the photo and clip formats and the colour management built in, one line each."
     )
 
     func run() {
         Terminal.report(Self.listing() + "\n")
     }
 
-    /// The listing: a format per line with its decoder, then the colour management.
+    /// The listing: a format per line with its decoder, the clips, then the colour management.
     static func listing() -> String {
         let width = ImageCapabilities.decoders.map(\.format.count).max() ?? 0
         let formats = ImageCapabilities.decoders.map { decoder in
             decoder.format + String(repeating: " ", count: width - decoder.format.count) + "  " + decoder.library
         }
-        return (formats + ["colour management: \(ImageCapabilities.colorManagement)"]).joined(separator: "\n")
+        let clips = "clips" + String(repeating: " ", count: max(0, width - 5)) + "  " + ClipProbe.capabilities
+        return (formats + [clips, "colour management: \(ImageCapabilities.colorManagement)"]).joined(separator: "\n")
     }
 }

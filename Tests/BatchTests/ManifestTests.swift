@@ -195,7 +195,7 @@ struct ManifestTests {
         #expect(Set(BatchManifest.fields) == ["photos", "output", "duration", "slideDuration", "size", "fps", "filter", "fit",
                                               "background", "crf", "preset", "hold", "dateStamp", "dateFormat", "title", "framing",
                                               "audio", "audioBitrate", "audioStart", "audioFadeIn", "audioFadeOut", "audioLoop", "loudness",
-                                              "transition", "transitionDuration", "fadeIn", "fadeOut", "motion", "zoom", "cuts", "order",
+                                              "transition", "transitionDuration", "fadeIn", "fadeOut", "motion", "zoom", "cuts", "order", "motionPhotos",
                                               "captions", "captionsFrom", "captionPosition", "font", "webvtt", "burnCaptions", "captionLanguage",
                                               "titleCard", "titleCardSubtitle", "titleCardDuration", "titleCardBackground", "closingCard",
                                               "muteClips", "clipVolume", "duck"])

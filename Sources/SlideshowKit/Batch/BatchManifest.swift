@@ -41,7 +41,7 @@ public struct BatchManifest: Sendable {
     public static let fields: [String] = ["photos", "output"] + SlideshowOptions.Field.allCases.map(\.rawValue).filter { $0 != "photos" && $0 != "output" }
 
     /// The keys a photo object of a job's `photos` may have (a photo may also be just its path).
-    public static let photoFields = ["path", "duration", "transition", "motion", "caption"]
+    public static let photoFields = ["path", "duration", "transition", "motion", "caption", "in", "out"]
 
     /// The largest manifest read, in bytes: 16 MiB, some 80,000 jobs of a few photos each.
     ///

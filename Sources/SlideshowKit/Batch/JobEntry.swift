@@ -8,14 +8,18 @@ private struct Key: CodingKey {
     init?(intValue: Int) { nil }
 }
 
-/// One photo of a job: a path, or an object `{"path": …, "duration": …, "transition": …, "motion": …, "caption": …}`
-/// overriding the show's settings for that photo (`transition` is the one to the next photo).
+/// One photo of a job: a path, or an object `{"path": …, "duration": …, "transition": …, "motion": …, "caption": …,
+/// "in": …, "out": …}` overriding the show's settings for that photo (`transition` is the one to
+/// the next photo; `in` and `out`, in seconds, the part of a clip that plays).
 private struct PhotoEntry: Decodable {
     var path = ""
     var duration: Double?
     var transition: TransitionEffect?
     var motion: MotionStyle?
     var caption: String?
+    /// A clip's in- and out-points in seconds (``ClipPart``).
+    var inPoint: Double?
+    var outPoint: Double?
     var isObject = false
     var problems: [String] = []
 
@@ -41,6 +45,13 @@ private struct PhotoEntry: Decodable {
         }
         transition = choice("transition", in: container)
         motion = choice("motion", in: container)
+        for (key, isIn) in [("in", true), ("out", false)] where container.contains(Key(stringValue: key)) {
+            if let seconds = try? container.decode(Double.self, forKey: Key(stringValue: key)) {
+                if isIn { inPoint = seconds } else { outPoint = seconds }
+            } else {
+                problems.append("\(key): not a number of seconds")
+            }
+        }
         if container.contains(Key(stringValue: "caption")) {
             if let text = try? container.decode(String.self, forKey: Key(stringValue: "caption")) { caption = text } else {
                 problems.append("caption: not a string")
@@ -103,7 +114,10 @@ struct JobEntry: Decodable {
                 for problem in entry.problems { invalid("photos", "photo \(index): \(problem)") }
             }
             if entries.contains(where: { $0.isObject }) {
-                settings.photoSettings = entries.map { PhotoSettings(transition: $0.transition, motion: $0.motion) }
+                settings.photoSettings = entries.map {
+                    PhotoSettings(transition: $0.transition, motion: $0.motion,
+                                  clipPart: $0.inPoint == nil && $0.outPoint == nil ? nil : ClipPart(start: $0.inPoint ?? 0, end: $0.outPoint))
+                }
                 settings.photoDurations = entries.map(\.duration)
                 if entries.contains(where: { $0.caption != nil }) { settings.captions = entries.map(\.caption) }
             }
@@ -150,6 +164,7 @@ struct JobEntry: Decodable {
         settings.loudness = read("loudness", in: container, as: Double.self, "a number of LUFS, e.g. -16")
         if let cuts = choice("cuts", in: container, as: CutStyle.self) { settings.cuts = cuts }
         if let order = choice("order", in: container, as: PhotoOrder.self) { settings.order = order }
+        if let playback = choice("motionPhotos", in: container, as: MotionPhotoPlayback.self) { settings.motionPhotos = playback }
         if let captions = read("captions", in: container, as: [String].self, "an array of strings, one per photo") {
             if settings.captions.isEmpty { settings.captions = captions } else {
                 invalid("captions", "give captions here or a caption in the photo objects, not both")

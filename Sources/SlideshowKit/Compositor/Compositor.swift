@@ -6,6 +6,8 @@ enum ComposedPhoto: Sendable {
     case still(PixelBuffer)
     /// A moving photo.
     case moving(MovingPhoto)
+    /// A clip, or a motion photo playing its video: its picture is chosen by the frame.
+    case clip(ClipPlayer)
 }
 
 /// Turns the plan's recipes into frames: the photos' pictures at their motion times, the
@@ -21,10 +23,18 @@ struct Compositor: Sendable {
     /// The colour of the bars.
     let background: RGBColor
 
-    /// A photo whose picture could not be made (``MotionResampler`` failed), by index.
+    /// A photo whose picture could not be made (``MotionResampler`` failed, or a clip's
+    /// video could not be read), by index.
     struct Failure: Error {
         var photo: Int
-        var problem: ImageProblem
+        var problem: ImageProblem?
+        var clip: ClipError? = nil
+
+        /// The render's error, naming the item by its path.
+        func error(path: String) -> RenderError {
+            if let clip { return .clip(clip) }
+            return .photo((problem ?? ImageProblem(.corrupt, "cannot be composed")).error(for: path))
+        }
     }
 
     /// The frame for a recipe.
@@ -34,8 +44,16 @@ struct Compositor: Sendable {
     /// - Throws: ``Failure`` naming the photo whose picture could not be made.
     func frame(_ recipe: FramePlan.Recipe, photo: (Int) -> ComposedPhoto) throws(Failure) -> PixelBuffer {
         func picture(_ index: Int, _ time: Double) throws(Failure) -> PixelBuffer {
+            let composed = photo(index)
+            if case .clip(let player) = composed {
+                do throws(ClipError) {
+                    return try player.picture(at: recipe.frame)
+                } catch {
+                    throw Failure(photo: index, problem: nil, clip: error)
+                }
+            }
             do throws(ImageProblem) {
-                return try self.picture(photo(index), time: time)
+                return try self.picture(composed, time: time)
             } catch {
                 throw Failure(photo: index, problem: error)
             }
@@ -65,6 +83,11 @@ struct Compositor: Sendable {
                 return picture
             }
             return try moving.picture(at: time, frameSize: size, background: background)
+        case .clip(let player):
+            // Clips are composed by frame (``frame(_:photo:)``, ``FrameComposer``); only a motion
+            // photo's still is ever asked for by time.
+            guard let still = player.still else { preconditionFailure("a clip's picture is chosen by its frame") }
+            return still
         }
     }
 

@@ -53,6 +53,7 @@ enum FormatSniffer {
         }
         if starts(with: Array("BM".utf8)) && bytes.count >= 26 { return .other("BMP") }
         if starts(with: Array("%PDF".utf8)) { return .other("PDF") }
+        if starts(with: [0x1A, 0x45, 0xDF, 0xA3]) { return .other("Matroska/WebM video") }
         if starts(with: [0x38, 0x42, 0x50, 0x53]) { return .other("Photoshop PSD") }
         return .other(nil)
     }

@@ -57,6 +57,7 @@ public struct ImageManager: Sendable {
             switch sniffed {
             case .other(let description):
                 throw FormatSniffer.problem(for: description)
+            case .supported(.video): throw FormatSniffer.problem(for: nil)   // never sniffed: ClipProbe finds clips
             case .supported(.jpeg):
                 let header: JPEGHeader
                 do throws(ImageProblem) {
@@ -217,6 +218,7 @@ public struct ImageManager: Sendable {
         switch sniffed {
         case .other(let description):
             throw FormatSniffer.problem(for: description)
+        case .supported(.video): throw FormatSniffer.problem(for: nil)   // never sniffed: ClipProbe finds clips
         case .supported(.jpeg):
             let header = try JPEGHeader(parsing: copy bytes)
             try header.checkLimits()

@@ -40,6 +40,8 @@ public enum ImageFormat: Sendable, Hashable {
     case avif
     /// WebP (lossy, lossless, alpha; still images) through libwebp.
     case webp
+    /// Not a photo: a video clip, recognised by its content (``PhotoInfo/clip`` says what it is).
+    case video
 }
 
 /// How a photo's stored pixels must be turned to display upright: the EXIF orientation tag.
@@ -95,6 +97,11 @@ public struct PhotoInfo: Sendable, Hashable {
     public var caption: Caption? = nil
     /// Set when the caption's bytes were not valid UTF-8 and were repaired with U+FFFD.
     public var captionWarning: TextWarning? = nil
+    /// For an item that is a video clip (``format`` ``ImageFormat/video``): what its probe found.
+    public var clip: ClipInfo? = nil
+    /// For a motion photo whose video plays (``Slideshow/motionPhotos``): the embedded or
+    /// paired video, checked; nil otherwise.
+    public var motionClip: ClipInfo? = nil
 
     /// Creates a photo description.
     ///

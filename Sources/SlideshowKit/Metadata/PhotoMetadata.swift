@@ -39,6 +39,7 @@ struct PhotoMetadata: Sendable, Hashable {
         case .png: self = (try? PNGHeader(parsing: bytes, complete: false))?.metadata ?? PhotoMetadata()
         case .heif, .avif: self.init(MetadataBlocks.heif(bytes))
         case .webp: self.init(MetadataBlocks.webp(bytes))
+        case .video: self.init()
         }
     }
 }

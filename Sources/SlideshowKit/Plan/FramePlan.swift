@@ -29,6 +29,10 @@ public struct FramePlan: Sendable, Hashable {
     public let transitionCap: Cap?
     /// The frames in order, as holds and composed runs.
     public let segments: [Segment]
+    /// For each photo, how many frames from its cut its video plays (a clip, or a motion
+    /// photo's video); nil for a still photo. A clip plays over its whole span, transitions
+    /// included (``Int/max``); a motion photo plays this many frames from its cut, then its still is held.
+    public let videoFrames: [Int?]
 
     /// A transition length that was shortened to fit.
     public struct Cap: Sendable, Hashable {
@@ -81,6 +85,8 @@ public struct FramePlan: Sendable, Hashable {
         public var incoming: Incoming?
         /// How much of the picture shows, 1 (all) to 0 (black): the fades at the ends.
         public var visibility: Double
+        /// The frame composed (a clip's picture is chosen by it, not by the motion time).
+        public var frame: Int = 0
 
         /// The incoming side of a transition frame.
         public struct Incoming: Sendable, Hashable {
@@ -141,11 +147,15 @@ public struct FramePlan: Sendable, Hashable {
     ///   - fadeInFrames: the fade from black at the start, in frames.
     ///   - fadeOutFrames: the fade to black at the end.
     ///   - motions: each photo's motion.
+    ///   - videoFrames: for each photo, the frames its video plays from its cut (``videoFrames``);
+    ///     empty when no photo is a clip or a playing motion photo.
     /// - Throws: ``Problem`` when the fades together are longer than the show.
     public init(timeline: Timeline, effects: [TransitionEffect], transitionFrames: Int,
-                fadeInFrames: Int = 0, fadeOutFrames: Int = 0, motions: [MotionPath?]) throws(Problem) {
+                fadeInFrames: Int = 0, fadeOutFrames: Int = 0, motions: [MotionPath?], videoFrames: [Int?] = []) throws(Problem) {
         let count = timeline.photoCount
         precondition(effects.count == max(0, count - 1) && motions.count == count, "one effect per cut, one motion per photo")
+        precondition(videoFrames.isEmpty || videoFrames.count == count, "none, or one video length per photo")
+        self.videoFrames = videoFrames.isEmpty ? Array(repeating: nil, count: count) : videoFrames
         precondition(transitionFrames >= 0 && fadeInFrames >= 0 && fadeOutFrames >= 0)
         let total = timeline.frameCount
         guard fadeInFrames + fadeOutFrames <= total else {
@@ -190,8 +200,14 @@ public struct FramePlan: Sendable, Hashable {
             }
         }
         for photo in 0..<count {
-            let aloneStart: Int = photo > 0 ? transitions[photo - 1].frames.upperBound : 0
+            var aloneStart: Int = photo > 0 ? transitions[photo - 1].frames.upperBound : 0
             let aloneEnd: Int = photo < count - 1 ? transitions[photo].frames.lowerBound : total
+            if let playing = self.videoFrames[photo] {
+                // A video: composed every frame while it plays (a clip, all of its time), then its still held.
+                let end = playing == .max ? aloneEnd : min(aloneEnd, max(aloneStart, starts[photo] + playing))
+                add(.single(photo: photo, frames: aloneStart..<end))
+                aloneStart = end
+            }
             if motions[photo] != nil {
                 add(.single(photo: photo, frames: aloneStart..<aloneEnd))
             } else {
@@ -241,7 +257,7 @@ public struct FramePlan: Sendable, Hashable {
         var visibility = 1.0
         if fadeIn.contains(frame) { visibility *= (Double(frame) + 0.5) / Double(fadeIn.count) }
         if fadeOut.contains(frame) { visibility *= (Double(frameCount - frame) - 0.5) / Double(fadeOut.count) }
-        return Recipe(photo: photo, time: time(ofPhoto: photo, at: frame), incoming: incoming, visibility: visibility)
+        return Recipe(photo: photo, time: time(ofPhoto: photo, at: frame), incoming: incoming, visibility: visibility, frame: frame)
     }
 
     /// Whether nothing is composed: every frame is part of a held still (the cuts-only show).

@@ -30,6 +30,7 @@ final class FrameComposer: FrameFeed {
     private let available = DispatchSemaphore(value: 0)
     private let space = DispatchSemaphore(value: FrameComposer.depth)
     private let photoReady: [DispatchSemaphore]
+    private let clipWarnings = Mutex<[String]>([])
 
     private struct State {
         var queue: [Result<PixelBuffer, RenderError>] = []
@@ -86,17 +87,40 @@ final class FrameComposer: FrameFeed {
             state.withLock { state in
                 // Photos that no frame from here on shows go.
                 let current = step.hold ?? plan.recipe(at: step.frame).photo
-                for photo in state.photos.keys where photo < current { state.photos[photo] = nil }
+                for photo in state.photos.keys where photo < current {
+                    collectWarnings(state.photos[photo])
+                    state.photos[photo] = nil
+                }
                 state.queue.append(result)
             }
             available.signal()
             if case .failure = result { return }
         }
+        state.withLock { state in
+            for photo in state.photos.keys.sorted() { collectWarnings(state.photos[photo]) }
+        }
     }
+
+    /// What a clip's reader noticed, for the render's warnings.
+    private func collectWarnings(_ photo: Result<ComposedPhoto, RenderError>?) {
+        guard case .success(.clip(let player))? = photo else { return }
+        let lines = player.warnings.map(\.description)
+        if !lines.isEmpty { clipWarnings.withLock { $0 += lines } }
+    }
+
+    /// Problems the clips' readers worked around (a clip that stopped early), one line each.
+    var warnings: [String] { clipWarnings.withLock { $0 } }
 
     private func picture(for step: Step) -> Result<PixelBuffer, RenderError> {
         if let photo = step.hold {
             return photoResult(photo).flatMap { composed in
+                if case .clip(let player) = composed {
+                    do throws(ClipError) {
+                        return .success(try player.picture(at: step.frame))
+                    } catch {
+                        return .failure(.clip(error))
+                    }
+                }
                 do throws(ImageProblem) {
                     return .success(try compositor.picture(composed, time: 0.5))
                 } catch {
@@ -115,7 +139,7 @@ final class FrameComposer: FrameFeed {
         do throws(Compositor.Failure) {
             return .success(try compositor.frame(recipe) { photos[$0]! })
         } catch {
-            return .failure(.photo(error.problem.error(for: slideshow.photos[error.photo].path)))
+            return .failure(error.error(path: slideshow.photos[error.photo].path))
         }
     }
 
@@ -141,6 +165,13 @@ final class FrameComposer: FrameFeed {
     }
 
     private func prepare(_ index: Int) -> Result<ComposedPhoto, RenderError> {
+        if builder.video(index) != nil {
+            do throws(RenderError) {
+                return .success(.clip(try builder.clipPlayer(index, plan: plan)))
+            } catch {
+                return .failure(error)
+            }
+        }
         do throws(PhotoError) {
             return .success(try builder.photo(index, motion: plan.motions[index]))
         } catch {

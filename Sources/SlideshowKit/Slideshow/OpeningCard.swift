@@ -82,6 +82,17 @@ extension PreparedSlideshow {
         switch slideshow.text.cardBackground {
         case .color(let color):
             background = PixelBuffer(size: size, filledWith: color)
+        case .blurredFirstPhoto where index < photos.count && photos[index].clip != nil:
+            // A clip: its first picture behind the opening card, its last behind the closing one.
+            let clip = photos[index].clip!
+            let part = slideshow.photoSettings.indices.contains(index) ? slideshow.photoSettings[index].clipPart : nil
+            let seconds = index == 0 && card == openingCard ? part?.start ?? 0 : (part?.end ?? clip.duration) - 1 / Double(slideshow.video.framesPerSecond)
+            do throws(ClipError) {
+                background = try ClipPlayer.picture(of: clip, at: seconds, filling: size)
+            } catch {
+                throw .clip(error)
+            }
+            BlurredBackdrop.blurWhole(&background)
         case .blurredFirstPhoto:
             do throws(PhotoError) {
                 background = try ImageManager().requestImage(for: slideshow.photos[index], targetSize: size, contentMode: .aspectFill,

@@ -18,7 +18,8 @@ public struct PreparedSlideshow: Sendable {
     public let timeline: Timeline
     /// What every frame shows.
     public let plan: FramePlan
-    /// Each photo's header, in order: size, orientation, format and capture date.
+    /// Each item's header, in order: size, orientation, format and capture date; for a clip,
+    /// its probe (``PhotoInfo/clip``), for a motion photo that plays, its video (``PhotoInfo/motionClip``).
     public let photos: [PhotoInfo]
     /// The music's length after its start in seconds, as its container states it (or as
     /// measured when the show follows it); nil without music or when not stated.
@@ -85,13 +86,18 @@ public struct PreparedSlideshow: Sendable {
 extension Slideshow {
     /// Checks everything that can be checked before rendering, once: the settings
     /// (``checkSettings()``), the soundtrack (opened once, its first samples decoded), the
-    /// timeline and the frame plan, the output path, and every photo's header (read once
-    /// each, several at once).
+    /// timeline and the frame plan, the output path, and every item's header (read once
+    /// each, several at once): a photo's, or a clip's probe (``ClipProbe``: its video stream,
+    /// codec, size and length), and with ``motionPhotos`` `.play` each motion photo's video.
+    /// The clips' lengths (or their parts, ``PhotoSettings/clipPart``) go into the timeline,
+    /// and their sound into ``PreparedSlideshow/clipSounds``.
     /// - Returns: the show with its timeline, plan, photo headers and music length, to render.
     /// - Throws: ``RenderError/invalid(_:)`` for settings and paths, ``RenderError/audio(_:)``
     ///   for a soundtrack that cannot be used, ``RenderError/output(_:)`` for an output that
     ///   cannot be written (see ``AssetWriter/checkOutput(outputPath:overwrite:)``),
-    ///   ``RenderError/photo(_:)`` for the first photo, in order, that cannot be read.
+    ///   ``RenderError/photo(_:)`` or ``RenderError/clip(_:)`` for the first item, in order,
+    ///   that cannot be read, ``RenderError/usage(_:)`` for a clip's part outside the clip or
+    ///   clips that take the whole length.
     @discardableResult
     public func validate() throws(RenderError) -> PreparedSlideshow {
         do {
@@ -112,14 +118,27 @@ extension Slideshow {
                 throw .invalid("\(output): the output is the soundtrack's file")
             }
         }
-        // The order needs every photo's header before the layout; otherwise they are read last.
+        // The headers come first: the order and the clips' lengths need them before the layout.
+        // A photo that cannot be read fails here with the order applied; otherwise after the
+        // layout's and the output's own checks, as it always did.
+        var inspected: (infos: [PhotoInfo], warnings: [String])? = nil
+        var unreadable: RenderError? = nil
+        do throws(RenderError) {
+            inspected = try inspectPhotos()
+        } catch {
+            if order != .given { throw error }
+            unreadable = error
+        }
         var arranged: (show: Slideshow, infos: [PhotoInfo], warning: String?)? = nil
-        if order != .given { arranged = self.arranged(infos: try inspectPhotos()) }
+        if order != .given, let inspected { arranged = self.arranged(infos: inspected.infos) }
         let show = arranged?.show ?? self
-        let infos = arranged?.infos
-        var warnings = [arranged?.warning].compactMap { $0 }
+        let infos = arranged?.infos ?? inspected?.infos
+        var warnings = [arranged?.warning].compactMap { $0 } + (inspected?.warnings ?? [])
         var grid: BeatGrid? = nil
-        let (timeline, plan) = try show.layout(musicLength: music?.length, moving: cuts == .beats ? { even, effects in
+        // Clips keep their own lengths: their cuts are not moved to the beat.
+        let hasClips = infos?.contains { $0.clip != nil } ?? false
+        if cuts == .beats && hasClips { warnings.append("the show has clips, which keep their own lengths; the cuts stay even") }
+        let (timeline, plan) = try show.layout(musicLength: music?.length, items: infos, moving: cuts == .beats && !hasClips ? { even, effects in
             let beats = show.beatTimeline(even, effects: effects, musicLength: music?.length)
             grid = beats.grid
             if let warning = beats.warning { warnings.append(warning) }
@@ -134,8 +153,8 @@ extension Slideshow {
             throw .output(error)
         }
         try checkSubtitleFile(output: outputFile)
-        let headers: [PhotoInfo]
-        if let infos { headers = infos } else { headers = try show.inspectPhotos() }
+        if let unreadable { throw unreadable }
+        guard let headers = infos else { throw .cancelled }   // not reached: read, or failed above
         var prepared = PreparedSlideshow(slideshow: show, timeline: timeline, plan: plan, photos: headers,
                                          musicLength: music?.length, music: music?.info, openedMusic: music?.opened,
                                          beatGrid: grid, warnings: warnings)
@@ -143,6 +162,7 @@ extension Slideshow {
         prepared.openingCard = show.resolvedCard(photos: headers)
         prepared.closingCard = show.text.closingCard
         prepared.textWarnings = fontWarnings + (show.text.source == .metadata ? headers.compactMap(\.captionWarning) : [])
+        prepared.clipSounds = show.clipSounds(items: headers, timeline: timeline)
         return prepared
     }
 
@@ -170,21 +190,22 @@ extension Slideshow {
     /// Every photo's header, read once each, on up to one thread per core. Workers take the
     /// photos in order and stop taking new ones past a photo that failed, so the error is the
     /// first photo in order that cannot be read, as a reading one after another would find.
-    private func inspectPhotos() throws(RenderError) -> [PhotoInfo] {
+    private func inspectPhotos() throws(RenderError) -> (infos: [PhotoInfo], warnings: [String]) {
         let count = photos.count
-        let results = Mutex<[Result<PhotoInfo, PhotoError>?]>(Array(repeating: nil, count: count))
+        let results = Mutex<[Result<(info: PhotoInfo, warnings: [String]), RenderError>?]>(Array(repeating: nil, count: count))
         let next = Atomic<Int>(0)
         let firstFailure = Atomic<Int>(Int.max)
         let probe = ReadProbe.current
         let photos = self.photos
+        let motionPhotos = self.motionPhotos
         DispatchQueue.concurrentPerform(iterations: min(count, max(1, ProcessInfo.processInfo.activeProcessorCount))) { _ in
             ReadProbe.$current.withValue(probe) {
                 while true {
                     let index = next.add(1, ordering: .relaxed).oldValue
                     guard index < count, index < firstFailure.load(ordering: .relaxed) else { return }
-                    let result: Result<PhotoInfo, PhotoError>
-                    do throws(PhotoError) {
-                        result = .success(try ImageManager().inspect(photos[index]))
+                    let result: Result<(info: PhotoInfo, warnings: [String]), RenderError>
+                    do throws(RenderError) {
+                        result = .success(try Self.inspectItem(photos[index], motionPhotos: motionPhotos))
                     } catch {
                         result = .failure(error)
                         firstFailure.min(index, ordering: .relaxed)
@@ -195,15 +216,18 @@ extension Slideshow {
         }
         return try results.withLock { results throws(RenderError) in
             var infos: [PhotoInfo] = []
+            var warnings: [String] = []
             infos.reserveCapacity(count)
             for result in results {
                 switch result {
-                case .success(let info): infos.append(info)
-                case .failure(let error): throw .photo(error)
+                case .success(let item):
+                    infos.append(item.info)
+                    warnings += item.warnings
+                case .failure(let error): throw error
                 case nil: throw .cancelled   // not reached: every photo before a failure is read
                 }
             }
-            return infos
+            return (infos, warnings)
         }
     }
 }

@@ -45,6 +45,7 @@ struct Renderer {
         // The capture dates, from the headers read during validation: the earliest the MP4 can
         // hold is the file's creation time, and each is its slide's imprint.
         var builder = SlideBuilder(slideshow: slideshow, captureDates: prepared.photos.map(\.captureDate))
+        builder.items = prepared.photos
         do {
             if slideshow.text.burnIn {
                 builder.captions = try CaptionPainter(captions: prepared.captions, style: slideshow.text.style)
@@ -66,12 +67,15 @@ struct Renderer {
         // a show without transitions always was); otherwise holds and composed frames in order.
         var slides: any FrameFeed
         var showSteps: [(frame: Int, photosDone: Int)]
+        // What the clips' readers noticed, once the pictures are all made.
+        var clipWarnings: @Sendable () -> [String] = { [] }
         if plan.isHoldsOnly {
             slides = SlidePreparer(builder: builder, workers: Self.workers, budget: Self.budget)
             showSteps = (0..<timeline.photoCount).map { (timeline.frames(ofPhoto: $0).lowerBound, $0 + 1) }
         } else {
             let composer = FrameComposer(builder: builder, plan: plan)
             slides = composer
+            clipWarnings = { composer.warnings }
             var done = 0
             showSteps = composer.steps.map { step in
                 while done < timeline.photoCount && plan.span(ofPhoto: done).upperBound <= step.frame + 1 { done += 1 }
@@ -162,7 +166,7 @@ struct Renderer {
             framesPerSecond: settings.framesPerSecond, look: slideshow.look.name, bytes: bytes,
             seconds: (ContinuousClock.now - started).seconds,
             loudness: loudness,
-            warnings: prepared.warnings + prepared.textWarnings.map(\.description) + (soundtrack?.warnings ?? []) + [loudness?.shortfall].compactMap { $0 },
+            warnings: prepared.warnings + prepared.textWarnings.map(\.description) + (soundtrack?.warnings ?? []) + [loudness?.shortfall].compactMap { $0 } + clipWarnings(),
             photos: slideshow.photos.map(\.path),
             photoStarts: (0..<timeline.photoCount).map { MediaTime(value: Int64(cardFrames + timeline.frames(ofPhoto: $0).lowerBound), timescale: Int32(timeline.framesPerSecond)) },
             tempo: prepared.beatGrid?.beatsPerMinute)

@@ -13,6 +13,9 @@ struct SlideBuilder: Sendable {
     let captureDates: [CaptureDate?]
     /// The captions, nil when the show has none.
     var captions: CaptionPainter? = nil
+    /// Each item's header from validation (a clip's probe, a motion photo's video); empty
+    /// when the show has no clips.
+    var items: [PhotoInfo] = []
 
     /// Photo `index` as a still slide at the frame's size: decoded, fitted, the look, the
     /// backdrop and the date imprint.
@@ -56,7 +59,7 @@ struct SlideBuilder: Sendable {
     }
 
     /// Photo `index`'s caption drawn for the frame, nil without one.
-    private func caption(_ index: Int) throws(PhotoError) -> TextOverlay? {
+    func caption(_ index: Int) throws(PhotoError) -> TextOverlay? {
         do throws(TextError) {
             return try captions?.overlay(index, frame: slideshow.video.size)
         } catch {
@@ -64,11 +67,11 @@ struct SlideBuilder: Sendable {
         }
     }
 
-    private func look(_ buffer: inout PixelBuffer, _ index: Int) {
+    func look(_ buffer: inout PixelBuffer, _ index: Int) {
         slideshow.look.apply(to: &buffer, slideIndex: index)
     }
 
-    private func imprint(_ buffer: inout PixelBuffer, _ index: Int) {
+    func imprint(_ buffer: inout PixelBuffer, _ index: Int) {
         if let imprint = slideshow.dateImprint, index < captureDates.count, let date = captureDates[index] {
             imprint.draw(date, on: &buffer)
         }

@@ -22,6 +22,7 @@ extension Slideshow {
         if !photoSettings.isEmpty { show.photoSettings = order.map { photoSettings[$0] } }
         if !text.captions.isEmpty { show.text.captions = order.map { text.captions[$0] } }
         if case .perPhoto(let seconds) = length { show.length = .perPhoto(seconds: order.map { seconds[$0] }) }
+        if let given = givenDurations { show.givenDurations = (order.map { given.given[$0] }, given.rest) }
         let warning = arrangement.undated.isEmpty ? nil : Self.undatedWarning(arrangement.undated)
         return (show, order.map { infos[$0] }, warning)
     }

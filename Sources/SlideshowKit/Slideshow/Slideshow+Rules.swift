@@ -99,7 +99,8 @@ extension Slideshow {
         }
     }
 
-    /// The timeline the show's length gives.
+    /// The timeline the show's length gives, every item laid out as a photo (nothing is read:
+    /// ``validate()`` gives clips their own lengths).
     /// - Throws: ``RenderError/invalid(_:)`` when the settings or the length cannot be laid
     ///   out, ``RenderError/audio(_:)`` when a length that follows the soundtrack cannot be read
     ///   (its file is opened for it).
@@ -107,7 +108,7 @@ extension Slideshow {
         try layout().timeline
     }
 
-    /// The frame plan: what every frame shows.
+    /// The frame plan: what every frame shows, every item laid out as a photo (see ``timeline()``).
     /// - Throws: ``RenderError/invalid(_:)`` when the settings, the length, the transitions,
     ///   fades or motion cannot make one, `.audio` when a length that follows the soundtrack
     ///   cannot be read.
@@ -137,13 +138,18 @@ extension Slideshow {
     /// after its start known when the show follows it: the one place both are made.
     /// - Parameter moving: moves the cuts of the timeline the length gives (``beatTimeline(_:effects:musicLength:)``)
     ///   before the one plan is made on it; given the transition at each cut.
-    func layout(musicLength: Double?, moving: ((Timeline, [TransitionEffect]) -> Timeline)? = nil) throws(RenderError) -> (timeline: Timeline, plan: FramePlan) {
+    ///   - items: every item's header, when read: clips' lengths and motion photos' videos go into
+    ///     the timeline and the plan (``lengthWithClips(_:items:)``); nil lays every item out as a photo.
+    func layout(musicLength: Double?, items: [PhotoInfo]? = nil,
+                moving: ((Timeline, [TransitionEffect]) -> Timeline)? = nil) throws(RenderError) -> (timeline: Timeline, plan: FramePlan) {
         var length = self.length
         if case .soundtrack = length {
             guard let musicLength else { throw .invalid("the length follows the soundtrack, but its length is not known") }
             length = .total(seconds: musicLength)
         }
         length = photosLength(length)
+        if let items { length = try lengthWithClips(length, items: items) }
+        let videoFrames: [Int?] = items.map { self.videoFrames(items: $0) } ?? []
         var timeline: Timeline
         do {
             timeline = try Timeline(photoCount: photos.count, length: length, framesPerSecond: video.framesPerSecond)
@@ -162,14 +168,16 @@ extension Slideshow {
         if let moving { timeline = moving(timeline, effects) }
         ReadProbe.current?.plans.add(1, ordering: .relaxed)
         let fps = Double(video.framesPerSecond)
-        let motions = (0..<count).map { index in
-            (photoSettings.isEmpty ? motion : photoSettings[index].motion ?? motion).path(photo: index, zoom: zoom)
+        let motions = (0..<count).map { index -> MotionPath? in
+            // Ken Burns moves photos, not videos.
+            if !videoFrames.isEmpty, videoFrames[index] != nil { return nil }
+            return (photoSettings.isEmpty ? motion : photoSettings[index].motion ?? motion).path(photo: index, zoom: zoom)
         }
         do {
             let plan = try FramePlan(timeline: timeline, effects: effects,
                                      transitionFrames: Int((transitionDuration * fps).rounded()),
                                      fadeInFrames: Int((fadeIn * fps).rounded()), fadeOutFrames: Int((fadeOut * fps).rounded()),
-                                     motions: motions)
+                                     motions: motions, videoFrames: videoFrames)
             return (timeline, plan)
         } catch {
             throw .invalid(error.description)

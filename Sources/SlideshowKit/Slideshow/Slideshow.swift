@@ -9,7 +9,9 @@ import Foundation
 /// print(result.frames, result.bytes)
 /// ```
 public struct Slideshow: Sendable {
-    /// The photos, in the order they are shown.
+    /// The photos, in the order they are shown; an item whose content is a video (MP4, MOV,
+    /// M4V, MKV, WebM: ``ClipProbe``) is a clip, played for its own length or its part
+    /// (``PhotoSettings/clipPart``).
     public var photos: [Photo]
     /// The MP4 file to write.
     public var output: String
@@ -64,6 +66,10 @@ public struct Slideshow: Sendable {
     public var motionPhotos: MotionPhotoPlayback = SlideshowOptions.defaults.motionPhotos
     /// How the clips' own sound is mixed with the music.
     public var clipSound: ClipSoundSettings = SlideshowOptions.defaults.clipSound
+    /// The per-photo durations as given (nil: a share of `rest`) when ``length`` was made
+    /// from them (``SlideshowOptions/photoDurations``): validation gives a clip without one its
+    /// own length (``lengthWithClips(_:items:)``).
+    var givenDurations: (given: [Double?], rest: SlideshowLength)? = nil
 
     /// Creates a slideshow with the product's defaults (``SlideshowOptions/defaults``).
     public init(photos: [Photo], output: String, length: SlideshowLength = .default,
@@ -91,7 +97,7 @@ public enum Backdrop: Sendable, Hashable {
 
 /// How far a render is.
 public struct RenderProgress: Sendable, Hashable {
-    /// Photos decoded and handed to the writer.
+    /// Photos (and clips) decoded and handed to the writer.
     public var completedPhotos: Int
     /// Photos in the show.
     public var totalPhotos: Int
@@ -143,6 +149,12 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalid(String)
     /// A photo cannot be read.
     case photo(PhotoError)
+    /// A clip (or a motion photo's video) cannot be played: no video stream, a codec that is
+    /// not supported (named), larger than ``ClipLimits``, unreadable.
+    case clip(ClipError)
+    /// A setting that does not fit the files it was given: a clip's part outside the clip, or
+    /// clips that take the whole length asked for (the command line's usage error, status 64).
+    case usage(OptionError)
     /// The soundtrack cannot be used.
     case audio(AudioError)
     /// The output cannot be written.
@@ -155,6 +167,8 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .invalid(let reason): Message.oneLine(reason)
         case .photo(let error): Message.oneLine(error.description)
+        case .clip(let error): Message.oneLine(error.description)
+        case .usage(let error): error.description
         case .audio(let error): Message.oneLine(error.description)
         case .output(let error): Message.oneLine(error.description)
         case .cancelled: "cancelled"

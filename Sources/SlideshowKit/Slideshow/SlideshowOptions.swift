@@ -192,6 +192,8 @@ public struct SlideshowOptions: Sendable, Hashable {
         case cuts
         /// `order` / `--order`.
         case order
+        /// `motionPhotos` / `--motion-photos`.
+        case motionPhotos
         /// `captions` (or a photo object's `caption`) / `--caption`, `--captions`.
         case captions
         /// `captionsFrom` / `--captions-from`.
@@ -290,6 +292,7 @@ public struct SlideshowOptions: Sendable, Hashable {
         }
         let soundtrack = try soundtrack()
         var length: SlideshowLength
+        var sharedDurations: (given: [Double?], rest: SlideshowLength)? = nil
         if durationFollowsAudio {
             if duration != nil || slideDuration != nil {
                 throw OptionError(field: .duration, reason: "give duration 'audio' or a number of seconds, not both")
@@ -297,7 +300,11 @@ public struct SlideshowOptions: Sendable, Hashable {
             length = .soundtrack
         } else {
             length = slideDuration.map { .perSlide(seconds: $0) } ?? .total(seconds: duration ?? SlideshowLength.defaultSeconds)
-            if photoDurations.contains(where: { $0 != nil }) { length = try perPhotoLength() }
+            if photoDurations.contains(where: { $0 != nil }) {
+                // Kept, so that validation can give clips without a duration their own length.
+                sharedDurations = (photoDurations, slideDuration.map { .perSlide(seconds: $0) } ?? .total(seconds: duration ?? SlideshowLength.defaultSeconds))
+                length = try perPhotoLength()
+            }
         }
         var show = Slideshow(photos: photos, output: output, length: length,
                              video: VideoSettings(size: frameSize, framesPerSecond: fps, crf: crf, preset: preset, hold: hold),
@@ -309,6 +316,7 @@ public struct SlideshowOptions: Sendable, Hashable {
         show.motion = motion
         show.zoom = zoom
         show.photoSettings = photoSettings
+        show.givenDurations = sharedDurations
         show.backdrop = fit == .blur ? .blur : .color
         show.dateImprint = dateStamp ? DateImprint(format: format) : nil
         show.title = title

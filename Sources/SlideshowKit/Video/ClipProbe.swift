@@ -45,6 +45,11 @@ public struct ClipInfo: Sendable, Hashable {
     public var pixelFormat: String
     /// Whether the clip has an audio stream.
     public var hasAudio: Bool
+    /// When it was recorded: the container's `creation_time` tag (UTC), nil without one.
+    public var creationTime: CaptureDate? = nil
+    /// The video stream's own length in seconds, when it states one: shorter than
+    /// ``duration`` when the sound runs on after the pictures (the last picture is held then).
+    public var videoDuration: Double? = nil
 
     /// The picture size once turned upright.
     public var displaySize: Size { orientation.upright(codedSize) }
@@ -56,6 +61,16 @@ public struct ClipInfo: Sendable, Hashable {
 public enum ClipProbe {
     /// The codecs clips may use.
     public static let supportedCodecs: Set<String> = ["h264", "hevc", "vp9", "av1", "prores"]
+
+    /// What clips may be, for `slideshow formats`: the containers, the codecs this FFmpeg can
+    /// decode (with their decoders' names) and its libavcodec version.
+    public static var capabilities: String {
+        let codecs: [(String, AVCodecID)] = [("H.264", AV_CODEC_ID_H264), ("HEVC", AV_CODEC_ID_HEVC), ("VP9", AV_CODEC_ID_VP9),
+                                             ("AV1", AV_CODEC_ID_AV1), ("ProRes", AV_CODEC_ID_PRORES)]
+        let decoded = codecs.compactMap { name, id in avcodec_find_decoder(id).map { "\(name) (\(String(cString: $0.pointee.name)))" } }
+        let version = Int(avcodec_version())
+        return "MP4, MOV, M4V, MKV, WebM: \(decoded.joined(separator: ", ")) by FFmpeg libavcodec \(version >> 16).\((version >> 8) & 0xFF).\(version & 0xFF); HDR (HLG, PQ) tone-mapped by zimg"
+    }
 
     /// Opens the clip, reads its streams and checks codec, size and length.
     /// - Throws: ``ClipError``: `.missing`, `.unreadable`, `.noVideoStream`,
@@ -85,6 +100,15 @@ public enum ClipProbe {
             throw ClipError(path: source.path, kind: .unreadable,
                             reason: "not a video FFmpeg can read, or a damaged one (\(error.call): \(error.message))")
         }
+    }
+
+    /// A `creation_time` tag (`2019-05-18T10:20:30.000000Z`) as a date in UTC; nil without
+    /// one, or for the zero date some writers put there.
+    static func creationTime(_ metadata: OpaquePointer?) -> CaptureDate? {
+        guard let metadata, let entry = av_dict_get(metadata, "creation_time", nil, 0), let value = entry.pointee.value else { return nil }
+        let text = String(cString: value)
+        guard let date = CaptureDate(exif: text, offset: "+00:00"), date.year > 1970 else { return nil }
+        return date
     }
 
     /// The checks and facts, and the index of the video stream.
@@ -159,10 +183,14 @@ public enum ClipProbe {
                               fullRange: parameters.pointee.color_range == AVCOL_RANGE_JPEG
                                   || parameters.pointee.format == AV_PIX_FMT_YUVJ420P.rawValue)
         let formatName = av_get_pix_fmt_name(AVPixelFormat(rawValue: parameters.pointee.format)).map { String(cString: $0) } ?? "unknown"
-        let info = ClipInfo(source: source, container: container, codec: codec, codedSize: size, orientation: orientation,
+        var info = ClipInfo(source: source, container: container, codec: codec, codedSize: size, orientation: orientation,
                             rotation: rotation, duration: duration, startTime: start,
                             averageFrameRate: rate.num > 0 && rate.den > 0 ? av_q2d(rate) : nil,
                             color: color, pixelFormat: formatName, hasAudio: hasAudio)
+        info.creationTime = creationTime(context.pointee.metadata) ?? creationTime(stream.pointee.metadata)
+        if stream.pointee.duration != nopts && stream.pointee.duration > 0 {
+            info.videoDuration = Double(stream.pointee.duration) * av_q2d(timeBase)
+        }
         return (info, videoIndex)
     }
 }

@@ -134,7 +134,8 @@ public final class ClipReader {
             let last = Double(timestamp(of: shown) - zero) * av_q2d(timeBase)
             let wanted = Double(target - zero) * av_q2d(timeBase)
             let frameGap = max(2 / Double(fps), 0.1)
-            if wanted - last > frameGap && last < info.duration - max(frameGap, 0.25) {
+            // Against the video's own length: sound that runs on after the pictures is no damage.
+            if wanted - last > frameGap && last < (info.videoDuration ?? info.duration) - max(frameGap, 0.25) {
                 warnings.append(ClipWarning(path: info.source.path, kind: .endedEarly,
                                             message: String(format: "its video stops at %.2f s of %.2f s (truncated or damaged): the last good frame is held",
                                                             last, info.duration)))

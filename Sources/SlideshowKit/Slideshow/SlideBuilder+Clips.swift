@@ -1,0 +1,72 @@
+/// The slide chain for items that play a video: clips, and motion photos under
+/// ``MotionPhotoPlayback/play``. Each frame goes as a still's does: decode (the reader's picture
+/// fitted, ``ClipFit``) → look → backdrop → date imprint → caption.
+extension SlideBuilder {
+    /// The video item `index` plays: its clip, or its motion photo's video when motion photos
+    /// play; nil for a still photo.
+    func video(_ index: Int) -> ClipInfo? {
+        guard index < items.count else { return nil }
+        return items[index].clip ?? (slideshow.motionPhotos == .play ? items[index].motionClip : nil)
+    }
+
+    /// The clip's in-point in seconds (0 for a motion photo, or a clip played whole).
+    func inPoint(_ index: Int) -> Double {
+        guard items[index].clip != nil, index < slideshow.photoSettings.count else { return 0 }
+        return slideshow.photoSettings[index].clipPart?.start ?? 0
+    }
+
+    /// Item `index` as the compositor plays it.
+    /// - Parameter plan: the show's plan: where the item is on screen and its cut.
+    /// - Throws: ``RenderError/photo(_:)`` when a motion photo's still cannot be decoded or a
+    ///   caption drawn, ``RenderError/clip(_:)`` when the video cannot be opened.
+    func clipPlayer(_ index: Int, plan: FramePlan) throws(RenderError) -> ClipPlayer {
+        guard let info = video(index) else { preconditionFailure("item \(index) plays no video") }
+        let isClip = items[index].clip != nil
+        let size = slideshow.video.size
+        let span = plan.span(ofPhoto: index)
+        let cut = plan.photoStarts[index]
+        let shareEnd = index + 1 < plan.photoStarts.count ? plan.photoStarts[index + 1] : plan.frameCount
+        let videoEnd = isClip ? span.upperBound : cut + min(plan.videoFrames[index] ?? 0, shareEnd - cut)
+        let inPoint = self.inPoint(index)
+        let fit = ClipFit(display: info.displaySize, frame: size, mode: slideshow.contentMode, framing: slideshow.framing,
+                          faces: faces(in: info, at: inPoint))
+        let still: PixelBuffer?
+        let caption: TextOverlay?
+        do throws(PhotoError) {
+            still = isClip ? nil : try self.still(index)
+            caption = try self.caption(index)
+        } catch {
+            throw .photo(error)
+        }
+        let builder = self
+        return ClipPlayer(info: info, fit: fit, frameSize: size, framesPerSecond: slideshow.video.framesPerSecond,
+                          span: span, cut: cut, inPoint: inPoint, videoEnd: videoEnd, still: still,
+                          background: slideshow.background, blurredBackdrop: slideshow.backdrop == .blur) { buffer, beforeBackdrop in
+            if beforeBackdrop {
+                builder.look(&buffer, index)
+            } else {
+                builder.imprint(&buffer, index)
+                if let caption { buffer.composite(caption) }
+            }
+        }
+    }
+
+    /// The faces in the clip's picture at its in-point, in its upright pixels, when fill with
+    /// face framing crops it; empty otherwise (or when the picture cannot be read here: the
+    /// render's own reader reports that).
+    private func faces(in info: ClipInfo, at inPoint: Double) -> [Rect] {
+        let display = info.displaySize
+        guard slideshow.contentMode == .aspectFill, slideshow.framing == .faces, FaceFraming.isAvailable,
+              ClipFit.cropsAway(display: display, frame: slideshow.video.size) else { return [] }
+        let small = ClipFit.detectionSize(display: display)
+        guard let reader = try? ClipReader(source: info.source, size: small, framesPerSecond: 1,
+                                           inPoint: MediaTime(value: Int64((inPoint * 1_000_000).rounded()), timescale: 1_000_000),
+                                           duration: MediaTime(value: 1, timescale: 1)),
+              let picture = try? reader.nextFrame() else { return [] }
+        let faces = FaceFraming.faces(in: RGBImage(width: small.width, height: small.height, channels: 3, pixels: picture.pixels))
+        return faces.map {
+            Rect(x: $0.x * display.width / small.width, y: $0.y * display.height / small.height,
+                 width: $0.width * display.width / small.width, height: $0.height * display.height / small.height)
+        }
+    }
+}
