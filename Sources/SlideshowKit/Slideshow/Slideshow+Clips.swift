@@ -152,15 +152,15 @@ extension Slideshow {
     /// cut (after the opening card) for its share, from its in-point. Motion photos' sound is
     /// not played.
     func clipSounds(items: [PhotoInfo], timeline: Timeline) -> [ClipSound] {
-        guard !clipSound.muted, items.count == timeline.photoCount else { return [] }
+        guard items.count == timeline.photoCount else { return [] }
         let fps = Int32(timeline.framesPerSecond)
         return items.indices.compactMap { index in
             guard let clip = items[index].clip, clip.hasAudio else { return nil }
             let frames = timeline.frames(ofPhoto: index)
             let start = index < photoSettings.count ? photoSettings[index].clipPart?.start ?? 0 : 0
-            return ClipSound(source: clip.source, start: MediaTime(value: Int64(openingCardFrames + frames.lowerBound), timescale: fps),
-                             inPoint: MediaTime(value: Int64((start * 1_000_000).rounded()), timescale: 1_000_000),
-                             duration: MediaTime(value: Int64(frames.count), timescale: fps), levelDecibels: clipSound.levelDecibels)
+            return clipSound.sound(of: clip.source, start: MediaTime(value: Int64(openingCardFrames + frames.lowerBound), timescale: fps),
+                                   inPoint: MediaTime(value: Int64((start * 1_000_000).rounded()), timescale: 1_000_000),
+                                   duration: MediaTime(value: Int64(frames.count), timescale: fps))
         }
     }
 }
