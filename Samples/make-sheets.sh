@@ -13,6 +13,9 @@
 #                                 Cyrillic, Arabic, Hebrew, Japanese, Devanagari, Korean, colour
 #                                 emoji, mixed Latin and Hebrew) over the sample photos and, when
 #                                 ../shared is beside the project, camera photos from ../shared/photos
+#   Samples/sheets/clips.png      clips among the photos from ../shared/clips (when beside the project):
+#                                 an iPhone portrait clip, an HDR HLG clip tone-mapped, a Samsung motion
+#                                 photo playing its video, with fades and blur fill; every 15th frame
 # Usage: Samples/make-sheets.sh [path/to/slideshow]
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -79,4 +82,19 @@ for i in "${!captions[@]}"; do
 done
 "$tool" make "${captioned[@]}" "${options[@]}" --size 384x216 --fps 1 --duration ${#captions[@]} --quiet --overwrite -o "$scratch/captions.mp4"
 ffmpeg -v error -y -i "$scratch/captions.mp4" -vf "tile=5x2:padding=4:color=white,pad=iw+8:ih+8:4:4:white" -frames:v 1 "$here/sheets/captions.png"
+
+# Clips among the photos, from the shared clips (never copied into the project): a photo, an
+# iPhone portrait clip (display matrix −90°), a photo, an iPhone HDR HLG clip (tone-mapped), a
+# Samsung motion photo playing its video then holding its still; fades between; every 15th frame.
+clips="$here/../../shared/clips"
+if [ -d "$clips" ]; then
+  "$tool" make "${photos[0]}" "$clips/mov_h264_iphone6_portrait_rot90_aac_568x320.mov#t=0,2" "${photos[2]}" \
+    "$clips/mp4_hevc_main10_hlg_bt2020_iphone_rot90_aac_editlist.mp4#t=0,2" "$clips/mp_samsung_s22_motionphoto.heic" \
+    --motion-photos play --slide-duration 2 --transition fade --transition-duration 0.4 --fit blur \
+    --size 320x180 --quiet --overwrite -o "$scratch/clips.mp4"
+  ffmpeg -v error -y -i "$scratch/clips.mp4" -vf "select='not(mod(n,15))',tile=5x4:padding=4:color=white,pad=iw+8:ih+8:4:4:white" \
+    -frames:v 1 "$here/sheets/clips.png"
+else
+  echo "clips.png: left as it is (../shared/clips is not beside the project)"
+fi
 ls -l "$here/sheets"
