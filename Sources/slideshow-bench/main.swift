@@ -11,7 +11,8 @@ import Synchronization
 // three photos at the chosen DCT scale on one core + encoding only the three distinct
 // frames); peak memory at 3 and 60 photos; and how time grows with the number of photos.
 // With --batch, only the throughput of `slideshow batch` with one and two jobs at once (BatchBench.swift).
-// With --motion, only R2/P2 and R3/P3: transitions and Ken Burns against ffmpeg (MotionBench.swift), which the full run also prints.
+// With --motion, only R2/P2 and R3/P3: transitions and Ken Burns against ffmpeg (MotionBench.swift, ZoomBench.swift), which the full run also prints;
+// --r2 or --r3 runs only that half of it (R2 against the careful and naive P2; R3 against P3 at CRF 20 and at R3's size, with SSIM).
 // With --audio, only the soundtrack's figures (AudioBench.swift); a full run prints them last.
 // With --slides, only the per-slide cost of each look, the blur fill and the date imprint (SlideCostBench.swift).
 // With --formats, only the phone-format figures of issue 11 (PhoneFormatBench.swift; HEICs from --media DIR, default ../shared/media).
@@ -20,6 +21,7 @@ var runs = 5
 var photoFolder = "../shared/photos"
 var batchOnly = false
 var motionOnly = false
+var motionParts = Set(MotionPart.allCases)
 var slidesOnly = false
 var audioOnly = false
 var formatsOnly = false
@@ -31,12 +33,14 @@ while let argument = arguments.popFirst() {
     case "--photos": photoFolder = arguments.popFirst() ?? photoFolder
     case "--batch": batchOnly = true
     case "--motion": motionOnly = true
+    case "--r2": motionOnly = true; motionParts = [.dissolve]
+    case "--r3": motionOnly = true; motionParts = [.zoom]
     case "--slides": slidesOnly = true
     case "--audio": audioOnly = true
     case "--formats": formatsOnly = true
     case "--media": mediaFolder = arguments.popFirst() ?? mediaFolder
     default:
-        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --motion | --audio | --slides | --formats] [--media DIR]")
+        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --motion | --r2 | --r3 | --audio | --slides | --formats] [--media DIR]")
         exit(64)
     }
 }
@@ -67,7 +71,7 @@ func runAlone(_ benchmark: () -> Void) -> Never {
     exit(0)
 }
 
-if motionOnly { runAlone { motionBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, runs: runs, scratch: scratchFile) } }
+if motionOnly { runAlone { motionBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, runs: runs, scratch: scratchFile, parts: motionParts) } }
 
 if formatsOnly { runAlone { phoneFormatBenchmark(tool: tool, media: mediaFolder, scratch: scratch, runs: runs) } }
 
