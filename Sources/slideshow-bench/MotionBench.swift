@@ -18,8 +18,8 @@ import Foundation
 // and of P3 against its own filter graph's frames before encoding.
 // Floors: R2's is decoding the photos (at the chosen DCT scale, one core) plus x264 encoding
 // only the pictures the encoder sees (the IDRs as in our file); R3's is x264 alone encoding
-// its 270 frames. Both encodes run in ffmpeg from raw frames (taken from our own output) with
-// our encoder's settings (VideoSettings.x264Parameters).
+// its 270 frames. Both encodes run in ffmpeg from raw frames (our show's, from a render at
+// CRF 1) with our encoder's settings (VideoSettings.x264Parameters).
 // Figures are medians of alternating runs; ratios are of CPU time (user + sys), since the
 // machine may be shared, with wall times beside them.
 
@@ -41,11 +41,12 @@ func peerEncode(crf: Double = 20) -> [String] {
     ["-c:v", "libx264", "-preset", "medium", "-tune", "stillimage", "-crf", String(format: "%.2f", crf), "-movflags", "+faststart"]
 }
 /// x264 alone on raw frames, with our encoder's settings.
-func encodeAlone(_ raw: String, output: String, keyframes: [Int] = [0]) -> [String] {
+/// - Parameter parameters: the x264-params, ours unless a variant is measured.
+func encodeAlone(_ raw: String, output: String, keyframes: [Int] = [0], parameters: String = VideoSettings().x264Parameters) -> [String] {
     let settings = VideoSettings()
     return ["-v", "error", "-y"] + rawInput(raw)
         + ["-c:v", "libx264", "-preset", settings.preset, "-tune", settings.tune ?? "", "-crf", String(settings.crf),
-           "-x264-params", settings.x264Parameters,
+           "-x264-params", parameters,
            "-force_key_frames", "expr:" + keyframes.map { "eq(n,\($0))" }.joined(separator: "+"), "-f", "mp4", output]
 }
 
@@ -73,9 +74,12 @@ func dissolveBenchmark(tool: String, ffmpeg: String, photos: [String], runs: Int
 
     // One run first, whose pictures the floor encodes: those the encoder made (our file's
     // packets that are not held frames), with IDRs where ours are.
+    // They are taken from the same show rendered at CRF 1 (frames decoded from the CRF 20 file
+    // would carry its losses into the floor's encode).
     _ = measure(tool, r2)
+    _ = measure(tool, Array(r2.dropLast()) + [scratch("r2-reference.mp4"), "--crf", "1"])
     let made = encodedFrames(scratch("r2.mp4"))
-    _ = measure(ffmpeg, ["-v", "error", "-y", "-i", scratch("r2.mp4"), "-vf",
+    _ = measure(ffmpeg, ["-v", "error", "-y", "-i", scratch("r2-reference.mp4"), "-vf",
                          "select='" + made.all.map { "eq(n,\($0))" }.joined(separator: "+") + "'", "-fps_mode", "passthrough",
                          "-f", "rawvideo", "-pix_fmt", "yuv420p", scratch("r2.yuv")])
     let keyframes = made.keyframes.compactMap { made.all.firstIndex(of: $0) }
@@ -92,6 +96,7 @@ func dissolveBenchmark(tool: String, ffmpeg: String, photos: [String], runs: Int
         encodes.append(measure(ffmpeg, encodeAlone(scratch("r2.yuv"), output: scratch("floor.mp4"), keyframes: keyframes)))
     }
     try? FileManager.default.removeItem(atPath: scratch("r2.yuv"))
+    try? FileManager.default.removeItem(atPath: scratch("r2-reference.mp4"))
     for (name, list) in costs where list.contains(where: { $0.status != 0 }) {
         print("slideshow-bench: \(name) failed")
         return

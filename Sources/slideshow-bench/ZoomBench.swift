@@ -30,7 +30,9 @@ func zoomBenchmark(tool: String, ffmpeg: String, photos: [String], runs: Int, sc
     _ = measure(tool, r3([], "r3.mp4"))
     _ = measure(tool, r3(["--crf", "1"], "r3-reference.mp4"))
     _ = measure(ffmpeg, creeping + ["-f", "rawvideo", "-pix_fmt", "yuv420p", scratch("p3.yuv")])
-    _ = measure(ffmpeg, ["-v", "error", "-y", "-i", scratch("r3.mp4"), "-f", "rawvideo", "-pix_fmt", "yuv420p", scratch("r3.yuv")])
+    // The frames x264 alone encodes: R3's as composed, i.e. from the CRF 1 render (frames decoded
+    // from the CRF 20 file would carry its losses into every encode made from them).
+    _ = measure(ffmpeg, ["-v", "error", "-y", "-i", scratch("r3-reference.mp4"), "-f", "rawvideo", "-pix_fmt", "yuv420p", scratch("r3.yuv")])
     // The CRF at which P3's encoder makes a file as large as R3's, searched on P3's frames.
     let r3Bytes = fileSize(scratch("r3.mp4"))
     let matched = crf(forBytes: r3Bytes) { crf in
@@ -55,6 +57,11 @@ func zoomBenchmark(tool: String, ffmpeg: String, photos: [String], runs: Int, sc
     // Once, untimed in the loop: R3's frames at P3's x264 settings (what B-frames, lookahead,
     // mb-tree and frame threads would buy us), against R3's reference.
     let peerSettings = measure(ffmpeg, ["-v", "error", "-y"] + rawInput(scratch("r3.yuv")) + peerEncode() + [scratch("r3-peer.mp4")])
+    // And with ours plus mb-tree over a 20-frame lookahead, still without B-frames (which the
+    // held frames' all-skip P slices rule out): what the rate control alone would buy.
+    let mbTreeParameters = VideoSettings().x264Parameters
+        .replacingOccurrences(of: "rc-lookahead=0", with: "rc-lookahead=20").replacingOccurrences(of: "mbtree=0", with: "mbtree=1")
+    let mbTree = measure(ffmpeg, encodeAlone(scratch("r3.yuv"), output: scratch("r3-mbtree.mp4"), parameters: mbTreeParameters))
 
     // Memory of the motion show as it grows: 1 s a photo, 0.5 s fades.
     var peaks: [Int: Int] = [:]
@@ -69,7 +76,9 @@ func zoomBenchmark(tool: String, ffmpeg: String, photos: [String], runs: Int, sc
     let theirs = quality(ffmpeg: ffmpeg, scratch("p3.mp4"), reference: scratch("p3.yuv"))
     let theirsMatched = quality(ffmpeg: ffmpeg, scratch("p3-matched.mp4"), reference: scratch("p3.yuv"))
     let oursAtPeerSettings = quality(ffmpeg: ffmpeg, scratch("r3-peer.mp4"), reference: scratch("r3-reference.mp4"))
-    for file in ["r3.yuv", "p3.yuv", "p3-search.mp4", "r3-reference.mp4"] { try? FileManager.default.removeItem(atPath: scratch(file)) }
+    let oursWithMBTree = quality(ffmpeg: ffmpeg, scratch("r3-mbtree.mp4"), reference: scratch("r3-reference.mp4"))
+    let floorQuality = quality(ffmpeg: ffmpeg, scratch("floor.mp4"), reference: scratch("r3-reference.mp4"))
+    for file in ["r3.yuv", "p3.yuv", "p3-search.mp4", "r3-reference.mp4", "r3-peer.mp4", "r3-mbtree.mp4"] { try? FileManager.default.removeItem(atPath: scratch(file)) }
 
     func figures(_ quality: Quality) -> String { String(format: ", %.2f Mbit/s, SSIM %.5f", quality.megabitsPerSecond, quality.ssim) }
     print(motionRow("R3 fade+zoom", costs["R3 fade+zoom"]!, extra: figures(ours)))
@@ -82,7 +91,10 @@ func zoomBenchmark(tool: String, ffmpeg: String, photos: [String], runs: Int, sc
     let wall = { (name: String) in median(costs[name]!.map(\.wall)) }
     let floorCPU = median(floors.map(\.cpu)), floorWall = median(floors.map(\.wall))
     print("  Floor R3: x264 alone on its 270 frames, our settings: cpu \(format(floorCPU)) (wall \(format(floorWall)))")
-    print(String(format: "  R3's frames at P3's x264 settings: cpu %@, peak RSS %@", format(peerSettings.cpu), megabytes(peerSettings.peakRSS)) + figures(oursAtPeerSettings))
+    print("  R3's frames again, x264 alone in ffmpeg (cpu, ffmpeg's peak RSS, rate, SSIM against R3's reference):")
+    print("    our settings:                         cpu \(format(floorCPU)), \(megabytes(floors.map(\.peakRSS).max()!))" + figures(floorQuality))
+    print("    ours + mb-tree, lookahead 20:         cpu \(format(mbTree.cpu)), \(megabytes(mbTree.peakRSS))" + figures(oursWithMBTree))
+    print("    P3's (B-frames, lookahead 40, mb-tree, frame threads): cpu \(format(peerSettings.cpu)), \(megabytes(peerSettings.peakRSS))" + figures(oursAtPeerSettings))
     print(String(format: "  P3 at R3's size / R3: %.2fx cpu (%.2fx wall), SSIM %.5f against P3's %.5f   (target ≥ 1.0x, SSIM ≥ P3's)",
                  cpu("P3 at R3's size") / cpu("R3 fade+zoom"), wall("P3 at R3's size") / wall("R3 fade+zoom"), ours.ssim, theirsMatched.ssim))
     print(String(format: "  P3 / R3: %.2fx cpu (%.2fx wall) at CRF 20    P3 all the way / R3: %.2fx cpu",

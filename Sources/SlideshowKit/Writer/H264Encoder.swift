@@ -9,22 +9,22 @@ final class H264Encoder {
     /// x264's threads: two, whatever the machine (see ``VideoSettings/x264Parameters``).
     static let threads = 2
 
-    /// The macroblock partitions x264 tries when pictures are skipped between holds: preset
-    /// medium's, less the 8x8 (and 4x4) sub-partitions of P macroblocks (`p8x8`).
+    /// What x264 does differently on P frames when pictures are skipped between holds: each
+    /// macroblock's 8x8 partitions share one reference picture (`mixed-refs=0`) instead of
+    /// each searching its own among preset medium's 3.
     ///
     /// With held frames skipped the encoder's only P frames are composed ones (transitions,
-    /// motion), and on those, sub-partitions are where preset medium spends its time (each
-    /// macroblock's four 8x8 blocks searched and rate-distortion-decided against 3 references,
-    /// for motion that is smooth and whole-picture): without them x264 takes 40–46% less CPU
-    /// on a crossfade and on a Ken Burns zoom, and writes 2.5–5% fewer bytes at the same CRF,
-    /// with SSIM on x264's own rate–quality curve or above it (issue 25; README, "Speed of
-    /// transitions and motion").
+    /// motion), where the reference is always the frame before: without mixed references x264
+    /// takes 25–28% less CPU on a crossfade and on a Ken Burns zoom, within 1% of the bytes at
+    /// the same CRF and the same SSIM (issue 25; README, "Speed of transitions and motion").
+    /// Dropping the P sub-partitions altogether (`p8x8`) saves 40–46%, but then a macroblock
+    /// half picture, half letterbox bar moves as one and the bars beside it are no longer
+    /// exactly their colour.
     ///
     /// A show of cuts (IDR pictures only) is encoded exactly as before: its pictures are the
-    /// same bytes, and only x264's settings text in the first picture's SEI says
-    /// `analyse=0x3:0x103` instead of `0x113` (`b8x8` stays, unused without B-frames, so that
-    /// the text keeps its length and the file its size).
-    static let partitions = "i4x4,i8x8,b8x8"
+    /// same bytes, and only x264's settings text in the first picture's SEI says `mixed_ref=0`
+    /// instead of `mixed_ref=1` (the same length: the file keeps its size).
+    static let pFrameOptions = "mixed-refs=0"
 
     /// The codec context and the packet it fills: each freed once, by its own owner.
     private let codecContext: OwnedCodecContext
@@ -38,8 +38,8 @@ final class H264Encoder {
     /// anything is opened); settings libx264 refuses all the same fail as an ``FFmpegError``,
     /// and whatever was allocated is freed once, by its owner.
     /// - Throws: ``FFmpegError`` when libx264 is missing, rejects an option, or leaves one unrecognised.
-    /// - Parameter partitions: the partitions x264 tries (``partitions`` unless a test compares).
-    init(settings: VideoSettings, globalHeader: Bool, partitions: String = H264Encoder.partitions) throws(FFmpegError) {
+    /// - Parameter pFrameOptions: x264's options for P frames (``pFrameOptions`` unless a test compares).
+    init(settings: VideoSettings, globalHeader: Bool, pFrameOptions: String = H264Encoder.pFrameOptions) throws(FFmpegError) {
         _ = quietFFmpegLogging
         guard let codec = avcodec_find_encoder_by_name("libx264") else {
             throw FFmpegError(call: "avcodec_find_encoder_by_name(libx264)", code: -ENOSYS)
@@ -70,7 +70,7 @@ final class H264Encoder {
         try setOption(&options, "crf", String(settings.crf))
         try setOption(&options, "profile", "high")
         try setOption(&options, "forced-idr", "1")
-        try setOption(&options, "x264-params", settings.x264Parameters(partitions: partitions))
+        try setOption(&options, "x264-params", settings.x264Parameters(pFrameOptions: pFrameOptions))
 
         try check(avcodec_open2(context, codec, &options), "avcodec_open2(libx264)")
         if let unrecognised = av_dict_get(options, "", nil, AV_DICT_IGNORE_SUFFIX) {
@@ -130,15 +130,15 @@ extension VideoSettings {
     /// speed on one picture, flat memory on many. Composed frames (transitions, motion) keep
     /// slices too: frame threads measured 9% faster on the R3 show (23.2 against 25.4 s) but
     /// held 20 MB more. Those composed frames are the encoder's only P frames, and they are
-    /// encoded without P sub-partitions (``H264Encoder/partitions``).
-    @_spi(Benchmark) public var x264Parameters: String { x264Parameters(partitions: H264Encoder.partitions) }
+    /// encoded without mixed references (``H264Encoder/pFrameOptions``).
+    @_spi(Benchmark) public var x264Parameters: String { x264Parameters(pFrameOptions: H264Encoder.pFrameOptions) }
 
-    /// The `x264-params` with other partitions for the composed frames (x264's own syntax, e.g. medium's `i4x4,i8x8,p8x8,b8x8`).
-    func x264Parameters(partitions: String) -> String {
+    /// The `x264-params` with other options for the composed frames (x264's own syntax, e.g. medium's `mixed-refs=1`).
+    func x264Parameters(pFrameOptions: String) -> String {
         var parameters = "bframes=0:threads=\(H264Encoder.threads)"
         if hold == .skip {
             parameters += ":rc-lookahead=0:sync-lookahead=0:mbtree=0:scenecut=0:sliced-threads=1"
-            parameters += ":partitions=\(partitions)"
+            parameters += ":\(pFrameOptions)"
         }
         return parameters
     }
