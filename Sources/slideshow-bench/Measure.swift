@@ -50,3 +50,22 @@ func median(_ values: [Double]) -> Double {
 
 func format(_ seconds: Double) -> String { String(format: "%.3f s", seconds) }
 func megabytes(_ bytes: Int) -> String { String(format: "%.0f MB", Double(bytes) / 1e6) }
+
+/// Runs a program and returns what it wrote to stdout and stderr (ffprobe's answers, ffmpeg's `ssim` report).
+func capture(_ executable: String, _ arguments: [String]) -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    guard (try? process.run()) != nil else { return "" }
+    let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return text
+}
+
+/// A file's size in bytes (0 when it is missing).
+func fileSize(_ path: String) -> Int {
+    (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+}

@@ -2,136 +2,117 @@ import Foundation
 @_spi(Benchmark) import SlideshowKit
 
 // R2/P2 and R3/P3: a crossfade show and a Ken Burns show against ffmpeg's recipes, with
-// their floors and the memory of the motion show from 3 to 30 photos.
+// their floors, R3 and P3 at the same file size with SSIM, and the memory of the motion show
+// from 3 to 30 photos (issue 25).
 //
 // R2: --duration 9 --transition fade --transition-duration 1 (270 frames: 3 held pictures and
-//     60 transition frames). P2: ffmpeg's xfade over looped stills (it makes 271 frames).
+//     60 transition frames). P2 careful: ffmpeg's xfade over stills each decoded and scaled
+//     once and held by the loop filter. P2 naive: xfade over `-loop 1 -t S -i photo`, which
+//     decodes and scales each photo again for every frame (the recipe most answers give).
 // R3: R2 plus --motion zoom-in --zoom 0.2 --fit fill (every frame composed and encoded).
-//     P3: ffmpeg's Ken Burns recipe: pre-upscale 4x, zoompan, xfade between.
+//     P3: ffmpeg's Ken Burns recipe: pre-upscale 4x, zoompan, xfade between. It has no naive
+//     form: zoompan makes all of a photo's frames from its one decoded picture. P3 all the
+//     way: the zoom spread over each photo's whole time, as R3 moves. P3 at R3's size: P3 at
+//     the CRF (searched on P3's own frames) whose file is as large as R3's.
+// Quality: SSIM of R3 against the same show rendered at CRF 1 (our jitter-free reference),
+// and of P3 against its own filter graph's frames before encoding.
 // Floors: R2's is decoding the photos (at the chosen DCT scale, one core) plus x264 encoding
-// only the 63 pictures that change; R3's is x264 alone encoding its 270 frames. Both encodes
-// run in ffmpeg from raw frames (taken from our own output) with our encoder's settings.
+// only the pictures the encoder sees (the IDRs as in our file); R3's is x264 alone encoding
+// its 270 frames. Both encodes run in ffmpeg from raw frames (our show's, from a render at
+// CRF 1) with our encoder's settings (VideoSettings.x264Parameters).
+// Figures are medians of alternating runs; ratios are of CPU time (user + sys), since the
+// machine may be shared, with wall times beside them.
 
-func motionBenchmark(tool: String, ffmpeg: String, photos: [String], runs: Int, scratch: (String) -> String) {
-    func ours(_ list: [String], _ name: String, _ extra: [String]) -> [String] {
-        ["make"] + list + extra + ["--overwrite", "--quiet", "-o", scratch(name)]
-    }
-    let r2 = ours(photos, "r2.mp4", ["--duration", "9", "--transition", "fade", "--transition-duration", "1"])
-    let r3 = ours(photos, "r3.mp4", ["--duration", "9", "--transition", "fade", "--transition-duration", "1",
-                                     "--motion", "zoom-in", "--zoom", "0.2", "--fit", "fill"])
-    let fit = "scale=1920:1080:force_original_aspect_ratio=decrease,pad=1920:1080:(ow-iw)/2:(oh-ih)/2,setsar=1,format=yuv420p"
-    let encode = ["-c:v", "libx264", "-preset", "medium", "-tune", "stillimage", "-crf", "20", "-movflags", "+faststart"]
-    let p2 = ["-v", "error", "-y",
-              "-framerate", "30", "-loop", "1", "-t", "3.5", "-i", photos[0],
-              "-framerate", "30", "-loop", "1", "-t", "4", "-i", photos[1],
-              "-framerate", "30", "-loop", "1", "-t", "3.5", "-i", photos[2],
-              "-filter_complex", "[0]\(fit)[a];[1]\(fit)[b];[2]\(fit)[c];[a][b]xfade=transition=fade:duration=1:offset=2.5[ab];[ab][c]xfade=transition=fade:duration=1:offset=5.5,format=yuv420p"]
-        + encode + [scratch("p2.mp4")]
-    // Ken Burns the usual way: each photo upscaled 4x and cropped to 16:9, zoompan's zoom
-    // creeping to 1.2 on whole pixels of that, xfade between.
-    // `zoom` is zoompan's zoom expression; d is the photo's frames.
-    func kenBurns(_ frames: Int, zoom: String = "min(zoom+0.0025,1.2)") -> String {
-        "scale=7680:4320:force_original_aspect_ratio=increase,crop=7680:4320,zoompan=z='\(zoom)':x='iw/2-(iw/zoom/2)':y='ih/2-(ih/zoom/2)':d=\(frames):s=1920x1080:fps=30,setsar=1,format=yuv420p"
-    }
-    func kenBurnsShow(_ output: String, zoom: (Int) -> String) -> [String] {
-        ["-v", "error", "-y", "-i", photos[0], "-i", photos[1], "-i", photos[2],
-         "-filter_complex", "[0]\(kenBurns(105, zoom: zoom(105)))[a];[1]\(kenBurns(120, zoom: zoom(120)))[b];[2]\(kenBurns(105, zoom: zoom(105)))[c];[a][b]xfade=transition=fade:duration=1:offset=2.5[ab];[ab][c]xfade=transition=fade:duration=1:offset=5.5,format=yuv420p"]
-            + encode + [scratch(output)]
-    }
-    // P3 as the issue gives it: the zoom creeps by 0.0025 a frame and stops at 1.2 after 80
-    // frames, so the last 25 to 40 frames of each photo stand still. P3 all the way: the same
-    // recipe with the zoom spread over the photo's whole time, as R3 moves (the same work).
-    let p3 = kenBurnsShow("p3.mp4") { _ in "min(zoom+0.0025,1.2)" }
-    let p3Moving = kenBurnsShow("p3-moving.mp4") { frames in "1+0.2*on/\(frames - 1)" }
+/// Which half of the motion benchmark to run.
+enum MotionPart: CaseIterable { case dissolve, zoom }
 
+func motionBenchmark(tool: String, ffmpeg: String, photos: [String], runs: Int, scratch: (String) -> String,
+                     parts: Set<MotionPart> = Set(MotionPart.allCases)) {
     print("")
-    print("R2/R3: the same 3 photos, 9 s, 1 s fades (R3: zoom-in 0.2, fill) → 1920x1080, 30 fps, x264 medium CRF 20")
-    var costs: [String: [Cost]] = [:]
-    // One run of each show first, whose frames the floors encode; then everything alternates,
-    // floors included, so that a machine whose speed drifts affects each figure alike.
+    print("R2/R3: the same 3 photos, 9 s, 1 s fades (R3: zoom-in 0.2, fill) → 1920x1080, 30 fps, x264 medium/stillimage CRF 20")
+    print("Medians of \(runs) runs each, alternating; ratios of CPU time (user + sys), wall times beside them")
+    if parts.contains(.dissolve) { dissolveBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, runs: runs, scratch: scratch) }
+    if parts.contains(.zoom) { zoomBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, runs: runs, scratch: scratch) }
+}
+
+let peerFit = "scale=1920:1080:force_original_aspect_ratio=decrease,pad=1920:1080:(ow-iw)/2:(oh-ih)/2,setsar=1,format=yuv420p"
+/// ffmpeg's x264 settings for the peers: ours, at its defaults otherwise (B-frames, lookahead, mb-tree, frame threads).
+func peerEncode(crf: Double = 20) -> [String] {
+    ["-c:v", "libx264", "-preset", "medium", "-tune", "stillimage", "-crf", String(format: "%.2f", crf), "-movflags", "+faststart"]
+}
+/// x264 alone on raw frames, with our encoder's settings.
+/// - Parameter parameters: the x264-params, ours unless a variant is measured.
+func encodeAlone(_ raw: String, output: String, keyframes: [Int] = [0], parameters: String = VideoSettings().x264Parameters) -> [String] {
+    let settings = VideoSettings()
+    return ["-v", "error", "-y"] + rawInput(raw)
+        + ["-c:v", "libx264", "-preset", settings.preset, "-tune", settings.tune ?? "", "-crf", String(settings.crf),
+           "-x264-params", parameters,
+           "-force_key_frames", "expr:" + keyframes.map { "eq(n,\($0))" }.joined(separator: "+"), "-f", "mp4", output]
+}
+
+func motionRow(_ name: String, _ list: [Cost], extra: String = "") -> String {
+    "  \(name.padding(toLength: 22, withPad: " ", startingAt: 0)) cpu \(format(median(list.map(\.cpu))))  wall \(format(median(list.map(\.wall))))  peak RSS \(megabytes(list.map(\.peakRSS).max()!))\(extra)"
+}
+
+/// R2 against P2, careful and naive, and R2's floor.
+func dissolveBenchmark(tool: String, ffmpeg: String, photos: [String], runs: Int, scratch: (String) -> String) {
+    let r2 = ["make"] + photos + ["--duration", "9", "--transition", "fade", "--transition-duration", "1",
+                                  "--overwrite", "--quiet", "-o", scratch("r2.mp4")]
+    let inputs = ["-v", "error", "-y", "-i", photos[0], "-i", photos[1], "-i", photos[2]]
+    let xfades = "[a][b]xfade=transition=fade:duration=1:offset=2.5[ab];[ab][c]xfade=transition=fade:duration=1:offset=5.5,format=yuv420p"
+    // Careful: each photo decoded and scaled once, then held by the loop filter (3.5, 4 and 3.5 s).
+    func held(_ frames: Int) -> String { "\(peerFit),loop=loop=\(frames - 1):size=1:start=0,setpts=N/30/TB" }
+    let p2Careful = inputs + ["-filter_complex", "[0]\(held(105))[a];[1]\(held(120))[b];[2]\(held(105))[c];\(xfades)", "-r", "30"]
+        + peerEncode() + [scratch("p2-careful.mp4")]
+    // Naive: the image demuxer loops the file, so every frame decodes and scales the photo again.
+    let p2Naive = ["-v", "error", "-y",
+                   "-framerate", "30", "-loop", "1", "-t", "3.5", "-i", photos[0],
+                   "-framerate", "30", "-loop", "1", "-t", "4", "-i", photos[1],
+                   "-framerate", "30", "-loop", "1", "-t", "3.5", "-i", photos[2],
+                   "-filter_complex", "[0]\(peerFit)[a];[1]\(peerFit)[b];[2]\(peerFit)[c];\(xfades)"]
+        + peerEncode() + [scratch("p2-naive.mp4")]
+
+    // One run first, whose pictures the floor encodes: those the encoder made (our file's
+    // packets that are not held frames), with IDRs where ours are.
+    // They are taken from the same show rendered at CRF 1 (frames decoded from the CRF 20 file
+    // would carry its losses into the floor's encode).
     _ = measure(tool, r2)
-    _ = measure(tool, r3)
-    _ = measure(ffmpeg, p3)
-    // Raw frames of our outputs: R2's changing pictures (the holds' first frames and the two windows), R3's all.
-    _ = measure(ffmpeg, ["-v", "error", "-y", "-i", scratch("r2.mp4"), "-vf",
-                         "select='eq(n,0)+between(n,75,104)+eq(n,105)+between(n,165,194)+eq(n,195)'", "-fps_mode", "passthrough",
+    _ = measure(tool, Array(r2.dropLast()) + [scratch("r2-reference.mp4"), "--crf", "1"])
+    let made = encodedFrames(scratch("r2.mp4"))
+    _ = measure(ffmpeg, ["-v", "error", "-y", "-i", scratch("r2-reference.mp4"), "-vf",
+                         "select='" + made.all.map { "eq(n,\($0))" }.joined(separator: "+") + "'", "-fps_mode", "passthrough",
                          "-f", "rawvideo", "-pix_fmt", "yuv420p", scratch("r2.yuv")])
-    _ = measure(ffmpeg, ["-v", "error", "-y", "-i", scratch("r3.mp4"), "-f", "rawvideo", "-pix_fmt", "yuv420p", scratch("r3.yuv")])
-    _ = measure(ffmpeg, ["-v", "error", "-y", "-i", scratch("p3.mp4"), "-f", "rawvideo", "-pix_fmt", "yuv420p", scratch("p3.yuv")])
-    let x264 = ["-c:v", "libx264", "-preset", "medium", "-tune", "stillimage", "-crf", "20",
-                "-x264-params", "bframes=0:threads=2:rc-lookahead=0:sync-lookahead=0:mbtree=0:scenecut=0:sliced-threads=1", "-f", "mp4"]
-    func encodeAlone(_ raw: String) -> [String] {
-        ["-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "1920x1080", "-r", "30", "-i", raw] + x264 + [scratch("floor.mp4")]
-    }
-    // R3's and P3's frames encoded the way P3 encodes (ffmpeg's x264 defaults: B-frames,
-    // lookahead, frame threads): what the encoder alone costs on each show at the peer's settings.
-    func peerEncode(_ raw: String) -> [String] {
-        ["-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "1920x1080", "-r", "30", "-i", raw]
-            + encode.filter { $0 != "+faststart" && $0 != "-movflags" } + ["-f", "mp4", scratch("floor.mp4")]
-    }
-    var decodeTimes: [Double] = [], r2Encodes: [Double] = [], r3Encodes: [Double] = [], r3PeerEncodes: [Double] = [], p3Encodes: [Double] = []
+    let keyframes = made.keyframes.compactMap { made.all.firstIndex(of: $0) }
+    var costs: [String: [Cost]] = [:]
+    var decodeTimes: [Double] = [], encodes: [Cost] = []
     let manager = ImageManager()
     for _ in 0..<runs {
         costs["R2 fade", default: []].append(measure(tool, r2))
-        costs["P2 ffmpeg xfade", default: []].append(measure(ffmpeg, p2))
-        costs["R3 fade+zoom", default: []].append(measure(tool, r3))
-        costs["P3 ffmpeg zoompan", default: []].append(measure(ffmpeg, p3))
-        costs["P3 all the way", default: []].append(measure(ffmpeg, p3Moving))
+        costs["P2 careful (loop)", default: []].append(measure(ffmpeg, p2Careful))
+        costs["P2 naive (-loop 1)", default: []].append(measure(ffmpeg, p2Naive))
         decodeTimes.append(time {
             for photo in photos { _ = try! manager.decodeAtChosenScale(Photo(path: photo), targetSize: .hd1080) }
         })
-        r2Encodes.append(measure(ffmpeg, encodeAlone(scratch("r2.yuv"))).wall)
-        r3Encodes.append(measure(ffmpeg, encodeAlone(scratch("r3.yuv"))).wall)
-        r3PeerEncodes.append(measure(ffmpeg, peerEncode(scratch("r3.yuv"))).wall)
-        p3Encodes.append(measure(ffmpeg, peerEncode(scratch("p3.yuv"))).wall)
+        encodes.append(measure(ffmpeg, encodeAlone(scratch("r2.yuv"), output: scratch("floor.mp4"), keyframes: keyframes)))
     }
+    try? FileManager.default.removeItem(atPath: scratch("r2.yuv"))
+    try? FileManager.default.removeItem(atPath: scratch("r2-reference.mp4"))
     for (name, list) in costs where list.contains(where: { $0.status != 0 }) {
         print("slideshow-bench: \(name) failed")
         return
     }
-    // Memory of the motion show as it grows: 1 s a photo, 0.5 s fades.
-    var peaks: [Int: Int] = [:]
-    for count in [3, 30] {
-        let list = (0..<count).map { photos[$0 % photos.count] }
-        let args = ours(list, "r3-\(count).mp4", ["--slide-duration", "1", "--transition", "fade", "--transition-duration", "0.5",
-                                                  "--motion", "zoom-in", "--zoom", "0.2", "--fit", "fill"])
-        peaks[count] = measure(tool, args).peakRSS
-    }
-
-    // Frame counts (ffprobe's count of our outputs and the peers').
-    func frameCount(_ path: String) -> Int {
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
-        probe.arguments = ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", path]
-        let pipe = Pipe()
-        probe.standardOutput = pipe
-        try? probe.run()
-        probe.waitUntilExit()
-        return Int(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
-    }
-    try? FileManager.default.removeItem(atPath: scratch("r2.yuv"))
-    try? FileManager.default.removeItem(atPath: scratch("r3.yuv"))
-    try? FileManager.default.removeItem(atPath: scratch("p3.yuv"))
-    let r2Floor = median(decodeTimes) + median(r2Encodes)
-    let r3Floor = median(r3Encodes)
-
-    func row(_ name: String) -> String {
-        let list = costs[name]!
-        return "\(name.padding(toLength: 18, withPad: " ", startingAt: 0)) wall \(format(median(list.map(\.wall))))  cpu \(format(median(list.map(\.cpu))))  peak RSS \(megabytes(list.map(\.peakRSS).max()!))  cores busy \(String(format: "%.2f", median(list.map(\.cores))))"
-    }
-    print("Medians of \(runs) runs each, alternating:")
-    for name in ["R2 fade", "P2 ffmpeg xfade", "R3 fade+zoom", "P3 ffmpeg zoompan", "P3 all the way"] { print("  " + row(name)) }
-    print("Frames: R2 \(frameCount(scratch("r2.mp4"))), P2 \(frameCount(scratch("p2.mp4"))), R3 \(frameCount(scratch("r3.mp4"))), P3 \(frameCount(scratch("p3.mp4")))   (ours: exactly 270)")
-    print("Floor R2: decode at DCT scale \(format(median(decodeTimes))) + x264 alone on the 63 changing pictures \(format(median(r2Encodes))) = \(format(r2Floor))")
-    print("Floor R3: x264 alone on the 270 frames \(format(r3Floor)); with P3's x264 settings \(format(median(r3PeerEncodes)))")
-    func megabits(_ path: String) -> String {
-        let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        return String(format: "%.1f Mbit/s", Double(bytes) * 8 / 9 / 1_000_000)
-    }
-    print("P3's own: x264 alone on P3's 270 frames, P3's settings \(format(median(p3Encodes)))   bit rates: R3 \(megabits(scratch("r3.mp4"))), P3 \(megabits(scratch("p3.mp4")))")
+    let cpu = { (name: String) in median(costs[name]!.map(\.cpu)) }
     let wall = { (name: String) in median(costs[name]!.map(\.wall)) }
-    print(String(format: "P2 / R2: %.1fx   (target ≥ 4x)      R2 / floor: %.2fx   (target ≤ 1.30x)", wall("P2 ffmpeg xfade") / wall("R2 fade"), wall("R2 fade") / r2Floor))
-    print(String(format: "P3 / R3: %.2fx   (target ≥ 1.3x)    R3 / floor: %.2fx   (target ≤ 1.20x)", wall("P3 ffmpeg zoompan") / wall("R3 fade+zoom"), wall("R3 fade+zoom") / r3Floor))
-    print(String(format: "P3 all the way / R3: %.2fx   (the same recipe moving for each photo's whole time, as R3 does)", wall("P3 all the way") / wall("R3 fade+zoom")))
-    print("Peak RSS of R3: \(megabytes(costs["R3 fade+zoom"]!.map(\.peakRSS).max()!)) at 9 s; \(megabytes(peaks[3]!)) at 3 photos, \(megabytes(peaks[30]!)) at 30 photos (1 s each)   (target ≤ 250 MB, flat)")
+    func size(_ file: String) -> String { String(format: ", %.2f MB", Double(fileSize(scratch(file))) / 1e6) }
+    print(motionRow("R2 fade", costs["R2 fade"]!, extra: ", \(frameCount(scratch("r2.mp4"))) frames" + size("r2.mp4")))
+    print(motionRow("P2 careful (loop)", costs["P2 careful (loop)"]!, extra: ", \(frameCount(scratch("p2-careful.mp4"))) frames" + size("p2-careful.mp4")))
+    print(motionRow("P2 naive (-loop 1)", costs["P2 naive (-loop 1)"]!, extra: ", \(frameCount(scratch("p2-naive.mp4"))) frames" + size("p2-naive.mp4")))
+    // The decode runs on one core in this process: its wall time is its CPU time.
+    let floorCPU = median(decodeTimes) + median(encodes.map(\.cpu))
+    let floorWall = median(decodeTimes) + median(encodes.map(\.wall))
+    print("  Floor R2: decode at DCT scale \(format(median(decodeTimes))) + x264 alone on the \(made.all.count) pictures the encoder sees (\(made.keyframes.count) IDR) \(format(median(encodes.map(\.cpu)))) cpu = \(format(floorCPU)) (wall \(format(floorWall)))")
+    print(String(format: "  P2 careful / R2: %.2fx cpu (%.2fx wall)   (target ≥ 2x)      P2 naive / R2: %.1fx cpu (%.1fx wall)",
+                 cpu("P2 careful (loop)") / cpu("R2 fade"), wall("P2 careful (loop)") / wall("R2 fade"),
+                 cpu("P2 naive (-loop 1)") / cpu("R2 fade"), wall("P2 naive (-loop 1)") / wall("R2 fade")))
+    print(String(format: "  R2 / floor: %.2fx cpu (%.2fx wall)   (target ≤ 1.20x)", cpu("R2 fade") / floorCPU, wall("R2 fade") / floorWall))
 }

@@ -11,7 +11,8 @@ import Synchronization
 // three photos at the chosen DCT scale on one core + encoding only the three distinct
 // frames); peak memory at 3 and 60 photos; and how time grows with the number of photos.
 // With --batch, only the throughput of `slideshow batch` with one and two jobs at once (BatchBench.swift).
-// With --motion, only R2/P2 and R3/P3: transitions and Ken Burns against ffmpeg (MotionBench.swift), which the full run also prints.
+// With --motion, only R2/P2 and R3/P3: transitions and Ken Burns against ffmpeg (MotionBench.swift, ZoomBench.swift), which the full run also prints;
+// --r2 or --r3 runs only that half of it (R2 against the careful and naive P2; R3 against P3 at CRF 20 and at R3's size, with SSIM).
 // With --audio, only the soundtrack's figures (AudioBench.swift); a full run prints them last.
 // With --slides, only the per-slide cost of each look, the blur fill and the date imprint (SlideCostBench.swift).
 // With --clips, only issue 22's clip figures (ClipBench.swift; clips from --clip-folder DIR, default ../shared/clips); a full run prints them last.
@@ -21,6 +22,7 @@ var runs = 5
 var photoFolder = "../shared/photos"
 var batchOnly = false
 var motionOnly = false
+var motionParts = Set(MotionPart.allCases)
 var slidesOnly = false
 var audioOnly = false
 var formatsOnly = false
@@ -34,6 +36,8 @@ while let argument = arguments.popFirst() {
     case "--photos": photoFolder = arguments.popFirst() ?? photoFolder
     case "--batch": batchOnly = true
     case "--motion": motionOnly = true
+    case "--r2": motionOnly = true; motionParts = [.dissolve]
+    case "--r3": motionOnly = true; motionParts = [.zoom]
     case "--slides": slidesOnly = true
     case "--audio": audioOnly = true
     case "--formats": formatsOnly = true
@@ -41,7 +45,7 @@ while let argument = arguments.popFirst() {
     case "--clips": clipsOnly = true
     case "--clip-folder": clipFolder = arguments.popFirst() ?? clipFolder
     default:
-        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --motion | --audio | --slides | --formats | --clips] [--media DIR] [--clip-folder DIR]")
+        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --motion | --r2 | --r3 | --audio | --slides | --formats | --clips] [--media DIR] [--clip-folder DIR]")
         exit(64)
     }
 }
@@ -72,7 +76,7 @@ func runAlone(_ benchmark: () -> Void) -> Never {
     exit(0)
 }
 
-if motionOnly { runAlone { motionBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, runs: runs, scratch: scratchFile) } }
+if motionOnly { runAlone { motionBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, runs: runs, scratch: scratchFile, parts: motionParts) } }
 
 if formatsOnly { runAlone { phoneFormatBenchmark(tool: tool, media: mediaFolder, scratch: scratch, runs: runs) } }
 

@@ -44,7 +44,7 @@ struct BitstreamTests {
 
     @Test("the encoder's SPS parses: 4:2:0 High, POC type 2, 1080p is 120x68 macroblocks")
     func encoderSPS() throws {
-        let encoder = try H264Encoder(settings: VideoSettings(), globalHeader: true, skipHolds: true)
+        let encoder = try H264Encoder(settings: VideoSettings(), globalHeader: true)
         let units = NALUnit.split(annexB: encoder.extradata)
         let sps = try SequenceParameterSet(nalUnit: try #require(units.first { NALUnit.type(of: $0) == 7 }))
         #expect(sps.profileIDC == 100)

@@ -12,12 +12,12 @@ struct WriterHardeningTests {
         // CRF 0 (lossless) with profile High: x264 refuses to open. Before, the failing
         // initialiser freed the context and deinit freed it again (a double free, a crash).
         let error = #expect(throws: FFmpegError.self) {
-            _ = try H264Encoder(settings: VideoSettings(size: small, crf: 0), globalHeader: true, skipHolds: true)
+            _ = try H264Encoder(settings: VideoSettings(size: small, crf: 0), globalHeader: true)
         }
         #expect(error?.call == "avcodec_open2(libx264)")
         // The same for an unknown tune, which the settings' check would have caught first.
         #expect(throws: FFmpegError.self) {
-            _ = try H264Encoder(settings: VideoSettings(size: small, tune: "nonsense"), globalHeader: true, skipHolds: true)
+            _ = try H264Encoder(settings: VideoSettings(size: small, tune: "nonsense"), globalHeader: true)
         }
     }
 

@@ -6,8 +6,25 @@ internal import CFFmpeg
 /// order is presentation order), CRF rate control, BT.709 limited-range tags written into
 /// the VUI, and a global header (SPS/PPS in extradata) as MP4 needs.
 final class H264Encoder {
-    /// x264's threads: two, whatever the machine (see the x264-params below).
+    /// x264's threads: two, whatever the machine (see ``VideoSettings/x264Parameters``).
     static let threads = 2
+
+    /// What x264 does differently on P frames when pictures are skipped between holds: each
+    /// macroblock's 8x8 partitions share one reference picture (`mixed-refs=0`) instead of
+    /// each searching its own among preset medium's 3.
+    ///
+    /// With held frames skipped the encoder's only P frames are composed ones (transitions,
+    /// motion), where the reference is always the frame before: without mixed references x264
+    /// takes 25–28% less CPU on a crossfade and on a Ken Burns zoom, within 1% of the bytes at
+    /// the same CRF and the same SSIM (issue 25; README, "Speed of transitions and motion").
+    /// Dropping the P sub-partitions altogether (`p8x8`) saves 40–46%, but then a macroblock
+    /// half picture, half letterbox bar moves as one and the bars beside it are no longer
+    /// exactly their colour.
+    ///
+    /// A show of cuts (IDR pictures only) is encoded exactly as before: its pictures are the
+    /// same bytes, and only x264's settings text in the first picture's SEI says `mixed_ref=0`
+    /// instead of `mixed_ref=1` (the same length: the file keeps its size).
+    static let pFrameOptions = "mixed-refs=0"
 
     /// The codec context and the packet it fills: each freed once, by its own owner.
     private let codecContext: OwnedCodecContext
@@ -21,7 +38,8 @@ final class H264Encoder {
     /// anything is opened); settings libx264 refuses all the same fail as an ``FFmpegError``,
     /// and whatever was allocated is freed once, by its owner.
     /// - Throws: ``FFmpegError`` when libx264 is missing, rejects an option, or leaves one unrecognised.
-    init(settings: VideoSettings, globalHeader: Bool, skipHolds: Bool) throws(FFmpegError) {
+    /// - Parameter pFrameOptions: x264's options for P frames (``pFrameOptions`` unless a test compares).
+    init(settings: VideoSettings, globalHeader: Bool, pFrameOptions: String = H264Encoder.pFrameOptions) throws(FFmpegError) {
         _ = quietFFmpegLogging
         guard let codec = avcodec_find_encoder_by_name("libx264") else {
             throw FFmpegError(call: "avcodec_find_encoder_by_name(libx264)", code: -ENOSYS)
@@ -52,21 +70,7 @@ final class H264Encoder {
         try setOption(&options, "crf", String(settings.crf))
         try setOption(&options, "profile", "high")
         try setOption(&options, "forced-idr", "1")
-        // No B-frames: decode order is presentation order. A fixed thread count: x264's
-        // output depends on it, and the same inputs must give the same bytes on any machine.
-        var x264Params = "bframes=0:threads=\(Self.threads)"
-        if skipHolds {
-            // With held frames written by the writer, the encoder sees only the distinct
-            // pictures, each a forced IDR: there is nothing for a lookahead to look at, and
-            // it would only hold pictures (and their memory) of photos not yet due; nor is
-            // there a scene cut to detect, as every new photo is an IDR anyway. Sliced
-            // threads split each picture across the cores instead of keeping several
-            // pictures in flight: the same speed on one picture, flat memory on many.
-            // Composed frames (transitions, motion) keep slices too: frame threads measured 9%
-            // faster on the R3 show (23.2 against 25.4 s) but held 20 MB more, over its budget.
-            x264Params += ":rc-lookahead=0:sync-lookahead=0:mbtree=0:scenecut=0:sliced-threads=1"
-        }
-        try setOption(&options, "x264-params", x264Params)
+        try setOption(&options, "x264-params", settings.x264Parameters(pFrameOptions: pFrameOptions))
 
         try check(avcodec_open2(context, codec, &options), "avcodec_open2(libx264)")
         if let unrecognised = av_dict_get(options, "", nil, AV_DICT_IGNORE_SUFFIX) {
@@ -108,5 +112,34 @@ final class H264Encoder {
         defer { av_packet_unref(packet) }
         try body(packet)
         return .packet
+    }
+}
+
+extension VideoSettings {
+    /// The `x264-params` the writer gives libx264 for these settings (the benchmark's floors
+    /// encode with the same).
+    ///
+    /// No B-frames: decode order is presentation order. A fixed thread count: x264's output
+    /// depends on it, and the same inputs must give the same bytes on any machine.
+    ///
+    /// With held frames skipped (``HoldStrategy/skip``) the encoder sees only the distinct
+    /// pictures, each one after a hold a forced IDR: there is nothing for a lookahead to look
+    /// at, and it would only hold pictures (and their memory) of photos not yet due; nor is
+    /// there a scene cut to detect, as every new photo is an IDR anyway. Sliced threads split
+    /// each picture across the cores instead of keeping several pictures in flight: the same
+    /// speed on one picture, flat memory on many. Composed frames (transitions, motion) keep
+    /// slices too: frame threads measured 9% faster on the R3 show (23.2 against 25.4 s) but
+    /// held 20 MB more. Those composed frames are the encoder's only P frames, and they are
+    /// encoded without mixed references (``H264Encoder/pFrameOptions``).
+    @_spi(Benchmark) public var x264Parameters: String { x264Parameters(pFrameOptions: H264Encoder.pFrameOptions) }
+
+    /// The `x264-params` with other options for the composed frames (x264's own syntax, e.g. medium's `mixed-refs=1`).
+    func x264Parameters(pFrameOptions: String) -> String {
+        var parameters = "bframes=0:threads=\(H264Encoder.threads)"
+        if hold == .skip {
+            parameters += ":rc-lookahead=0:sync-lookahead=0:mbtree=0:scenecut=0:sliced-threads=1"
+            parameters += ":\(pFrameOptions)"
+        }
+        return parameters
     }
 }

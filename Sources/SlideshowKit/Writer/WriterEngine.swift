@@ -44,7 +44,7 @@ final class WriterEngine {
     ///   and `metadata` the file's creation time and title.
     init(path: String, settings: VideoSettings, audio: AACEncoder? = nil, metadata: MovieMetadata = MovieMetadata()) throws(FFmpegError) {
         self.settings = settings
-        encoder = try H264Encoder(settings: settings, globalHeader: true, skipHolds: settings.hold == .skip)
+        encoder = try H264Encoder(settings: settings, globalHeader: true)
         var extradata = encoder.extradata
         var skipWriter: SkipFrameWriter? = nil
         if settings.hold == .skip {
