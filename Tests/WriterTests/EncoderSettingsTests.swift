@@ -56,11 +56,14 @@ struct EncoderSettingsTests {
         NALUnit.split(annexB: packet).filter { NALUnit.type(of: $0) != 6 }
     }
 
-    @Test("the x264-params: no lookahead, sliced threads, and no mixed references when holds are skipped; x264's defaults when every frame is encoded")
+    @Test("the x264-params: no lookahead, sliced threads, and no mixed references when holds are skipped and frames are composed; x264's defaults when every frame is encoded")
     func parameters() {
         #expect(VideoSettings().x264Parameters
                 == "bframes=0:threads=2:rc-lookahead=0:sync-lookahead=0:mbtree=0:scenecut=0:sliced-threads=1:mixed-refs=0")
         #expect(VideoSettings(hold: .encode).x264Parameters == "bframes=0:threads=2")
+        var cuts = VideoSettings()
+        cuts.composesFrames = false
+        #expect(cuts.x264Parameters == "bframes=0:threads=2:rc-lookahead=0:sync-lookahead=0:mbtree=0:scenecut=0:sliced-threads=1")
     }
 
     @Test("the file's own record of x264's settings says no mixed references (mixed_ref=0), the rest as medium/stillimage has it")

@@ -29,7 +29,9 @@ struct Renderer {
     func run() async throws(RenderError) -> RenderResult {
         let timeline = prepared.timeline
         let plan = prepared.plan
-        let settings = slideshow.video
+        var settings = slideshow.video
+        // A show of cuts gives x264 only IDRs: none of the composed frames' options apply.
+        settings.composesFrames = !plan.isHoldsOnly
         // The opening card, before the photos: drawn now, shown from frame 0; the closing one after them.
         let card = try prepared.cardPicture(prepared.openingCard, photo: 0)
         let cardFrames = card == nil ? 0 : slideshow.openingCardFrames

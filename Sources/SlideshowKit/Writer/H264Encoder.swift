@@ -138,7 +138,7 @@ extension VideoSettings {
         var parameters = "bframes=0:threads=\(H264Encoder.threads)"
         if hold == .skip {
             parameters += ":rc-lookahead=0:sync-lookahead=0:mbtree=0:scenecut=0:sliced-threads=1"
-            parameters += ":\(pFrameOptions)"
+            if composesFrames { parameters += ":\(pFrameOptions)" }
         }
         return parameters
     }
