@@ -183,11 +183,12 @@ struct ClipShowInputTests {
     @Test("an Apple Live Photo (a photo and the MOV beside it) plays its movie, then holds the still")
     func livePhoto() async throws {
         let folder = try TemporaryFolder()
-        try FileManager.default.copyItem(atPath: ClipShowTests.square, toPath: folder.path("IMG_4394.jpg"))
+        // The real pair: the iOS 18 HEIC (whose gain-map references libheif 1.15 refused) and its MOV.
+        try FileManager.default.copyItem(atPath: Clips.path("livephoto_iphone15pro_IMG_4394.HEIC"), toPath: folder.path("IMG_4394.HEIC"))
         try FileManager.default.copyItem(atPath: Clips.path("livephoto_iphone15pro_IMG_4394.mov"), toPath: folder.path("IMG_4394.MOV"))
         // Its movie is Display P3, converted to BT.709 in linear light by the show; ffmpeg's zscale
         // does the same for the reference, with filters of its own: 33.3 dB measured, 32 asked.
-        try await playsThenHolds(folder.path("IMG_4394.jpg"), in: folder,
+        try await playsThenHolds(folder.path("IMG_4394.HEIC"), in: folder,
                                  referenceFilters: "zscale=primariesin=smpte432:primaries=709:transferin=709:transfer=709:matrixin=709:matrix=709:rangein=full:range=full,",
                                  minimumPSNR: 32)
     }

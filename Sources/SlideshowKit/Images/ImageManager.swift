@@ -86,7 +86,7 @@ public struct ImageManager: Sendable {
                 let format: ImageFormat = sniffed == .supported(.avif) ? .avif : .heif
                 // libheif reads the boxes from the whole file (the image data may come first).
                 if bytes.count < fileSize { bytes = try Self.readWhole(path) }
-                let decoder = try HEIFDecoder(bytes, formatName: format == .avif ? "AVIF" : "HEIF")
+                let decoder = try HEIFDecoder(&bytes, formatName: format == .avif ? "AVIF" : "HEIF")
                 try decoder.checkLimits()
                 // Its EXIF orientation is not applied (see HEIFPicture); its capture date is read.
                 let metadata = PhotoMetadata(reading: bytes, format: format)
@@ -253,7 +253,7 @@ public struct ImageManager: Sendable {
             let image = try PNGDecoder().decode(consume file, header: header, background: background, manage: manage)
             return (image.oriented(orientation), geometry)
         case .supported(.heif), .supported(.avif):
-            let decoder = try HEIFDecoder(bytes, formatName: sniffed == .supported(.avif) ? "AVIF" : "HEIF")
+            let decoder = try HEIFDecoder(&bytes, formatName: sniffed == .supported(.avif) ? "AVIF" : "HEIF")
             try decoder.checkLimits()
             // Upright once libheif has applied irot/imir/clap; EXIF orientation is not applied (see HEIFPicture).
             // A photo larger than the slide needs is resampled to the fitted size straight

@@ -25,6 +25,9 @@ enum HEIFBoxes {
         /// whose tiles share one configuration and size and carry no transformation of their
         /// own; nil for anything else (AVIF, overlays, derived tiles, data in other items).
         var hevcLayout: HEVCLayout?
+        /// Where the type of each `iref` entry that libheif 1.15 refuses lies (a file offset),
+        /// from ``Meta/refusedReferenceTypes``; empty for files it reads as they are.
+        var refusedReferenceTypes: [Int] = []
     }
 
     /// Reads the primary item's rotation, transformations and HEVC layout.
@@ -130,6 +133,8 @@ enum HEIFBoxes {
         var contentTypes: [Int: String] = [:]
         /// Every `iref` entry: its type (`dimg`, `thmb`, `auxl`, `cdsc` …), from one item to others.
         var references: [(type: String, from: Int, to: [Int])] = []
+        /// The file offset of each `references` entry's type (its box's four type bytes), in the same order.
+        var referenceTypeOffsets: [Int] = []
         /// Each item's data: construction method (0 in the file, 1 in `idat`) and extents.
         var locations: [Int: (method: Int, extents: [Range<Int>])] = [:]
         /// The `idat` box's payload.
@@ -228,6 +233,7 @@ enum HEIFBoxes {
             let idBytes = bytes[iref.lowerBound] == 0 ? 2 : 4
             var offset = iref.lowerBound + 4
             while let box = box(at: offset, limit: iref.upperBound, of: bytes) {
+                let typeOffset = offset + 4
                 offset = box.end
                 var cursor = box.payload.lowerBound
                 func id() -> Int? {
@@ -245,6 +251,7 @@ enum HEIFBoxes {
                 }
                 guard to.count == count else { continue }
                 references.append((box.type, from, to))
+                referenceTypeOffsets.append(typeOffset)
                 if box.type == "dimg" { tiles[from] = to }
                 if box.type == "cdsc" { describes[from, default: []] += to }
             }

@@ -57,11 +57,24 @@ final class HEIFDecoder {
     static func start() { _ = started }
 
     /// Reads the file's boxes (not its image data) and finds the primary image.
+    ///
+    /// An `iref` entry that libheif 1.15 refuses but later versions read (an iOS 18 HEIC's
+    /// metadata describing its gain map's `tmap` item too) is hidden from libheif while it
+    /// reads the file: ``HEIFBoxes/withReferences(neutralisedAt:in:_:)`` patches four bytes
+    /// of `bytes` in place and restores them. Every other file goes to libheif unchanged.
     /// - Parameters:
-    ///   - bytes: the whole file (libheif copies what it needs).
+    ///   - bytes: the whole file (libheif copies what it needs); unchanged when this returns.
     ///   - formatName: "HEIF" or "AVIF", for messages.
     /// - Throws: `.truncated`, `.corrupt`, `.unsupported` or `.tooLarge`, with libheif's message.
-    init(_ bytes: [UInt8], formatName: String) throws(ImageProblem) {
+    convenience init(_ bytes: [UInt8], formatName: String) throws(ImageProblem) {
+        var file = bytes  // copied only if a reference must be patched
+        try self.init(&file, formatName: formatName)
+    }
+
+    /// Reads the file's boxes as the initialiser above does, patching the caller's own array
+    /// (restored before this returns) rather than a copy when libheif 1.15 must not see a reference.
+    /// - Throws: as the initialiser above.
+    init(_ bytes: inout [UInt8], formatName: String) throws(ImageProblem) {
         Self.start()
         self.formatName = formatName
         let item = try HEIFBoxes.checkedPrimaryItem(bytes, formatName: formatName)
@@ -72,7 +85,7 @@ final class HEIFDecoder {
         // libheif decodes a grid's tiles on up to this many threads (its default is 4); the
         // item check keeps grids from nesting, so this bounds the threads one decode starts.
         heif_context_set_max_decoding_threads(context, Int32(Self.threads))
-        let read = bytes.withUnsafeBytes { raw in
+        let read = HEIFBoxes.withReferences(neutralisedAt: item.refusedReferenceTypes, in: &bytes) { raw in
             heif_context_read_from_memory(context, raw.baseAddress, raw.count, nil)
         }
         var primary: OpaquePointer?

@@ -18,7 +18,8 @@ extension HEIFBoxes {
         // Boxes this reader cannot take are left to libheif, which refuses them itself.
         guard let meta = Meta(bytes) else { return PrimaryItem() }
         try meta.checkItems(formatName: formatName)
-        return PrimaryItem(rotation: rotation(meta), transformations: transformations(meta), hevcLayout: hevcLayout(meta))
+        return PrimaryItem(rotation: rotation(meta), transformations: transformations(meta), hevcLayout: hevcLayout(meta),
+                           refusedReferenceTypes: meta.refusedReferenceTypes)
     }
 
     /// A grid item's data (ISO/IEC 23008-12 6.6.2.3.2): its rows, columns and output size.
