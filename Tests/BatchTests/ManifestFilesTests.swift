@@ -68,3 +68,63 @@ struct ManifestFilesTests {
         #expect(problems([#"{"photos": ["cafe\u0301.mp4"], "output": "caf\u00E9.mp4"}"#], in: folder).isEmpty)
     }
 }
+
+@Suite("BatchManifest: a job's WebVTT file against the files the jobs write and read (issue 23)")
+struct ManifestWebVTTTests {
+    /// A folder holding the photos `a.jpg` and `b.jpg` and the music `song.mp3` (any bytes: the
+    /// manifest only looks them up).
+    private func folderWithInputs() throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        for name in ["a.jpg", "b.jpg", "song.mp3"] {
+            #expect(FileManager.default.createFile(atPath: folder.path(name), contents: Data(name.utf8)))
+        }
+        return folder
+    }
+
+    @Test("a WebVTT file that is another job's video or WebVTT file is refused on the later job's webvtt field")
+    func webVTTIsAnotherJobsFile() throws {
+        let folder = try folderWithInputs()
+        // Another job's video, spelled another way.
+        #expect(problems([#"{"photos": ["a.jpg"], "output": "x.mp4"}"#,
+                          #"{"photos": ["b.jpg"], "output": "y.mp4", "webvtt": "./x.mp4"}"#], in: folder) == [
+            ManifestError(job: 1, field: "webvtt", reason: "job 0 writes ./x.mp4 too"),
+        ])
+        // Another job's WebVTT file.
+        #expect(problems([#"{"photos": ["a.jpg"], "output": "x.mp4", "webvtt": "subs.vtt"}"#,
+                          #"{"photos": ["b.jpg"], "output": "y.mp4", "webvtt": "subs.vtt"}"#], in: folder) == [
+            ManifestError(job: 1, field: "webvtt", reason: "job 0 writes subs.vtt too"),
+        ])
+        // A later job's video that is an earlier job's WebVTT file: the fault is the later job's output.
+        #expect(problems([#"{"photos": ["a.jpg"], "output": "x.mp4", "webvtt": "y.mp4"}"#,
+                          #"{"photos": ["b.jpg"], "output": "y.mp4"}"#], in: folder) == [
+            ManifestError(job: 1, field: "output", reason: "job 0 writes y.mp4 too"),
+        ])
+    }
+
+    @Test("a WebVTT file that is the job's own video is refused before anything renders")
+    func webVTTIsItsOwnVideo() throws {
+        let folder = try folderWithInputs()
+        #expect(problems([#"{"photos": ["a.jpg"], "output": "x.mp4", "webvtt": "x.mp4"}"#], in: folder) == [
+            ManifestError(job: 0, field: "webvtt", reason: "this job writes x.mp4 as its output too"),
+        ])
+    }
+
+    @Test("a WebVTT file that is a photo or music a job reads is refused, on the job that writes it")
+    func webVTTIsAnInput() throws {
+        let folder = try folderWithInputs()
+        #expect(problems([#"{"photos": ["a.jpg", "b.jpg"], "output": "x.mp4", "webvtt": "b.jpg"}"#], in: folder) == [
+            ManifestError(job: 0, field: "webvtt", reason: "b.jpg is read by this job (photo 1): no job may write a file a job reads"),
+        ])
+        #expect(problems([#"{"photos": ["a.jpg"], "output": "x.mp4", "audio": "song.mp3"}"#,
+                          #"{"photos": ["b.jpg"], "output": "y.mp4", "webvtt": "./song.mp3"}"#], in: folder) == [
+            ManifestError(job: 1, field: "webvtt", reason: "./song.mp3 is read by job 0 (its music): no job may write a file a job reads"),
+        ])
+    }
+
+    @Test("distinct WebVTT files beside distinct videos are accepted")
+    func distinctFilesAreAccepted() throws {
+        let folder = try folderWithInputs()
+        #expect(problems([#"{"photos": ["a.jpg"], "output": "x.mp4", "webvtt": "x.vtt"}"#,
+                          #"{"photos": ["b.jpg"], "output": "y.mp4", "webvtt": "y.vtt"}"#], in: folder).isEmpty)
+    }
+}

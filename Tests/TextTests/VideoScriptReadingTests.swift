@@ -8,24 +8,14 @@ import TestSupport
 /// language, as ``ShowCaptionTests`` reads Latin.
 @Suite("Scripts read back from the video")
 struct VideoScriptReadingTests {
-    struct Sample: Sendable, CustomTestStringConvertible {
-        var script: String
-        var language: String
-        var text: String
-        var testDescription: String { script }
-    }
+    typealias Sample = ScriptReadingTests.Sample
 
     /// The bar: a character error rate (edit distance over the caption's length, white
     /// space left out) of at most 10% per script. Measured at 960x540 over the shared photos
     /// (tesseract 5 with Debian's trained data), every script is read back exactly: 0% each.
     /// (A shorter Devanagari caption, `नमस्ते भारत`, came back with न read as ज: 10%.)
-    static let samples: [Sample] = [
-        Sample(script: "Cyrillic", language: "rus", text: "Привет из Москвы, зимний вечер"),
-        Sample(script: "Arabic", language: "ara", text: "مرحبا بكم في القاهرة"),
-        Sample(script: "Hebrew", language: "heb", text: "שלום מירושלים הבירה"),
-        Sample(script: "Japanese", language: "jpn", text: "東京の夜景はとても綺麗です"),
-        Sample(script: "Devanagari", language: "hin", text: "नमस्ते भारत की सुंदर शाम"),
-    ]
+    /// The scripts beyond Latin of ``ScriptReadingTests``, with the same captions.
+    static let samples = ScriptReadingTests.samples.filter { ["rus", "ara", "heb", "jpn", "hin"].contains($0.language) }
 
     static let size = ShowCaptionTests.size
     static let fps = 10
