@@ -1,4 +1,5 @@
 internal import CFFmpeg
+import Synchronization
 
 /// A picture ready for the encoder: one owned `AVFrame` in limited-range BT.709 4:2:0.
 final class EncoderPicture {
@@ -31,6 +32,20 @@ final class EncoderPicture {
         frame.pointee.linesize.0 = Int32(layout.lumaStride)
         frame.pointee.linesize.1 = Int32(layout.chromaStride)
         frame.pointee.linesize.2 = Int32(layout.chromaStride)
+    }
+
+    /// Where the luma plane starts: which buffer the picture holds.
+    var storage: UnsafeRawPointer { UnsafeRawPointer(frame.pointee.data.0!) }
+
+    /// The planes' pixels, Y then U then V, rows without their padding (to compare pictures).
+    var planes: [[UInt8]] {
+        let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
+        let planes = [(frame.pointee.data.0, frame.pointee.linesize.0, width, height),
+                      (frame.pointee.data.1, frame.pointee.linesize.1, (width + 1) / 2, (height + 1) / 2),
+                      (frame.pointee.data.2, frame.pointee.linesize.2, (width + 1) / 2, (height + 1) / 2)]
+        return planes.map { data, stride, w, h in
+            (0..<h).flatMap { y in Array(UnsafeBufferPointer(start: data! + y * Int(stride), count: w)) }
+        }
     }
 
     private static func describe(_ frame: UnsafeMutablePointer<AVFrame>, size: Size) {
@@ -82,12 +97,25 @@ final class PicturePool: @unchecked Sendable {
 
     let layout: Layout
     private let pool: OpaquePointer
+    /// How many buffers the pool has allocated (the rest of its buffers were reused).
+    private let counter = Counter()
+
+    /// A count the pool's allocator (a C function pointer, so no captures) reaches through its opaque pointer.
+    private final class Counter: Sendable {
+        let value = Atomic<Int>(0)
+    }
 
     /// - Throws: ``FFmpegError`` (`ENOMEM`) when the pool cannot be made.
     init(size: Size) throws(FFmpegError) {
         layout = Layout(size: size)
-        guard let pool = av_buffer_pool_init(layout.bytes, nil) else {
-            throw FFmpegError(call: "av_buffer_pool_init", code: -ENOMEM)
+        // The allocator counts into `counter`: it runs only inside av_buffer_pool_get, which
+        // only ``buffer()`` calls, while this object (and so the counter) is alive.
+        let opaque = Unmanaged.passUnretained(counter).toOpaque()
+        guard let pool = av_buffer_pool_init2(layout.bytes, opaque, { opaque, size in
+            Unmanaged<Counter>.fromOpaque(opaque!).takeUnretainedValue().value.add(1, ordering: .relaxed)
+            return av_buffer_alloc(size)
+        }, nil) else {
+            throw FFmpegError(call: "av_buffer_pool_init2", code: -ENOMEM)
         }
         self.pool = pool
     }
@@ -96,6 +124,9 @@ final class PicturePool: @unchecked Sendable {
         var pointer: OpaquePointer? = pool
         av_buffer_pool_uninit(&pointer)
     }
+
+    /// How many buffers the pool has allocated so far: the most pictures ever in flight at once.
+    var made: Int { counter.value.load(ordering: .relaxed) }
 
     /// A buffer of ``Layout/bytes``: a returned one when there is one, else a new one; nil when out of memory.
     func buffer() -> UnsafeMutablePointer<AVBufferRef>? {
