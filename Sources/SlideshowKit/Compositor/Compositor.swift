@@ -22,6 +22,8 @@ struct Compositor: Sendable {
     let size: Size
     /// The colour of the bars.
     let background: RGBColor
+    /// Where moving photos' frames get their arrays (``FramePool``); nil for new ones.
+    var pool: FramePool? = nil
 
     /// A photo whose picture could not be made (``MotionResampler`` failed, or a clip's
     /// video could not be read), by index.
@@ -61,10 +63,11 @@ struct Compositor: Sendable {
         var frame = try picture(recipe.photo, recipe.time)
         if let incoming = recipe.incoming {
             let other = try picture(incoming.photo, incoming.time)
-            frame = transition(from: frame, to: other, effect: incoming.effect, progress: incoming.progress)
+            frame = transition(from: consume frame, to: other, effect: incoming.effect, progress: incoming.progress)
         }
         if recipe.visibility < 1 {
-            frame = Self.mix(frame, with: .black, weight: LinearLight.one - LinearLight.weight(recipe.visibility))
+            // Consumed: a frame of its own is mixed in place, not copied first.
+            frame = Self.mix(consume frame, with: .black, weight: LinearLight.one - LinearLight.weight(recipe.visibility))
         }
         return frame
     }
@@ -78,11 +81,11 @@ struct Compositor: Sendable {
             return slide
         case .moving(let moving):
             if let caption = moving.caption {
-                var picture = try moving.picture(at: time, frameSize: size, background: background)
+                var picture = try moving.picture(at: time, frameSize: size, background: background, pool: pool)
                 picture.composite(caption)
                 return picture
             }
-            return try moving.picture(at: time, frameSize: size, background: background)
+            return try moving.picture(at: time, frameSize: size, background: background, pool: pool)
         case .clip(let player):
             // Clips are composed by frame (``frame(_:photo:)``, ``FrameComposer``); only a motion
             // photo's still is ever asked for by time.
@@ -91,17 +94,18 @@ struct Compositor: Sendable {
         }
     }
 
-    /// The frame of a transition from `a` to `b` at `progress` (0 = a, 1 = b).
-    func transition(from a: PixelBuffer, to b: PixelBuffer, effect: TransitionEffect, progress p: Double) -> PixelBuffer {
+    /// The frame of a transition from `a` to `b` at `progress` (0 = a, 1 = b); `a` is consumed,
+    /// so that a dissolve or fade mixes into it in place when no one else holds it.
+    func transition(from a: consuming PixelBuffer, to b: PixelBuffer, effect: TransitionEffect, progress p: Double) -> PixelBuffer {
         let (w, h) = (size.width, size.height)
         switch effect {
         case .none, .random:
             return p < 0.5 ? a : b
         case .fade:
-            return Self.mix(a, b, weight: LinearLight.weight(p))
+            return Self.mix(consume a, b, weight: LinearLight.weight(p))
         case .fadeblack, .fadewhite:
             let colour: RGBColor = effect == .fadeblack ? .black : RGBColor(red: 255, green: 255, blue: 255)
-            return p < 0.5 ? Self.mix(a, with: colour, weight: LinearLight.weight(2 * p))
+            return p < 0.5 ? Self.mix(consume a, with: colour, weight: LinearLight.weight(2 * p))
                            : Self.mix(b, with: colour, weight: LinearLight.weight(2 - 2 * p))
         case .wipeleft:   // b uncovered from the right
             let edge = Int((Double(w) * (1 - p)).rounded())
@@ -214,11 +218,11 @@ struct Compositor: Sendable {
     }
 
     /// `a` and `b` mixed in linear light: `b`'s share is `weight` of ``LinearLight/one``.
-    static func mix(_ a: PixelBuffer, _ b: PixelBuffer, weight: Int32) -> PixelBuffer {
+    static func mix(_ a: consuming PixelBuffer, _ b: PixelBuffer, weight: Int32) -> PixelBuffer {
         precondition(a.size == b.size, "pictures of one size")
         if weight <= 0 { return a }
         if weight >= LinearLight.one { return b }
-        var result = a
+        var result = consume a
         let j = LinearLight.one - weight
         LinearLight.decode.withUnsafeBufferPointer { decode in
             LinearLight.encode.withUnsafeBufferPointer { encode in
@@ -232,14 +236,14 @@ struct Compositor: Sendable {
                 }
             }
         }
-        result.contentRect = Rect(a.size)
+        result.contentRect = Rect(result.size)
         return result
     }
 
     /// `a` mixed with a flat colour in linear light.
-    static func mix(_ a: PixelBuffer, with colour: RGBColor, weight: Int32) -> PixelBuffer {
+    static func mix(_ a: consuming PixelBuffer, with colour: RGBColor, weight: Int32) -> PixelBuffer {
         if weight <= 0 { return a }
-        var result = a
+        var result = consume a
         let j = LinearLight.one - weight
         let decodeTable = LinearLight.decode
         let target = [colour.red, colour.green, colour.blue].map { Int32(decodeTable[Int($0)]) &* weight &+ 2048 }
@@ -257,7 +261,7 @@ struct Compositor: Sendable {
                 }
             }
         }
-        result.contentRect = Rect(a.size)
+        result.contentRect = Rect(result.size)
         return result
     }
 }

@@ -53,13 +53,40 @@ enum MotionResampler {
         func pack(row: Int, left: Int, right: Int) {
             let offset = (row & mask) * stride
             let r = ring + offset, g = r + rows * stride, b = g + rows * stride
-            var out = frame + row * frameRowBytes + left * 3
-            for x in left..<right {
-                out[0] = r[x]
-                out[1] = g[x]
-                out[2] = b[x]
-                out += 3
+            var out = UnsafeMutableRawPointer(frame + row * frameRowBytes + left * 3)
+            var x = left
+            // Eight pixels at a time: three 8-byte loads, three 8-byte stores of the 24
+            // interleaved bytes (r0 g0 b0 r1 … b7), instead of 24 byte loads and stores.
+            while x &+ 8 <= right {
+                let rs = UInt64(littleEndian: UnsafeRawPointer(r + x).loadUnaligned(as: UInt64.self))
+                let gs = UInt64(littleEndian: UnsafeRawPointer(g + x).loadUnaligned(as: UInt64.self))
+                let bs = UInt64(littleEndian: UnsafeRawPointer(b + x).loadUnaligned(as: UInt64.self))
+                out.storeBytes(of: Self.interleave(rs, gs, bs, from: 0).littleEndian, toByteOffset: 0, as: UInt64.self)
+                out.storeBytes(of: Self.interleave(rs, gs, bs, from: 8).littleEndian, toByteOffset: 8, as: UInt64.self)
+                out.storeBytes(of: Self.interleave(rs, gs, bs, from: 16).littleEndian, toByteOffset: 16, as: UInt64.self)
+                out += 24
+                x &+= 8
             }
+            while x < right {
+                out.storeBytes(of: r[x], toByteOffset: 0, as: UInt8.self)
+                out.storeBytes(of: g[x], toByteOffset: 1, as: UInt8.self)
+                out.storeBytes(of: b[x], toByteOffset: 2, as: UInt8.self)
+                out += 3
+                x &+= 1
+            }
+        }
+
+        /// Bytes `first ..< first + 8` of the interleaved run of eight pixels whose channels
+        /// are `r`, `g` and `b` (pixel `i` in byte `i` of each), as one word, byte 0 lowest.
+        @inline(__always)
+        static func interleave(_ r: UInt64, _ g: UInt64, _ b: UInt64, from first: Int) -> UInt64 {
+            var word: UInt64 = 0
+            for k in 0..<8 {
+                let byte = first &+ k
+                let channel = byte % 3 == 0 ? r : byte % 3 == 1 ? g : b
+                word |= ((channel >> UInt64((byte / 3) &* 8)) & 0xFF) << UInt64(k &* 8)
+            }
+            return word
         }
     }
 }

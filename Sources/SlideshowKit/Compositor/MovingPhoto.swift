@@ -43,10 +43,14 @@ struct MovingPhoto: Sendable {
     }
 
     /// The frame at motion time `time`: the bars (or backdrop) and the view resampled into ``content``.
+    /// - Parameter pool: where the frame's array comes from (every byte is written), or nil for a new one.
     /// - Throws: ``ImageProblem`` when the picture cannot be resampled (``MotionResampler``).
-    func picture(at time: Double, frameSize size: Size, background: RGBColor) throws(ImageProblem) -> PixelBuffer {
+    func picture(at time: Double, frameSize size: Size, background: RGBColor, pool: FramePool? = nil) throws(ImageProblem) -> PixelBuffer {
         var problem: ImageProblem?
-        let pixels = [UInt8](unsafeUninitializedCapacity: size.width * size.height * 3) { buffer, count in
+        let count = size.width * size.height * 3
+        var pixels = pool.flatMap { $0.byteCount == count ? $0.pixels() : nil }
+            ?? [UInt8](unsafeUninitializedCapacity: count) { _, initialised in initialised = count }
+        pixels.withUnsafeMutableBufferPointer { buffer in
             let frame = buffer.baseAddress!
             paintBars(frame, size: size, background: background)
             do throws(ImageProblem) {
@@ -54,7 +58,6 @@ struct MovingPhoto: Sendable {
             } catch {
                 problem = error
             }
-            count = buffer.count
         }
         if let problem { throw problem }
         return PixelBuffer(size: size, pixels: pixels, contentRect: content)

@@ -8,7 +8,9 @@ import Synchronization
 /// Photos are prepared once each, one ahead of the one composing (a still slide, or a moving
 /// photo's source at its magnified size), and dropped when their time on screen is over.
 /// At most ``depth`` composed pictures wait for the writer, so memory stays flat however long
-/// the show, and composing the next frame overlaps the encoding of the one before.
+/// the show, and composing the next frame overlaps the encoding of the one before. A composed
+/// frame's pixels go back to ``pool`` once the writer has consumed it (``release()``), and a
+/// later frame is written over them.
 final class FrameComposer: FrameFeed {
     /// One picture to append.
     struct Step: Sendable, Hashable {
@@ -20,6 +22,10 @@ final class FrameComposer: FrameFeed {
 
     /// Pictures composed ahead of the writer.
     static let depth = 2
+
+    /// The composed frames' arrays: as many spare as can be in flight (queued, converting,
+    /// composing) besides the ones in use.
+    let pool: FramePool
 
     let steps: [Step]
     private let builder: SlideBuilder
@@ -37,13 +43,16 @@ final class FrameComposer: FrameFeed {
         var photos: [Int: Result<ComposedPhoto, RenderError>] = [:]
         var requested = Set<Int>()
         var cancelled = false
+        /// The pictures taken and not yet released, oldest first: a composed frame, or nil for a hold.
+        var taken: [PixelBuffer?] = []
     }
 
     init(builder: SlideBuilder, plan: FramePlan) {
         self.builder = builder
         let slideshow = builder.slideshow
         self.plan = plan
-        compositor = Compositor(size: slideshow.video.size, background: slideshow.background)
+        pool = FramePool(size: slideshow.video.size, capacity: FrameComposer.depth + 2)
+        compositor = Compositor(size: slideshow.video.size, background: slideshow.background, pool: pool)
         photoReady = slideshow.photos.map { _ in DispatchSemaphore(value: 0) }
         steps = plan.segments.flatMap { segment -> [Step] in
             switch segment {
@@ -62,13 +71,23 @@ final class FrameComposer: FrameFeed {
     func take(_ index: Int) -> Result<PixelBuffer, RenderError> {
         available.wait()
         let result = state.withLock { state -> Result<PixelBuffer, RenderError> in
-            state.queue.isEmpty ? .failure(.cancelled) : state.queue.removeFirst()
+            let result = state.queue.isEmpty ? .failure(.cancelled) : state.queue.removeFirst()
+            if case .success(let picture) = result {
+                state.taken.append(index < steps.count && steps[index].hold == nil ? picture : nil)
+            }
+            return result
         }
         space.signal()
         return result
     }
 
-    func release() {}
+    /// The writer has converted the oldest picture taken: a composed frame's pixels go back to ``pool``.
+    func release() {
+        let released = state.withLock { state -> PixelBuffer? in
+            state.taken.isEmpty ? nil : state.taken.removeFirst()
+        }
+        if let released { pool.recycle(released) }
+    }
 
     func cancel() {
         state.withLock { $0.cancelled = true }
