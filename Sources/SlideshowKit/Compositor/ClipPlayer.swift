@@ -54,7 +54,7 @@ final class ClipPlayer: @unchecked Sendable {
     /// Whether the reader moved to another picture since ``last`` was composed.
     private var stale = true
     /// The frames composed, written over in turn: the composer's queue, the writer's frame and
-    /// ``last`` are all the frames in flight at once (``FrameComposer/depth`` + 2).
+    /// ``last`` are all the frames in flight at once (at most ``FrameComposer/depth`` + 1; one more to spare).
     private var frames: PixelBufferPool
     /// The reader's whole picture when only a crop of it shows (fill), reused.
     private var whole: PixelBuffer?
@@ -77,7 +77,7 @@ final class ClipPlayer: @unchecked Sendable {
         self.background = background
         self.blurredBackdrop = blurredBackdrop
         self.finish = finish
-        frames = PixelBufferPool(size: frameSize, capacity: FrameComposer.depth + 3)
+        frames = PixelBufferPool(size: frameSize, capacity: FrameComposer.depth + 2)
     }
 
     /// The picture of show frame `frame`.

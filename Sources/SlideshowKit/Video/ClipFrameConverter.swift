@@ -14,6 +14,8 @@ final class ClipFrameConverter {
     private let color: ClipColor
     private let orientation: ClipOrientation
     private var scaler: (key: FrameKey, size: Size, context: OwnedScaleContext)?
+    /// The two-step way for 8-bit 4:2:0 frames: the scale in YUV, then the conversion to RGB.
+    private var yuvScaler: YUVScaler?
     private var linear: LinearLightConverter?
     private var linearKey: FrameKey?
     private var turner: PlanarFrameTurner?
@@ -106,9 +108,30 @@ final class ClipFrameConverter {
 
     /// libswscale: the frame's matrix and range, to full-range RGB, bicubic (the flags ffmpeg's
     /// own `scale` uses, so frames match its decode), written straight into `buffer` at `place`.
+    ///
+    /// An 8-bit 4:2:0 frame (what nearly every clip decodes to) going to an even size is scaled
+    /// as ffmpeg scales it, YUV to YUV (libswscale's vectorised scalers), then converted to RGB
+    /// at its final size (libswscale's vectorised unscaled converter): a fifth of the time of
+    /// one bicubic pass that scales and converts at once, whose RGB output is not vectorised.
     private func scale(_ frame: UnsafeMutablePointer<AVFrame>, key: FrameKey, tags: ClipColor,
                        into buffer: inout PixelBuffer, at place: Rect) throws(FFmpegError) {
         let target = Size(width: place.width, height: place.height)
+        if YUVScaler.accepts(format: key.format, to: target) {
+            if yuvScaler?.key != key || yuvScaler?.size != target {
+                yuvScaler = try YUVScaler(key: key, to: target, matrix: Self.swsColorspace(tags.matrix), fullRange: tags.fullRange)
+            }
+            let stride = buffer.bytesPerRow
+            let done = buffer.withUnsafeMutableBufferPointer { pixels -> FFmpegError? in
+                do throws(FFmpegError) {
+                    try yuvScaler!.scale(frame, into: pixels.baseAddress! + place.y * stride + place.x * 3, stride: stride)
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            if let done { throw done }
+            return
+        }
         if scaler?.key != key || scaler?.size != target {
             let context = try OwnedScaleContext(from: Size(width: Int(key.width), height: Int(key.height)),
                                                 format: AVPixelFormat(rawValue: key.format), to: target, format: AV_PIX_FMT_RGB24,
