@@ -1,4 +1,5 @@
 internal import CFFmpeg
+import Foundation
 
 /// Decodes a clip's video and gives one upright RGB frame for each frame of the show.
 ///
@@ -13,7 +14,7 @@ internal import CFFmpeg
 /// picture of its own; a player that composes frames asks ``advance()`` whether the picture
 /// changed and has it drawn (``draw(into:at:)``) straight into its frame. A trimmed clip seeks to
 /// the keyframe before its in-point and decodes forward from there. libavcodec decodes on its
-/// own threads (frame and slice threads, as many as there are cores).
+/// own threads (frame and slice threads, one a core).
 ///
 /// A clip that stops early (truncated, damaged) holds its last good frame for the rest of its
 /// length and records a ``ClipWarning``; damaged packets are skipped and counted. Reading
@@ -85,7 +86,9 @@ public final class ClipReader {
             decoder = try OwnedCodecContext(codec: codec)
             try check(avcodec_parameters_to_context(decoder.pointer, parameters), "avcodec_parameters_to_context")
             decoder.pointer.pointee.pkt_timebase = timeBase
-            decoder.pointer.pointee.thread_count = 0
+            // One thread a core: libavcodec's own choice (0) is a core more, and each frame thread
+            // holds its own pictures (a 4K frame is 12 MB) for no more speed once the cores are busy.
+            decoder.pointer.pointee.thread_count = Int32(max(1, ProcessInfo.processInfo.activeProcessorCount))
             decoder.pointer.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
             try check(avcodec_open2(decoder.pointer, codec, nil), "avcodec_open2")
             feed = try PacketFeed(stream: streamIndex)
