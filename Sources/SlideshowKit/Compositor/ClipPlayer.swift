@@ -12,6 +12,8 @@
 ///
 /// The reader is opened at the first frame asked for and closed after ``videoEnd``, so only
 /// the clips on screen hold a decoder (and its two frames). Frames must be asked for in order.
+/// Each new picture of the clip is composed once, into one of a few frame buffers reused in
+/// turn (``PixelBufferPool``), so a clip allocates no memory per frame.
 ///
 /// `@unchecked Sendable`: made on the thread that prepares photos and then used only by the
 /// composer's one thread, one frame after another; no two threads touch it at once.
@@ -49,6 +51,16 @@ final class ClipPlayer: @unchecked Sendable {
     private var readerStart = 0
     private var produced = 0
     private var last: PixelBuffer?
+    /// Whether the reader moved to another picture since ``last`` was composed.
+    private var stale = true
+    /// The frames composed, written over in turn: the composer's queue, the writer's frame and
+    /// ``last`` are all the frames in flight at once (at most ``FrameComposer/depth`` + 1; one more to spare).
+    private var frames: PixelBufferPool
+    /// The reader's whole picture when only a crop of it shows (fill), reused.
+    private var whole: PixelBuffer?
+
+    /// Frame buffers allocated so far: at most the pool's capacity, however long the clip.
+    var allocatedFrames: Int { frames.allocations }
 
     init(info: ClipInfo, fit: ClipFit, frameSize: Size, framesPerSecond: Int, span: Range<Int>, cut: Int, inPoint: Double,
          videoEnd: Int, still: PixelBuffer?, background: RGBColor, blurredBackdrop: Bool,
@@ -65,6 +77,7 @@ final class ClipPlayer: @unchecked Sendable {
         self.background = background
         self.blurredBackdrop = blurredBackdrop
         self.finish = finish
+        frames = PixelBufferPool(size: frameSize, capacity: FrameComposer.depth + 2)
     }
 
     /// The picture of show frame `frame`.
@@ -77,12 +90,17 @@ final class ClipPlayer: @unchecked Sendable {
         if !opened { try open(at: frame) }
         let wanted = max(0, frame - readerStart)
         while produced <= wanted, let reader {
-            guard let raw = try reader.nextFrame() else {
+            guard let changed = try reader.advance() else {
                 close()
                 break
             }
             produced += 1
-            if produced > wanted { last = compose(raw) }
+            stale = stale || changed
+            // A picture held by the reader (a clip slower than the show) is composed once.
+            if produced > wanted, stale || last == nil {
+                last = try compose(from: reader)
+                stale = false
+            }
         }
         if frame + 1 >= videoEnd { close() }
         guard let last else {
@@ -113,34 +131,47 @@ final class ClipPlayer: @unchecked Sendable {
         reader = nil
     }
 
-    /// A frame of the show from a picture of the reader's: the bars, the crop in its place, finished.
-    fileprivate func compose(_ raw: PixelBuffer) -> PixelBuffer {
+    /// A frame of the show from the reader's current picture: the bars, the picture (or its crop)
+    /// in its place, finished. The frame is one of the pool's, written over in place; the
+    /// reader draws the picture straight into it unless only a crop of it shows.
+    fileprivate func compose(from reader: ClipReader) throws(ClipError) -> PixelBuffer {
         let (fit, size) = (self.fit, frameSize)
-        if fit.content == Rect(size) && fit.crop == Rect(raw.size) {
-            // The picture is the frame (a clip of the frame's shape): no bars, no copy.
-            var picture = raw
-            finish(&picture, true)
-            finish(&picture, false)
-            return picture
+        var picture = frames.take()
+        if fit.crop == Rect(fit.readerSize) {
+            try reader.draw(into: &picture, at: fit.content)
+        } else {
+            var whole = self.whole ?? PixelBuffer(size: fit.readerSize)
+            self.whole = nil
+            try reader.draw(into: &whole, at: Rect(fit.readerSize))
+            Self.copy(fit.crop, of: whole, into: &picture, at: fit.content)
+            self.whole = whole
         }
-        let rowBytes = size.width * 3
-        let pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * size.height) { out, count in
-            let frame = out.baseAddress!
-            ImageManager.fillBackground(frame, size: size, except: fit.content, with: background)
-            raw.withUnsafeBytes { bytes in
-                let from = bytes.bindMemory(to: UInt8.self).baseAddress!
-                for row in 0..<fit.content.height {
-                    let source = from + ((fit.crop.y + row) * raw.width + fit.crop.x) * 3
-                    (frame + (fit.content.y + row) * rowBytes + fit.content.x * 3).update(from: source, count: fit.content.width * 3)
-                }
+        picture.contentRect = fit.content
+        if fit.content != Rect(size) {
+            let background = self.background
+            picture.withUnsafeMutableBufferPointer { frame in
+                ImageManager.fillBackground(frame.baseAddress!, size: size, except: fit.content, with: background)
             }
-            count = out.count
         }
-        var picture = PixelBuffer(size: size, pixels: pixels, contentRect: fit.content)
         finish(&picture, true)
         if blurredBackdrop { BlurredBackdrop.fill(&picture) }
         finish(&picture, false)
+        frames.recycle(picture)
         return picture
+    }
+
+    /// Copies the part `crop` of `source` into `frame` at `place` (of the crop's size).
+    private static func copy(_ crop: Rect, of source: PixelBuffer, into frame: inout PixelBuffer, at place: Rect) {
+        let rowBytes = frame.bytesPerRow
+        source.withUnsafeBytes { bytes in
+            let from = bytes.bindMemory(to: UInt8.self).baseAddress!
+            frame.withUnsafeMutableBufferPointer { out in
+                for row in 0..<place.height {
+                    let line = from + ((crop.y + row) * source.width + crop.x) * 3
+                    (out.baseAddress! + (place.y + row) * rowBytes + place.x * 3).update(from: line, count: place.width * 3)
+                }
+            }
+        }
     }
 }
 
@@ -157,11 +188,11 @@ extension ClipPlayer {
         let reader = try ClipReader(source: info.source, size: fit.readerSize, framesPerSecond: 1,
                                     inPoint: MediaTime(value: Int64((max(0, seconds) * 1_000_000).rounded()), timescale: 1_000_000),
                                     duration: MediaTime(value: 1, timescale: 1))
-        guard let raw = try reader.nextFrame() else {
+        guard try reader.advance() != nil else {
             throw ClipError(path: info.source.path, kind: .unreadable, reason: "not a single frame of its video could be decoded")
         }
         let player = ClipPlayer(info: info, fit: fit, frameSize: frame, framesPerSecond: 1, span: 0..<1, cut: 0, inPoint: 0,
                                 videoEnd: 1, still: nil, background: .black, blurredBackdrop: false) { _, _ in }
-        return player.compose(raw)
+        return try player.compose(from: reader)
     }
 }

@@ -1,4 +1,5 @@
 internal import CFFmpeg
+import Foundation
 
 /// Decodes a clip's video and gives one upright RGB frame for each frame of the show.
 ///
@@ -9,9 +10,11 @@ internal import CFFmpeg
 /// applied the edit list, less the container's start time, so a clip starts at zero.
 ///
 /// Only two decoded frames are kept (the one shown and the next one), each converted to RGB
-/// once, however long it is held: memory does not grow with the clip. A trimmed clip seeks to
+/// once, however long it is held: memory does not grow with the clip. ``nextFrame()`` gives a
+/// picture of its own; a player that composes frames asks ``advance()`` whether the picture
+/// changed and has it drawn (``draw(into:at:)``) straight into its frame. A trimmed clip seeks to
 /// the keyframe before its in-point and decodes forward from there. libavcodec decodes on its
-/// own threads (frame and slice threads, as many as there are cores).
+/// own threads (frame and slice threads, one a core).
 ///
 /// A clip that stops early (truncated, damaged) holds its last good frame for the rest of its
 /// length and records a ``ClipWarning``; damaged packets are skipped and counted. Reading
@@ -83,7 +86,9 @@ public final class ClipReader {
             decoder = try OwnedCodecContext(codec: codec)
             try check(avcodec_parameters_to_context(decoder.pointer, parameters), "avcodec_parameters_to_context")
             decoder.pointer.pointee.pkt_timebase = timeBase
-            decoder.pointer.pointee.thread_count = 0
+            // One thread a core: libavcodec's own choice (0) is a core more, and each frame thread
+            // holds its own pictures (a 4K frame is 12 MB) for no more speed once the cores are busy.
+            decoder.pointer.pointee.thread_count = Int32(max(1, ProcessInfo.processInfo.activeProcessorCount))
             decoder.pointer.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
             try check(avcodec_open2(decoder.pointer, codec, nil), "avcodec_open2")
             feed = try PacketFeed(stream: streamIndex)
@@ -92,8 +97,7 @@ public final class ClipReader {
         } catch {
             throw ClipError(path: source.path, kind: .decodeFailed, reason: "cannot open its \(info.codec) decoder (\(error))")
         }
-        let turned = info.orientation.swapsAxes ? Size(width: size.height, height: size.width) : size
-        converter = ClipFrameConverter(size: turned, color: info.color)
+        converter = ClipFrameConverter(size: size, color: info.color, orientation: info.orientation)
         if inPoint > .zero {
             let target = zero + av_rescale_q(inPoint.value, AVRational(num: 1, den: inPoint.timescale), timeBase)
             if av_seek_frame(context, streamIndex, target, AVSEEK_FLAG_BACKWARD) >= 0 {
@@ -109,12 +113,26 @@ public final class ClipReader {
     /// - Throws: ``ClipError`` `.unreadable` when not a single frame can be decoded, `.decodeFailed`
     ///   when the decoder or converter fails for a reason other than damaged data.
     public func nextFrame() throws(ClipError) -> PixelBuffer? {
+        guard let changed = try advance() else { return nil }
+        if !changed, let shownPicture { return shownPicture }
+        var picture = PixelBuffer(size: size)
+        try draw(into: &picture, at: Rect(size))
+        shownPicture = picture
+        return picture
+    }
+
+    /// Moves on to the clip's picture for the next frame of the show, without converting it.
+    /// - Returns: nil after ``frameCount`` frames; else whether the picture differs from the one
+    ///   of the frame before (false while a decoded frame is held, true for the first).
+    /// - Throws: ``ClipError`` `.unreadable` when not a single frame can be decoded.
+    func advance() throws(ClipError) -> Bool? {
         guard produced < frameCount else { return nil }
         // Output time t in the stream's time base: zero + inPoint + produced / fps.
         let inPointTicks = av_rescale_q(inPoint.value, AVRational(num: 1, den: inPoint.timescale), timeBase)
         let offsetTicks = av_rescale_q(Int64(produced), AVRational(num: 1, den: fps), timeBase)
         let target = zero + inPointTicks + offsetTicks
         produced += 1
+        var changed = produced == 1
         // Move on while the next decoded frame is due (or nothing is shown yet).
         while true {
             if !hasNext {
@@ -126,6 +144,7 @@ public final class ClipReader {
             hasShown = true
             hasNext = false
             shownPicture = nil
+            changed = true
         }
         guard hasShown else {
             throw ClipError(path: info.source.path, kind: .unreadable, reason: "not a single frame of its video could be decoded")
@@ -141,11 +160,17 @@ public final class ClipReader {
                                                             last, info.duration)))
             }
         }
-        if let shownPicture { return shownPicture }
+        return changed
+    }
+
+    /// Draws the picture ``advance()`` moved to, upright at ``size``, into the part `place` of
+    /// `buffer` (the rest of `buffer` is left as it is): libswscale writes it there directly.
+    /// - Precondition: ``advance()`` gave a picture; `place` is of ``size`` and inside `buffer`.
+    /// - Throws: ``ClipError`` `.decodeFailed` when the converter fails.
+    func draw(into buffer: inout PixelBuffer, at place: Rect) throws(ClipError) {
+        precondition(hasShown, "advance() first")
         do {
-            let picture = info.orientation.apply(to: try converter.convert(shown.pointer))
-            shownPicture = picture
-            return picture
+            try converter.convert(shown.pointer, into: &buffer, at: place)
         } catch {
             throw ClipError(path: info.source.path, kind: .decodeFailed, reason: "cannot convert its frames (\(error))")
         }
