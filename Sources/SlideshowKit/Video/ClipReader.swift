@@ -88,7 +88,7 @@ public final class ClipReader {
             decoder.pointer.pointee.pkt_timebase = timeBase
             // One thread a core: libavcodec's own choice (0) is a core more, and each frame thread
             // holds its own pictures (a 4K frame is 12 MB) for no more speed once the cores are busy.
-            decoder.pointer.pointee.thread_count = Int32(max(1, ProcessInfo.processInfo.activeProcessorCount))
+            decoder.pointer.pointee.thread_count = Int32(Self.decodeThreads(codedPixels: info.codedSize.width * info.codedSize.height))
             decoder.pointer.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
             try check(avcodec_open2(decoder.pointer, codec, nil), "avcodec_open2")
             feed = try PacketFeed(stream: streamIndex)
@@ -104,6 +104,13 @@ public final class ClipReader {
                 avcodec_flush_buffers(decoder.pointer)
             }
         }
+    }
+
+    /// Frame threads for a clip's decoder: one a core, or one for pictures of more than 8.3 MP
+    /// (4K and up), where each frame thread's pictures (12 MB a 4K frame, several held per
+    /// thread) would take the render past 300 MB.
+    static func decodeThreads(codedPixels: Int) -> Int {
+        codedPixels > 3840 * 2160 / 2 ? 1 : max(1, ProcessInfo.processInfo.activeProcessorCount)
     }
 
     /// The show time of output frame `index`, relative to the clip's start of play.
