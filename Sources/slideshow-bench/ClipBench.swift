@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Benchmark) import SlideshowKit
 
 // Issue 22's figures: clips among the photos, against ffmpeg doing the same work.
 //
@@ -12,9 +13,9 @@ import Foundation
 // C4: a 10-minute clip trimmed to 3 s (`#t=300,303`) against the same 3 s cut out beforehand:
 //     the trim seeks, so the two should cost about the same.
 
-/// The x264 settings of our encoder for composed frames (H264Encoder's), for the peers.
+/// The x264 settings of our encoder for composed frames, read from the encoder's own settings, for the peers.
 private let ourX264 = ["-c:v", "libx264", "-preset", "medium", "-tune", "stillimage", "-crf", "20",
-                       "-x264-params", "bframes=0:threads=2:rc-lookahead=0:sync-lookahead=0:mbtree=0:scenecut=0:sliced-threads=1"]
+                       "-x264-params", VideoSettings().x264Parameters]
 
 /// A synthetic clip made once with ffmpeg and kept between runs.
 private func cachedClip(_ name: String, ffmpeg: String, _ arguments: [String]) -> String? {
