@@ -59,7 +59,7 @@ struct EncoderSettingsTests {
     @Test("the x264-params: no lookahead, sliced threads, and no mixed references when holds are skipped and frames are composed; x264's defaults when every frame is encoded")
     func parameters() {
         #expect(VideoSettings().x264Parameters
-                == "bframes=0:threads=2:rc-lookahead=0:sync-lookahead=0:mbtree=0:scenecut=0:sliced-threads=1:mixed-refs=0")
+                == "bframes=0:threads=2:rc-lookahead=0:sync-lookahead=0:mbtree=0:scenecut=0:sliced-threads=1:mixed-refs=0:force-cfr=1")
         #expect(VideoSettings(hold: .encode).x264Parameters == "bframes=0:threads=2")
         var cuts = VideoSettings()
         cuts.composesFrames = false

@@ -14,6 +14,10 @@ final class MP4Muxer {
     private let stream: UnsafeMutablePointer<AVStream>
     private let encoderTimeBase: AVRational
     private let framesPerSecond: Int
+    /// How many frames the decode order may run ahead of the presentation (B-frames).
+    private let decodeDelay: Int64
+    /// The video packets written so far: the next one's place in decode order.
+    private var videoPackets: Int64 = 0
     private var format: UnsafeMutablePointer<AVFormatContext> { formatOwner.pointer }
     private var packet: UnsafeMutablePointer<AVPacket> { packetOwner.pointer }
     /// The AAC stream, when there is sound.
@@ -29,8 +33,10 @@ final class MP4Muxer {
     ///   - path: the file to write (created or truncated by ``writeHeader()``).
     ///   - encoder: the opened encoder; its parameters and global header become the stream's.
     ///   - extradata: the stream's configuration (SPS/PPS, Annex B); the encoder's own plus any the writer adds.
+    ///   - decodeDelay: how many frames a packet may be decoded before it is shown, at most: 0
+    ///     when decode order is presentation order, 1 with a motion encoder's B-frames.
     ///   - metadata: the creation time and title; nothing else is written.
-    init(path: String, encoder: H264Encoder, extradata: [UInt8], framesPerSecond: Int,
+    init(path: String, encoder: H264Encoder, extradata: [UInt8], framesPerSecond: Int, decodeDelay: Int64 = 0,
          metadata: MovieMetadata = MovieMetadata()) throws(FFmpegError) {
         formatOwner = try OwnedOutputFormat(format: "mp4", path: path)
         packetOwner = try OwnedPacket()
@@ -39,6 +45,7 @@ final class MP4Muxer {
         }
         self.stream = stream
         self.framesPerSecond = framesPerSecond
+        self.decodeDelay = decodeDelay
         // The movenc muxer reads `creation_time` into mvhd, tkhd and mdhd, and `title` into
         // udta's ©nam; AVFMT_FLAG_BITEXACT keeps it from adding an encoder tag.
         for entry in metadata.entries {
@@ -51,6 +58,7 @@ final class MP4Muxer {
         stream.pointee.r_frame_rate = AVRational(num: Int32(framesPerSecond), den: 1)
         try check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder.context), "avcodec_parameters_from_context")
         guard let codecpar = stream.pointee.codecpar else { throw FFmpegError(call: "avcodec_parameters_from_context", code: -ENOMEM) }
+        codecpar.pointee.video_delay = Int32(decodeDelay)
         av_freep(&codecpar.pointee.extradata)
         codecpar.pointee.extradata_size = 0
         let padding = Int(AV_INPUT_BUFFER_PADDING_SIZE)
@@ -114,8 +122,17 @@ final class MP4Muxer {
         }
     }
 
-    /// Writes an encoded packet (timestamps in the encoder's time base) lasting one frame.
+    /// Writes an encoded packet (its pts in the encoder's time base, in frames) lasting one
+    /// frame; packets come in decode order.
+    ///
+    /// The decode time is the packet's place in decode order less ``decodeDelay``: every
+    /// frame of the show is one packet, so it runs one frame a packet, and a packet decoded
+    /// ahead of its time (a P frame before its B-frames) is at most that delay ahead. With
+    /// B-frames the first decode time is negative, and libavformat's edit list starts the
+    /// presentation at 0.
     func write(encoded source: UnsafeMutablePointer<AVPacket>) throws(FFmpegError) {
+        source.pointee.dts = videoPackets - decodeDelay
+        videoPackets += 1
         source.pointee.duration = 1
         source.pointee.stream_index = stream.pointee.index
         av_packet_rescale_ts(source, encoderTimeBase, stream.pointee.time_base)

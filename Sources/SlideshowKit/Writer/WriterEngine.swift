@@ -2,7 +2,7 @@ internal import CFFmpeg
 
 /// The encoding half of the asset writer: encodes, holds and muxes.
 ///
-/// It owns the encoder and the muxer of a render and is used only on the writer's serial
+/// It owns the encoders and the muxer of a render and is used only on the writer's serial
 /// queue. It converts nothing: pictures arrive already in the encoder's format, converted
 /// on the appending thread by ``AssetWriter`` (``ColorConverter``), so that conversion runs
 /// beside the encoder rather than before it.
@@ -13,25 +13,37 @@ internal import CFFmpeg
 /// whenever that packet comes: at once when the encoder has already given it out (no
 /// delay, e.g. x264's `zerolatency`), or as soon as it does (x264 may hold pictures back).
 /// The first picture after held frames is a forced IDR, so the encoder's own frame
-/// numbering never meets the engine's. Pictures appended on consecutive frames (a crossfade, a pan)
-/// go through the encoder as ordinary frames. With ``HoldStrategy/encode`` the encoder is
-/// given every held frame as well.
+/// numbering never meets the engine's. With ``HoldStrategy/encode`` the encoder is given
+/// every held frame as well.
+///
+/// Pictures appended on consecutive frames (a crossfade, a pan, a clip) are a *run*. In a show
+/// of cuts, or with ``HoldStrategy/encode``, they go through the one encoder as ordinary
+/// frames. In a show that composes frames (``VideoSettings/composesFrames``) each run goes to
+/// an encoder of its own (``MotionRuns``, B-frames and mb-tree), opened for the run and
+/// drained at its end, before the frames held after it; the held pictures between runs go to
+/// the stills encoder, as in a show of cuts. To know whether a picture starts a run, the
+/// engine keeps it until the next one comes (or the end): one picture more in memory.
 final class WriterEngine {
     private let settings: VideoSettings
-    private let encoder: H264Encoder
+    /// The stills encoder: held pictures, and in a show of cuts every picture.
+    private let stills: H264Encoder
+    private let stillsSkip: SkipFrameWriter?
+    /// Motion runs' encoders, in a show that composes frames with held frames skipped.
+    private let motion: MotionRuns?
     /// The last picture given to the encoder, for held frames it encodes again.
     private var lastPicture: EncoderPicture?
+    /// With ``motion``: the last picture appended, not yet given to an encoder.
+    private var waiting: (picture: EncoderPicture, index: Int64)?
     private let muxer: MP4Muxer
-    private let skipWriter: SkipFrameWriter?
 
-    /// The frame index of the last picture given to the encoder.
+    /// The frame index of the last picture appended.
     private var lastFrame: Int64 = -1
-    /// The frame index of the last packet the encoder gave out (and the file received).
+    /// The highest frame index of a packet the encoders gave out (and the file received).
     private var lastPacket: Int64 = -1
     /// Held frames waiting for the encoder's packet of the picture they repeat: after the
     /// packet for frame `after`, the frames `frames`.
     private var pendingHolds: [(after: Int64, frames: Range<Int64>)] = []
-    /// `frame_num` of the last reference picture written, encoder's or engine's.
+    /// `frame_num` of the last reference picture the stills encoder or the engine wrote.
     private var lastFrameNum = 0
     /// Whether every video frame has gone to the muxer or waits below (``finishVideo(endFrame:)``).
     private var videoFinished = false
@@ -44,39 +56,44 @@ final class WriterEngine {
     ///   and `metadata` the file's creation time and title.
     init(path: String, settings: VideoSettings, audio: AACEncoder? = nil, metadata: MovieMetadata = MovieMetadata()) throws(FFmpegError) {
         self.settings = settings
-        encoder = try H264Encoder(settings: settings, globalHeader: true)
-        var extradata = encoder.extradata
-        var skipWriter: SkipFrameWriter? = nil
-        if settings.hold == .skip {
-            let units = NALUnit.split(annexB: extradata)
-            let ppsIDs = units.filter { NALUnit.type(of: $0) == 8 }.compactMap { unit -> UInt32? in
-                var reader = BitReader(rbsp: NALUnit.rbsp(of: unit))
-                return try? reader.ue()
-            }
-            if let spsUnit = units.first(where: { NALUnit.type(of: $0) == 7 }),
-               let sps = try? SequenceParameterSet(nalUnit: spsUnit),
-               let writer = try? SkipFrameWriter(sps: sps, encoderPPSIDs: ppsIDs) {
-                skipWriter = writer
-                extradata += NALUnit.startCode + writer.pictureParameterSet
+        stills = try H264Encoder(settings: settings, globalHeader: true)
+        var extradata = stills.extradata
+        var stillsSkip: SkipFrameWriter? = nil
+        var motion: MotionRuns? = nil
+        if settings.hold == .skip, let sets = EncoderParameterSets(annexB: extradata) {
+            motion = settings.composesFrames ? try MotionRuns(settings: settings) : nil
+            if let writer = try? SkipFrameWriter(sps: sets.sps, encoderPPSIDs: sets.ppsIDs + (motion?.ppsIDs ?? [])) {
+                stillsSkip = writer
+                extradata += (motion?.extradata ?? []) + NALUnit.startCode + writer.pictureParameterSet
+            } else {
+                motion = nil
             }
         }
-        self.skipWriter = skipWriter
-        muxer = try MP4Muxer(path: path, encoder: encoder, extradata: extradata, framesPerSecond: settings.framesPerSecond,
-                             metadata: metadata)
+        self.stillsSkip = stillsSkip
+        self.motion = motion
+        muxer = try MP4Muxer(path: path, encoder: stills, extradata: extradata, framesPerSecond: settings.framesPerSecond,
+                             decodeDelay: motion == nil ? 0 : H264Encoder.motionDecodeDelay, metadata: metadata)
         if let audio { try muxer.addAudioStream(from: audio) }
         if let track = metadata.subtitles { try muxer.addSubtitleStream(track) }
         try muxer.writeHeader()
         if let track = metadata.subtitles { try muxer.write(subtitles: track) }
-        interleaver = Interleaver(muxer: muxer, skipWriter: skipWriter, framesPerSecond: settings.framesPerSecond, hasAudio: audio != nil)
+        interleaver = Interleaver(muxer: muxer, skipWriter: stillsSkip, framesPerSecond: settings.framesPerSecond, hasAudio: audio != nil)
     }
 
     /// Encodes a picture shown from frame `index` on; the previous picture is held until then.
     func append(_ picture: EncoderPicture, at index: Int64) throws {
         precondition(index > lastFrame)
-        let held = lastFrame >= 0 && index > lastFrame + 1
-        if held { try hold(until: index) }
-        lastPicture = picture
-        try encode(at: index, forceIDR: lastFrame < 0 || held)
+        if let motion {
+            if let waiting {
+                try place(waiting.picture, at: waiting.index, shownUntil: index, runGoesOn: index == waiting.index + 1, motion: motion)
+            }
+            waiting = (picture, index)
+        } else {
+            let held = lastFrame >= 0 && index > lastFrame + 1
+            if held { try hold(until: index) }
+            lastPicture = picture
+            try encode(at: index, forceIDR: lastFrame < 0 || held)
+        }
         lastFrame = index
     }
 
@@ -92,9 +109,14 @@ final class WriterEngine {
     func finishVideo(endFrame: Int64) throws {
         guard !videoFinished else { return }
         videoFinished = true
-        if lastFrame >= 0 && endFrame > lastFrame + 1 { try hold(until: endFrame) }
-        try encoder.sendEndOfStream()
-        while try drainOne() != .endOfStream {}
+        if let motion, let waiting {
+            try place(waiting.picture, at: waiting.index, shownUntil: max(endFrame, waiting.index + 1), runGoesOn: false, motion: motion)
+            self.waiting = nil
+        } else if lastFrame >= 0 && endFrame > lastFrame + 1 {
+            try hold(until: endFrame)
+        }
+        try stills.sendEndOfStream()
+        while try drainOne(from: stills) != .endOfStream {}
         if let unwritten = pendingHolds.first {
             throw FFmpegError(call: "avcodec_receive_packet: no packet for frame \(unwritten.after), held until frame \(unwritten.frames.upperBound)",
                               code: -EIO)
@@ -111,38 +133,75 @@ final class WriterEngine {
         try interleaver.finishAudio()
     }
 
+    /// Gives a picture to its encoder, knowing what follows it: a picture followed at once by
+    /// another to the run's encoder (opened at the run's first); a picture held, or the last,
+    /// to the stills encoder as an IDR, after the run before it, if any, is drained. Then the
+    /// frames held after it.
+    /// - Parameters:
+    ///   - shownUntil: the frame where the next picture, or the video's end, comes.
+    ///   - runGoesOn: whether the next picture follows on the next frame.
+    private func place(_ picture: EncoderPicture, at index: Int64, shownUntil next: Int64, runGoesOn: Bool,
+                       motion: MotionRuns) throws {
+        if runGoesOn {
+            precondition(pendingHolds.isEmpty, "the stills encoder gives each picture out at once (force-cfr)")
+            try send(picture, to: motion.encoderForRun(), at: index, forceIDR: false)
+            return
+        }
+        if motion.isRunning {
+            let encoder = try motion.encoderForRun()
+            try encoder.sendEndOfStream()
+            while try drainOne(from: encoder) != .endOfStream {}
+            motion.endRun()
+        }
+        lastPicture = picture
+        try encode(at: index, forceIDR: true)
+        if next > index + 1 { try hold(index + 1..<next, after: index) }
+    }
+
     /// Fills the frames after the last picture, up to `end` (exclusive).
     private func hold(until end: Int64) throws {
-        let frames = (lastFrame + 1)..<end
-        if let skipWriter {
-            if lastPacket == lastFrame {
+        try hold((lastFrame + 1)..<end, after: lastFrame)
+    }
+
+    /// Fills `frames` with the picture at frame `after`: skip slices once its packet is
+    /// written, or (without a skip writer) the picture encoded again.
+    private func hold(_ frames: Range<Int64>, after: Int64) throws {
+        if let skipWriter = stillsSkip {
+            if lastPacket >= after {
                 // The encoder has given out the picture already: its copies follow at once.
                 try writeHolds(frames, with: skipWriter)
             } else {
-                pendingHolds.append((after: lastFrame, frames: frames))
+                pendingHolds.append((after: after, frames: frames))
             }
         } else {
             for index in frames { try encode(at: index, forceIDR: false) }
-            lastFrame = end - 1
+            lastFrame = frames.upperBound - 1
         }
     }
 
+    /// The last picture to the stills encoder at frame `index`.
     private func encode(at index: Int64, forceIDR: Bool) throws {
         guard let picture = lastPicture else { return }
-        while try !encoder.send(picture.frame, pts: index, forceIDR: forceIDR) {
-            _ = try drainOne()
-        }
-        while try drainOne() == .packet {}
+        try send(picture, to: stills, at: index, forceIDR: forceIDR)
     }
 
-    /// Receives one packet from the encoder, writes it, and writes any held frames due after it.
-    private func drainOne() throws -> EncoderOutput {
+    /// Sends a picture, receiving what the encoder gives out while it is full and after.
+    private func send(_ picture: EncoderPicture, to encoder: H264Encoder, at index: Int64, forceIDR: Bool) throws {
+        while try !encoder.send(picture.frame, pts: index, forceIDR: forceIDR) {
+            _ = try drainOne(from: encoder)
+        }
+        while try drainOne(from: encoder) == .packet {}
+    }
+
+    /// Receives one packet from an encoder, writes it, and writes any held frames due after it.
+    /// The stills encoder's slices give the `frame_num` the held frames carry on from.
+    private func drainOne(from encoder: H264Encoder) throws -> EncoderOutput {
         var index: Int64 = -1
         let output = try encoder.receive { packet in
             index = packet.pointee.pts
-            if let skipWriter {
+            if encoder === stills, let sps = stillsSkip?.sps {
                 let bytes = UnsafeBufferPointer(start: packet.pointee.data, count: Int(packet.pointee.size))
-                if let slice = Self.firstSlice(in: bytes, sps: skipWriter.sps) {
+                if let slice = Self.firstSlice(in: bytes, sps: sps) {
                     lastFrameNum = slice.frameNum
                 }
             }
@@ -152,8 +211,8 @@ final class WriterEngine {
             try interleaver.push(.encoded(copy, frame: index))
         }
         guard output == .packet else { return output }
-        lastPacket = index
-        if let skipWriter, let next = pendingHolds.first, next.after == index {
+        lastPacket = max(lastPacket, index)
+        if let skipWriter = stillsSkip, let next = pendingHolds.first, next.after <= lastPacket {
             pendingHolds.removeFirst()
             try writeHolds(next.frames, with: skipWriter)
         }

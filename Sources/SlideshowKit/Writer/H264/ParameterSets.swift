@@ -95,3 +95,23 @@ struct SliceHeaderPrefix: Equatable {
         self.frameNum = Int(frameNum)
     }
 }
+
+/// An encoder's global header, read: its sequence parameter set and its picture parameter
+/// sets' ids (the skip writer's own PPS takes a free id).
+struct EncoderParameterSets {
+    var sps: SequenceParameterSet
+    var ppsIDs: [UInt32]
+
+    /// Reads an Annex B global header; nil without a readable SPS.
+    init?(annexB data: [UInt8]) {
+        let units = NALUnit.split(annexB: data)
+        guard let spsUnit = units.first(where: { NALUnit.type(of: $0) == 7 }),
+              let sps = try? SequenceParameterSet(nalUnit: spsUnit)
+        else { return nil }
+        self.sps = sps
+        ppsIDs = units.filter { NALUnit.type(of: $0) == 8 }.compactMap { unit -> UInt32? in
+            var reader = BitReader(rbsp: NALUnit.rbsp(of: unit))
+            return try? reader.ue()
+        }
+    }
+}
