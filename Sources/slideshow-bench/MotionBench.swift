@@ -17,9 +17,11 @@ import Foundation
 // Quality: SSIM of R3 against the same show rendered at CRF 1 (our jitter-free reference),
 // and of P3 against its own filter graph's frames before encoding.
 // Floors: R2's is decoding the photos (at the chosen DCT scale, one core) plus x264 encoding
-// only the pictures the encoder sees (the IDRs as in our file); R3's is x264 alone encoding
-// its 270 frames. Both encodes run in ffmpeg from raw frames (our show's, from a render at
-// CRF 1) with our encoder's settings (VideoSettings.x264Parameters).
+// only the pictures our encoders see; R3's is x264 alone encoding its 270 frames. Both split
+// the pictures as our writer does (EncodedPictures): each motion run with the motion
+// encoder's settings (VideoSettings.motionX264Parameters), the held pictures, each an IDR,
+// with the stills encoder's (VideoSettings.x264Parameters). The encodes run in ffmpeg from
+// raw frames (our show's, from a render at CRF 1).
 // Figures are medians of alternating runs; ratios are of CPU time (user + sys), since the
 // machine may be shared, with wall times beside them.
 
@@ -40,13 +42,17 @@ let peerFit = "scale=1920:1080:force_original_aspect_ratio=decrease,pad=1920:108
 func peerEncode(crf: Double = 20) -> [String] {
     ["-c:v", "libx264", "-preset", "medium", "-tune", "stillimage", "-crf", String(format: "%.2f", crf), "-movflags", "+faststart"]
 }
-/// x264 alone on raw frames, with our encoder's settings.
-/// - Parameter parameters: the x264-params, ours unless a variant is measured.
-func encodeAlone(_ raw: String, output: String, keyframes: [Int] = [0], parameters: String = VideoSettings().x264Parameters) -> [String] {
+/// x264 alone on raw frames, with our stills encoder's settings or a motion run's.
+/// - Parameters:
+///   - motion: whether to encode as a motion run (``VideoSettings/motionX264Parameters`` at ``VideoSettings/motionCRF``).
+///   - parameters: the stills encoder's x264-params, ours unless a variant is measured.
+func encodeAlone(_ raw: String, output: String, keyframes: [Int] = [0], motion: Bool = false,
+                 parameters: String = VideoSettings().x264Parameters) -> [String] {
     let settings = VideoSettings()
     return ["-v", "error", "-y"] + rawInput(raw)
-        + ["-c:v", "libx264", "-preset", settings.preset, "-tune", settings.tune ?? "", "-crf", String(settings.crf),
-           "-x264-params", parameters,
+        + ["-c:v", "libx264", "-preset", settings.preset, "-tune", settings.tune ?? "",
+           "-crf", String(motion ? settings.motionCRF : settings.crf),
+           "-x264-params", motion ? settings.motionX264Parameters : parameters,
            "-force_key_frames", "expr:" + keyframes.map { "eq(n,\($0))" }.joined(separator: "+"), "-f", "mp4", output]
 }
 
@@ -72,17 +78,14 @@ func dissolveBenchmark(tool: String, ffmpeg: String, photos: [String], runs: Int
                    "-filter_complex", "[0]\(peerFit)[a];[1]\(peerFit)[b];[2]\(peerFit)[c];\(xfades)"]
         + peerEncode() + [scratch("p2-naive.mp4")]
 
-    // One run first, whose pictures the floor encodes: those the encoder made (our file's
-    // packets that are not held frames), with IDRs where ours are.
-    // They are taken from the same show rendered at CRF 1 (frames decoded from the CRF 20 file
-    // would carry its losses into the floor's encode).
+    // One run first, whose pictures the floor encodes: those the encoders made (our file's
+    // packets that are not held frames), split between the stills and motion encoders as
+    // ours are. They are taken from the same show rendered at CRF 1 (frames decoded from the
+    // CRF 20 file would carry its losses into the floor's encode).
     _ = measure(tool, r2)
     _ = measure(tool, Array(r2.dropLast()) + [scratch("r2-reference.mp4"), "--crf", "1"])
-    let made = encodedFrames(scratch("r2.mp4"))
-    _ = measure(ffmpeg, ["-v", "error", "-y", "-i", scratch("r2-reference.mp4"), "-vf",
-                         "select='" + made.all.map { "eq(n,\($0))" }.joined(separator: "+") + "'", "-fps_mode", "passthrough",
-                         "-f", "rawvideo", "-pix_fmt", "yuv420p", scratch("r2.yuv")])
-    let keyframes = made.keyframes.compactMap { made.all.firstIndex(of: $0) }
+    let made = EncodedPictures(scratch("r2.mp4"))
+    let floorJobs = floorEncodes(ffmpeg: ffmpeg, reference: scratch("r2-reference.mp4"), pictures: made, scratch: scratch)
     var costs: [String: [Cost]] = [:]
     var decodeTimes: [Double] = [], encodes: [Cost] = []
     let manager = ImageManager()
@@ -93,9 +96,9 @@ func dissolveBenchmark(tool: String, ffmpeg: String, photos: [String], runs: Int
         decodeTimes.append(time {
             for photo in photos { _ = try! manager.decodeAtChosenScale(Photo(path: photo), targetSize: .hd1080) }
         })
-        encodes.append(measure(ffmpeg, encodeAlone(scratch("r2.yuv"), output: scratch("floor.mp4"), keyframes: keyframes)))
+        encodes.append(total(floorJobs.map { measure(ffmpeg, $0) }))
     }
-    try? FileManager.default.removeItem(atPath: scratch("r2.yuv"))
+    removeFloorFiles(made, scratch: scratch)
     try? FileManager.default.removeItem(atPath: scratch("r2-reference.mp4"))
     for (name, list) in costs where list.contains(where: { $0.status != 0 }) {
         print("slideshow-bench: \(name) failed")
@@ -110,7 +113,7 @@ func dissolveBenchmark(tool: String, ffmpeg: String, photos: [String], runs: Int
     // The decode runs on one core in this process: its wall time is its CPU time.
     let floorCPU = median(decodeTimes) + median(encodes.map(\.cpu))
     let floorWall = median(decodeTimes) + median(encodes.map(\.wall))
-    print("  Floor R2: decode at DCT scale \(format(median(decodeTimes))) + x264 alone on the \(made.all.count) pictures the encoder sees (\(made.keyframes.count) IDR) \(format(median(encodes.map(\.cpu)))) cpu = \(format(floorCPU)) (wall \(format(floorWall)))")
+    print("  Floor R2: decode at DCT scale \(format(median(decodeTimes))) + x264 alone on the \(made.all.count) pictures the encoders see (\(made.stills.count) held, \(made.runs.count) runs of \(made.runs.map { String($0.count) }.joined(separator: ", "))) \(format(median(encodes.map(\.cpu)))) cpu = \(format(floorCPU)) (wall \(format(floorWall)))")
     print(String(format: "  P2 careful / R2: %.2fx cpu (%.2fx wall)   (target ≥ 2x)      P2 naive / R2: %.1fx cpu (%.1fx wall)",
                  cpu("P2 careful (loop)") / cpu("R2 fade"), wall("P2 careful (loop)") / wall("R2 fade"),
                  cpu("P2 naive (-loop 1)") / cpu("R2 fade"), wall("P2 naive (-loop 1)") / wall("R2 fade")))

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Benchmark) import SlideshowKit
 
 // Rate and quality of the motion benchmark's shows (issue 25): SSIM against a reference,
 // the CRF at which the peer's encode reaches our file's size, and which frames of our file
@@ -54,19 +55,72 @@ func crf(forBytes targetBytes: Int, startingAt start: Double = 20, _ encode: (Do
     return best
 }
 
-/// The frames of our file the encoder made, and which of them are IDR pictures (ffprobe's
-/// packets: the writer's held frames are all-skip slices of a few bytes).
-func encodedFrames(_ path: String) -> (all: [Int], keyframes: [Int]) {
-    let listing = capture("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=size,flags",
-                                               "-of", "csv=p=0", path])
-    var all: [Int] = [], keyframes: [Int] = []
-    for (index, line) in listing.split(separator: "\n").enumerated() {
-        let fields = line.split(separator: ",")
-        guard fields.count >= 2, let size = Int(fields[0]), size > 100 else { continue }
-        all.append(index)
-        if fields[1].hasPrefix("K") { keyframes.append(index) }
+/// The pictures our file's encoders made, by frame (the packets' presentation times; the
+/// writer's held frames are all-skip slices of a few bytes), split as the writer splits them
+/// (``WriterEngine``): a picture followed at once by another belongs to a motion run, the
+/// others (held, or the last) are the stills encoder's IDRs.
+struct EncodedPictures {
+    /// Every picture the encoders made, in presentation order.
+    var all: [Int] = []
+    /// The motion runs, each its consecutive frames.
+    var runs: [[Int]] = []
+    /// The stills encoder's pictures.
+    var stills: [Int] = []
+
+    init(_ path: String) {
+        let listing = capture("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,size",
+                                                   "-of", "csv=p=0", path])
+        let rate = Double(VideoSettings().framesPerSecond)
+        all = listing.split(separator: "\n").compactMap { line -> Int? in
+            let fields = line.split(separator: ",")
+            guard fields.count >= 2, let time = Double(fields[0]), let size = Int(fields[1]), size > 100 else { return nil }
+            return Int((time * rate).rounded())
+        }.sorted()
+        let made = Set(all)
+        for frame in all {
+            if made.contains(frame + 1) {
+                if let last = runs.last?.last, last == frame - 1 { runs[runs.count - 1].append(frame) } else { runs.append([frame]) }
+            } else {
+                stills.append(frame)
+            }
+        }
     }
-    return (all, keyframes)
+}
+
+/// x264 alone on the pictures our encoders made, split as our writer splits them: each
+/// motion run from its own raw file with the motion encoder's settings, the stills in one
+/// file with the stills encoder's, each an IDR. Returns ffmpeg's arguments for each encode,
+/// having cut the raw files (yuv420p) out of `reference` (our show rendered at CRF 1).
+func floorEncodes(ffmpeg: String, reference: String, pictures: EncodedPictures, scratch: (String) -> String) -> [[String]] {
+    func cut(_ frames: [Int], to raw: String) {
+        let selection = frames.count > 1 && frames.last! - frames.first! == frames.count - 1
+            ? "between(n,\(frames.first!),\(frames.last!))" : frames.map { "eq(n,\($0))" }.joined(separator: "+")
+        _ = measure(ffmpeg, ["-v", "error", "-y", "-i", reference, "-vf", "select='\(selection)'", "-fps_mode", "passthrough",
+                             "-f", "rawvideo", "-pix_fmt", "yuv420p", raw])
+    }
+    var encodes: [[String]] = []
+    if !pictures.stills.isEmpty {
+        cut(pictures.stills, to: scratch("floor-stills.yuv"))
+        encodes.append(encodeAlone(scratch("floor-stills.yuv"), output: scratch("floor-stills.mp4"), keyframes: Array(pictures.stills.indices)))
+    }
+    for (index, run) in pictures.runs.enumerated() {
+        cut(run, to: scratch("floor-run\(index).yuv"))
+        encodes.append(encodeAlone(scratch("floor-run\(index).yuv"), output: scratch("floor-run\(index).mp4"), motion: true))
+    }
+    return encodes
+}
+
+/// Deletes the raw files and encodes ``floorEncodes(ffmpeg:reference:pictures:scratch:)`` made.
+func removeFloorFiles(_ pictures: EncodedPictures, scratch: (String) -> String) {
+    for name in ["floor-stills"] + pictures.runs.indices.map({ "floor-run\($0)" }) {
+        for suffix in [".yuv", ".mp4"] { try? FileManager.default.removeItem(atPath: scratch(name + suffix)) }
+    }
+}
+
+/// The sum of the encodes' costs (CPU and wall time; the largest peak).
+func total(_ costs: [Cost]) -> Cost {
+    Cost(wall: costs.map(\.wall).reduce(0, +), cpu: costs.map(\.cpu).reduce(0, +), peakRSS: costs.map(\.peakRSS).max() ?? 0,
+         status: costs.map(\.status).max() ?? 0)
 }
 
 /// The number of frames ffprobe counts in a file.

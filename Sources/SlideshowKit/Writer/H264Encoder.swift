@@ -2,28 +2,25 @@ internal import CFFmpeg
 
 /// libx264 through libavcodec: one `AVCodecContext` and its options, owned.
 ///
-/// Configured for still photos: High profile, yuv420p, no B-frames (decode
-/// order is presentation order), CRF rate control, BT.709 limited-range tags written into
-/// the VUI, and a global header (SPS/PPS in extradata) as MP4 needs.
+/// High profile, yuv420p, CRF rate control, BT.709 limited-range tags written into the VUI,
+/// and a global header (SPS/PPS in extradata) as MP4 needs. Two roles (``Role``): the stills
+/// encoder, without B-frames (decode order is presentation order), and a motion run's, with.
 final class H264Encoder {
     /// x264's threads: two, whatever the machine (see ``VideoSettings/x264Parameters``).
     static let threads = 2
 
-    /// What x264 does differently on P frames when pictures are skipped between holds: each
-    /// macroblock's 8x8 partitions share one reference picture (`mixed-refs=0`) instead of
-    /// each searching its own among preset medium's 3.
+    /// What x264 does differently on a motion run's P frames: each macroblock's 8x8
+    /// partitions share one reference picture (`mixed-refs=0`) instead of each searching its
+    /// own among preset medium's 3.
     ///
-    /// With held frames skipped the encoder's only P frames are composed ones (transitions,
-    /// motion), where the reference is always the frame before: without mixed references x264
-    /// takes 25–28% less CPU on a crossfade and on a Ken Burns zoom, within 1% of the bytes at
-    /// the same CRF and the same SSIM (issue 25; README, "Speed of transitions and motion").
-    /// Dropping the P sub-partitions altogether (`p8x8`) saves 40–46%, but then a macroblock
-    /// half picture, half letterbox bar moves as one and the bars beside it are no longer
-    /// exactly their colour.
-    ///
-    /// A show of cuts (IDR pictures only) is encoded exactly as before: its pictures are the
-    /// same bytes, and only x264's settings text in the first picture's SEI says `mixed_ref=0`
-    /// instead of `mixed_ref=1` (the same length: the file keeps its size).
+    /// On a dissolve or a zoom the reference that matters is the frame before. Measured on the
+    /// stills encoder's settings (no B-frames), x264 took 25–28% less CPU on a crossfade and
+    /// on a Ken Burns zoom without mixed references, within 1% of the bytes at the same CRF
+    /// and the same SSIM; with the motion encoder's B-frames, 7% less CPU on R3's 270 frames
+    /// (13.8 against 14.8 s) for 1% more bytes at the same SSIM (README, "Speed of transitions
+    /// and motion"). Dropping the P sub-partitions altogether (`p8x8`) saves 40–46%, but then
+    /// a macroblock half picture, half letterbox bar moves as one and the bars beside it are
+    /// no longer exactly their colour.
     static let pFrameOptions = "mixed-refs=0"
 
     /// What an encoder is given.
@@ -56,7 +53,8 @@ final class H264Encoder {
     /// anything is opened); settings libx264 refuses all the same fail as an ``FFmpegError``,
     /// and whatever was allocated is freed once, by its owner.
     /// - Throws: ``FFmpegError`` when libx264 is missing, rejects an option, or leaves one unrecognised.
-    /// - Parameter pFrameOptions: x264's options for P frames (``pFrameOptions`` unless a test compares).
+    /// - Parameter pFrameOptions: x264's options for a motion run's P frames (``pFrameOptions``
+    ///   unless a test compares).
     /// - Parameter role: what the encoder is given: held pictures (and, in a show of cuts, all
     ///   of it), or one run of moving frames (``Role/motion``).
     init(settings: VideoSettings, globalHeader: Bool, role: Role = .stills,
@@ -91,8 +89,8 @@ final class H264Encoder {
         try setOption(&options, "crf", String(role == .motion ? settings.motionCRF : settings.crf))
         try setOption(&options, "profile", "high")
         try setOption(&options, "forced-idr", "1")
-        try setOption(&options, "x264-params", role == .motion ? settings.motionX264Parameters
-                                                                : settings.x264Parameters(pFrameOptions: pFrameOptions))
+        try setOption(&options, "x264-params", role == .motion ? settings.motionX264Parameters(pFrameOptions: pFrameOptions)
+                                                                : settings.x264Parameters)
 
         try check(avcodec_open2(context, codec, &options), "avcodec_open2(libx264)")
         if let unrecognised = av_dict_get(options, "", nil, AV_DICT_IGNORE_SUFFIX) {
@@ -138,8 +136,8 @@ final class H264Encoder {
 }
 
 extension VideoSettings {
-    /// The `x264-params` the writer gives libx264 for these settings (the benchmark's floors
-    /// encode with the same).
+    /// The `x264-params` of the stills encoder (``H264Encoder/Role/stills``) for these settings
+    /// (the benchmark's floors encode with the same).
     ///
     /// No B-frames: decode order is presentation order. A fixed thread count: x264's output
     /// depends on it, and the same inputs must give the same bytes on any machine.
@@ -149,50 +147,44 @@ extension VideoSettings {
     /// at, and it would only hold pictures (and their memory) of photos not yet due; nor is
     /// there a scene cut to detect, as every new photo is an IDR anyway. Sliced threads split
     /// each picture across the cores instead of keeping several pictures in flight: the same
-    /// speed on one picture, flat memory on many. Composed frames (transitions, motion) keep
-    /// slices too: frame threads measured 9% faster on the R3 show (23.2 against 25.4 s) but
-    /// held 20 MB more. Those composed frames are the encoder's only P frames, and they are
-    /// encoded without mixed references (``H264Encoder/pFrameOptions``).
-    @_spi(Benchmark) public var x264Parameters: String { x264Parameters(pFrameOptions: H264Encoder.pFrameOptions) }
+    /// speed on one picture, flat memory on many. In a show that composes frames the moving
+    /// frames go to motion runs' encoders (``motionX264Parameters``) and this one's settings
+    /// stay the same.
+    @_spi(Benchmark) public var x264Parameters: String {
+        var parameters = "bframes=0:threads=\(H264Encoder.threads)"
+        if hold == .skip {
+            parameters += ":rc-lookahead=0:sync-lookahead=0:mbtree=0:scenecut=0:sliced-threads=1"
+        }
+        return parameters
+    }
 
     /// The `x264-params` of a motion run's encoder (``H264Encoder/Role/motion``): x264's
     /// rate control at its best within the run, with its own parameter sets.
     ///
-    /// - `bframes=3:b-pyramid=none`: B-frames, none of them a reference, so the run's last
-    ///   picture, a P frame, is the last reference the decoder sees, and the writer's held
-    ///   frames after it copy it (``SkipFrameWriter``);
-    /// - `rc-lookahead=10:mbtree=1`: mb-tree over 10 frames, which gives the bits to what the
-    ///   following frames reuse;
-    /// - `psy=0`: no psychovisual rate–distortion: on moving frames it spends bits on
-    ///   keeping texture that the eye does not follow (see the README, "Speed of transitions
-    ///   and motion", for what each costs and buys);
-    /// - `sps-id=1`: parameter sets beside the stills encoder's, both in the file's `avcC`;
-    /// - the rest as the stills encoder: sliced threads, no scene cuts, no mixed references.
-    ///
-    /// On R3's 270 frames (`slideshow-bench --r3`), x264 alone: 4.85 Mbit/s at SSIM 0.98585
-    /// and 13.8 s of CPU at ``motionCRF`` 18, against 11.02 Mbit/s, 0.98373 and 17.3 s with the
-    /// stills encoder's settings at 20.
-    @_spi(Benchmark) public var motionX264Parameters: String {
+    /// - `bframes=3:b-pyramid=none`: B-frames, none of them a reference, so that a P frame is
+    ///   decoded at most one frame before its time (``H264Encoder/motionDecodeDelay``); the
+    ///   pyramid measured no better on R3;
+    /// - `rc-lookahead=6:mbtree=1`: mb-tree over 6 frames, which gives the bits to what the
+    ///   following frames reuse. Each frame of lookahead holds about 8 MB: 10 frames measured
+    ///   SSIM 0.98565 against 0.98386 at 4.66 against 4.12 Mbit/s, but R3 peaked at 312 MB;
+    /// - `psy=0`: no psychovisual optimisation (psy-rd, psy-trellis): on moving frames it spends
+    ///   bits on keeping texture the eye does not follow; with it, R3's frames need 6.1 Mbit/s
+    ///   for SSIM 0.98495 where P3's recipe has 0.9862 at that rate;
+    /// - the rest as the stills encoder (sliced threads, no scene cuts), ``H264Encoder/pFrameOptions``
+    ///   on the P frames, and `sps-id=1`: parameter sets beside the stills encoder's, both in
+    ///   the file's `avcC`.
+    @_spi(Benchmark) public var motionX264Parameters: String { motionX264Parameters(pFrameOptions: H264Encoder.pFrameOptions) }
+
+    /// The motion encoder's `x264-params` with other options for its P frames (x264's own
+    /// syntax, e.g. medium's `mixed-refs=1`).
+    func motionX264Parameters(pFrameOptions: String) -> String {
         "bframes=\(H264Encoder.motionBFrames):b-pyramid=none:threads=\(H264Encoder.threads):rc-lookahead=6:mbtree=1:psy=0"
-            + ":scenecut=0:sliced-threads=1:\(H264Encoder.pFrameOptions):sps-id=1"
+            + ":scenecut=0:sliced-threads=1:\(pFrameOptions):sps-id=1"
     }
 
     /// The CRF of motion runs: two below ``crf`` (at least 1). With mb-tree x264 lowers the
-    /// quality of what is little referenced; two steps down, the moving frames measure a better
-    /// SSIM than the stills encoder gives them at ``crf``, in less than half the bytes.
+    /// quality of what little refers to; two steps down, R3's moving frames measure a better
+    /// SSIM than the stills encoder's settings give them at ``crf`` (0.98386 against 0.98373),
+    /// in 41% of the bytes.
     @_spi(Benchmark) public var motionCRF: Int { max(Self.crfRange.lowerBound, crf - 2) }
-
-    /// The `x264-params` with other options for the composed frames (x264's own syntax, e.g. medium's `mixed-refs=1`).
-    func x264Parameters(pFrameOptions: String) -> String {
-        var parameters = "bframes=0:threads=\(H264Encoder.threads)"
-        if hold == .skip {
-            parameters += ":rc-lookahead=0:sync-lookahead=0:mbtree=0:scenecut=0:sliced-threads=1"
-            // In a show that composes frames, each picture must come out before the next is
-            // sent: the next may go to a motion run's encoder, after this one's held frames.
-            // x264 keeps one frame back for timestamps it may not trust, unless told the
-            // input's rate is constant (it is: the writer's frames).
-            if composesFrames { parameters += ":\(pFrameOptions):force-cfr=1" }
-        }
-        return parameters
-    }
 }

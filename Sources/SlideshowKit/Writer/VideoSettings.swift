@@ -22,10 +22,11 @@ public struct VideoSettings: Sendable, Hashable {
     public var tune: String?
     /// How held frames are written.
     public var hold: HoldStrategy
-    /// Whether the encoder will be given composed frames (transitions, motion, fades, clips)
-    /// as P frames, or only held pictures, each an IDR; the renderer sets it from the plan.
-    /// Only the composed frames' options depend on it (``H264Encoder/pFrameOptions``), so a show of
-    /// cuts is written exactly as before those options existed.
+    /// Whether the show has composed frames (transitions, motion, fades, clips), or only held
+    /// pictures, each an IDR; the renderer sets it from the plan. With held frames skipped, a
+    /// show that composes frames gives its runs of moving frames to encoders of their own
+    /// (``WriterEngine``, ``MotionRuns``); a show of cuts opens the one encoder it always had,
+    /// and is written exactly as before motion runs existed.
     var composesFrames = true
 
     /// The x264 presets, fastest first.

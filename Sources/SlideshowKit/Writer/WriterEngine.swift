@@ -43,6 +43,14 @@ final class WriterEngine {
     /// Held frames waiting for the encoder's packet of the picture they repeat: after the
     /// packet for frame `after`, the frames `frames`.
     private var pendingHolds: [(after: Int64, frames: Range<Int64>)] = []
+    /// The stills encoder's clock: frames since the start, plus this. It runs ahead of the
+    /// show's after a copy that ended a hold (``endHold(at:)``), so that the copy lasts a second.
+    private var stillsClockOffset: Int64 = 0
+    /// The show's frame of each picture the stills encoder holds, by its clock; nil for a copy
+    /// that ended a hold, whose packet is not written.
+    private var stillsFrames: [Int64: Int64?] = [:]
+    /// The stills encoder's time of the last copy that ended a hold.
+    private var lastHoldEnd: Int64?
     /// `frame_num` of the last reference picture the stills encoder or the engine wrote.
     private var lastFrameNum = 0
     /// Whether every video frame has gone to the muxer or waits below (``finishVideo(endFrame:)``).
@@ -143,7 +151,7 @@ final class WriterEngine {
     private func place(_ picture: EncoderPicture, at index: Int64, shownUntil next: Int64, runGoesOn: Bool,
                        motion: MotionRuns) throws {
         if runGoesOn {
-            precondition(pendingHolds.isEmpty, "the stills encoder gives each picture out at once (force-cfr)")
+            if !motion.isRunning, !pendingHolds.isEmpty { try endHold(at: index) }
             try send(picture, to: motion.encoderForRun(), at: index, forceIDR: false)
             return
         }
@@ -156,6 +164,23 @@ final class WriterEngine {
         lastPicture = picture
         try encode(at: index, forceIDR: true)
         if next > index + 1 { try hold(index + 1..<next, after: index) }
+    }
+
+    /// Tells the stills encoder that its last picture's hold ends at frame `index`, where a
+    /// run starts, so that it gives the picture out before the run's packets.
+    ///
+    /// x264 keeps each picture back until it sees the next one's time: it weighs a picture's
+    /// rate by how long it is shown (a held photo gets the bits of a second, not of a frame;
+    /// `force-cfr` would drop that, and held photos came out at a third of their bytes). So the
+    /// picture is sent again at the run's first frame: the hold is timed, the picture comes
+    /// out, and so do its held frames. The copy is not written. It is an IDR, as the held
+    /// pictures are: a P frame there (all skipped blocks, next to no cost) would set the next
+    /// held picture's quantiser from the P frames' (x264's `ip_factor` rule) and give it up
+    /// to a quarter more bytes than in a show of cuts. The IDR copy costs a few milliseconds
+    /// of x264 (R2's CPU time measured the same with either).
+    private func endHold(at index: Int64) throws {
+        try encode(at: index, forceIDR: true, holdEnd: true)
+        precondition(pendingHolds.isEmpty, "x264 gives a picture out once it has the next one's time")
     }
 
     /// Fills the frames after the last picture, up to `end` (exclusive).
@@ -180,9 +205,21 @@ final class WriterEngine {
     }
 
     /// The last picture to the stills encoder at frame `index`.
-    private func encode(at index: Int64, forceIDR: Bool) throws {
+    ///
+    /// x264 weighs each picture's rate by the time to the next (up to a second): a copy that
+    /// ended a hold, at a run's first frame, lasts until the picture after the run, which may
+    /// be a few frames, and would make that picture's quantiser jump. So the stills encoder's
+    /// clock moves on to a second after the copy, as if the run lasted that long.
+    /// - Parameter holdEnd: whether the picture is a copy that ends a hold (not written).
+    private func encode(at index: Int64, forceIDR: Bool, holdEnd: Bool = false) throws {
         guard let picture = lastPicture else { return }
-        try send(picture, to: stills, at: index, forceIDR: forceIDR)
+        if let lastHoldEnd, index + stillsClockOffset - lastHoldEnd < Int64(settings.framesPerSecond) {
+            stillsClockOffset = lastHoldEnd + Int64(settings.framesPerSecond) - index
+        }
+        let time = index + stillsClockOffset
+        stillsFrames[time] = holdEnd ? Int64?.none : index
+        lastHoldEnd = holdEnd ? time : nil
+        try send(picture, to: stills, at: time, forceIDR: forceIDR)
     }
 
     /// Sends a picture, receiving what the encoder gives out while it is full and after.
@@ -197,8 +234,18 @@ final class WriterEngine {
     /// The stills encoder's slices give the `frame_num` the held frames carry on from.
     private func drainOne(from encoder: H264Encoder) throws -> EncoderOutput {
         var index: Int64 = -1
+        var written = true
         let output = try encoder.receive { packet in
             index = packet.pointee.pts
+            if encoder === stills, let frame = stillsFrames.removeValue(forKey: index) {
+                guard let frame else {
+                    written = false
+                    return
+                }
+                index = frame
+                packet.pointee.pts = frame
+                packet.pointee.dts = frame
+            }
             if encoder === stills, let sps = stillsSkip?.sps {
                 let bytes = UnsafeBufferPointer(start: packet.pointee.data, count: Int(packet.pointee.size))
                 if let slice = Self.firstSlice(in: bytes, sps: sps) {
@@ -210,7 +257,7 @@ final class WriterEngine {
             try check(av_packet_ref(copy.pointer, packet), "av_packet_ref")
             try interleaver.push(.encoded(copy, frame: index))
         }
-        guard output == .packet else { return output }
+        guard output == .packet, written else { return output }
         lastPacket = max(lastPacket, index)
         if let skipWriter = stillsSkip, let next = pendingHolds.first, next.after <= lastPacket {
             pendingHolds.removeFirst()
