@@ -14,14 +14,16 @@ import Foundation
 //     form: zoompan makes all of a photo's frames from its one decoded picture. P3 all the
 //     way: the zoom spread over each photo's whole time, as R3 moves. P3 at R3's size: P3 at
 //     the CRF (searched on P3's own frames) whose file is as large as R3's.
-// Quality: SSIM of R3 against the same show rendered at CRF 1 (our jitter-free reference),
-// and of P3 against its own filter graph's frames before encoding.
+// Quality: SSIM of R3 against the same show rendered at CRF 1 with every frame encoded by the
+// one stills encoder (`--hold encode`: our jitter-free reference, whose coding owes nothing
+// to the motion encoder's choices), and of P3 against its own filter graph's frames before
+// encoding.
 // Floors: R2's is decoding the photos (at the chosen DCT scale, one core) plus x264 encoding
 // only the pictures our encoders see; R3's is x264 alone encoding its 270 frames. Both split
 // the pictures as our writer does (EncodedPictures): each motion run with the motion
 // encoder's settings (VideoSettings.motionX264Parameters), the held pictures, each an IDR,
 // with the stills encoder's (VideoSettings.x264Parameters). The encodes run in ffmpeg from
-// raw frames (our show's, from a render at CRF 1).
+// raw frames (our show's, from that reference).
 // Figures are medians of alternating runs; ratios are of CPU time (user + sys), since the
 // machine may be shared, with wall times beside them.
 
@@ -80,10 +82,10 @@ func dissolveBenchmark(tool: String, ffmpeg: String, photos: [String], runs: Int
 
     // One run first, whose pictures the floor encodes: those the encoders made (our file's
     // packets that are not held frames), split between the stills and motion encoders as
-    // ours are. They are taken from the same show rendered at CRF 1 (frames decoded from the
+    // ours are. They are taken from the same show rendered at CRF 1, `--hold encode` (frames decoded from the
     // CRF 20 file would carry its losses into the floor's encode).
     _ = measure(tool, r2)
-    _ = measure(tool, Array(r2.dropLast()) + [scratch("r2-reference.mp4"), "--crf", "1"])
+    _ = measure(tool, Array(r2.dropLast()) + [scratch("r2-reference.mp4"), "--crf", "1", "--hold", "encode"])
     let made = EncodedPictures(scratch("r2.mp4"))
     let floorJobs = floorEncodes(ffmpeg: ffmpeg, reference: scratch("r2-reference.mp4"), pictures: made, scratch: scratch)
     var costs: [String: [Cost]] = [:]

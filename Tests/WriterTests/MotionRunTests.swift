@@ -119,10 +119,10 @@ struct MotionRunTests {
         #expect(probe.keyFrames == [0, 5, 12])
     }
 
-    @Test("the motion encoder's settings: B-frames that are not references, mb-tree over 6 frames, no psy, its own SPS id, CRF 2 below")
+    @Test("the motion encoder's settings: B-frames that are not references, mb-tree over 6 frames, no psy, trellis in every decision, its own SPS id, CRF 2 below")
     func motionSettings() {
         let settings = VideoSettings(crf: 23)
-        #expect(settings.motionX264Parameters == "bframes=3:b-pyramid=none:threads=2:rc-lookahead=6:mbtree=1:psy=0:scenecut=0:sliced-threads=1:mixed-refs=0:sps-id=1")
+        #expect(settings.motionX264Parameters == "bframes=3:b-pyramid=none:threads=2:rc-lookahead=6:mbtree=1:psy=0:trellis=2:scenecut=0:sliced-threads=1:mixed-refs=0:sps-id=1")
         #expect(settings.motionCRF == 21)
         #expect(VideoSettings(crf: 2).motionCRF == 1 && VideoSettings(crf: 1).motionCRF == 1)
     }

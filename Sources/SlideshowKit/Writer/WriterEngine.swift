@@ -180,7 +180,9 @@ final class WriterEngine {
     /// of x264 (R2's CPU time measured the same with either).
     private func endHold(at index: Int64) throws {
         try encode(at: index, forceIDR: true, holdEnd: true)
-        precondition(pendingHolds.isEmpty, "x264 gives a picture out once it has the next one's time")
+        if let unwritten = pendingHolds.first {
+            throw FFmpegError(call: "avcodec_receive_packet: no packet for frame \(unwritten.after) before the run at frame \(index)", code: -EIO)
+        }
     }
 
     /// Fills the frames after the last picture, up to `end` (exclusive).
