@@ -165,8 +165,8 @@ extension VideoSettings {
     ///   decoded at most one frame before its time (``H264Encoder/motionDecodeDelay``); the
     ///   pyramid measured no better on R3;
     /// - `rc-lookahead=6:mbtree=1`: mb-tree over 6 frames, which gives the bits to what the
-    ///   following frames reuse. Each frame of lookahead holds about 8 MB: 10 frames measured
-    ///   SSIM 0.98565 against 0.98386 at 4.66 against 4.12 Mbit/s, but R3 peaked at 312 MB;
+    ///   following frames reuse. Each frame of lookahead holds about 8 MB: R3 peaked at 312 MB
+    ///   with 10 frames, 284 MB with 6, within the 300 MB budget of a moving show;
     /// - `psy=0`: no psychovisual optimisation (psy-rd, psy-trellis): on moving frames it spends
     ///   bits on keeping texture the eye does not follow; with it, R3's frames need 6.1 Mbit/s
     ///   for SSIM 0.98495 where P3's recipe has 0.9862 at that rate;
@@ -188,7 +188,7 @@ extension VideoSettings {
 
     /// The CRF of motion runs: two below ``crf`` (at least 1). With mb-tree x264 lowers the
     /// quality of what little refers to; two steps down, R3's moving frames measure a better
-    /// SSIM than the stills encoder's settings give them at ``crf`` (0.98386 against 0.98373),
-    /// in 41% of the bytes.
+    /// SSIM than one encoder with the stills encoder's settings gives them at ``crf`` (0.98393
+    /// against 0.98382, `slideshow-bench --r3`), in 38% of the bytes.
     @_spi(Benchmark) public var motionCRF: Int { max(Self.crfRange.lowerBound, crf - 2) }
 }

@@ -176,8 +176,8 @@ final class WriterEngine {
     /// out, and so do its held frames. The copy is not written. It is an IDR, as the held
     /// pictures are: a P frame there (all skipped blocks, next to no cost) would set the next
     /// held picture's quantiser from the P frames' (x264's `ip_factor` rule) and give it up
-    /// to a quarter more bytes than in a show of cuts. The IDR copy costs a few milliseconds
-    /// of x264 (R2's CPU time measured the same with either).
+    /// to a quarter more bytes than in a show of cuts; R2's CPU time measured the same with
+    /// either copy.
     private func endHold(at index: Int64) throws {
         try encode(at: index, forceIDR: true, holdEnd: true)
         if let unwritten = pendingHolds.first {
