@@ -13,9 +13,16 @@ import Foundation
 // C4: a 10-minute clip trimmed to 3 s (`#t=300,303`) against the same 3 s cut out beforehand:
 //     the trim seeks, so the two should cost about the same.
 
-/// The x264 settings of our encoder for composed frames, read from the encoder's own settings, for the peers.
-private let ourX264 = ["-c:v", "libx264", "-preset", "medium", "-tune", "stillimage", "-crf", "20",
-                       "-x264-params", VideoSettings().x264Parameters]
+/// The x264 settings of our encoder for a clip's frames, read from the encoder's own settings,
+/// for the peers: a motion run's, or, in a show with a 4K clip (``VideoSettings/motionRuns``
+/// off), the one encoder's.
+private func ourX264(motionRuns: Bool = true) -> [String] {
+    var settings = VideoSettings()
+    settings.motionRuns = motionRuns
+    return ["-c:v", "libx264", "-preset", settings.preset, "-tune", settings.tune ?? "",
+            "-crf", String(motionRuns ? settings.motionCRF : settings.crf),
+            "-x264-params", motionRuns ? settings.motionX264Parameters : settings.x264Parameters]
+}
 
 /// A synthetic clip made once with ffmpeg and kept between runs.
 private func cachedClip(_ name: String, ffmpeg: String, _ arguments: [String]) -> String? {
@@ -43,8 +50,8 @@ func clipBenchmark(tool: String, ffmpeg: String, photos: [String], clips: String
     func ours(_ inputs: [String], _ name: String, _ extra: [String] = []) -> [String] {
         ["make"] + inputs + extra + ["--mute-clips", "--overwrite", "--quiet", "-o", scratch(name)]
     }
-    func peer(_ input: String, _ name: String, _ before: [String] = []) -> [String] {
-        ["-v", "error", "-y"] + before + ["-i", input, "-vf", fit, "-an"] + ourX264 + ["-movflags", "+faststart", scratch(name)]
+    func peer(_ input: String, _ name: String, _ before: [String] = [], motionRuns: Bool = true) -> [String] {
+        ["-v", "error", "-y"] + before + ["-i", input, "-vf", fit, "-an"] + ourX264(motionRuns: motionRuns) + ["-movflags", "+faststart", scratch(name)]
     }
     let c1 = ours([phone], "c1.mp4", ["--slide-duration", "3"])
     let p1 = peer(phone, "c1-peer.mp4")
@@ -82,7 +89,7 @@ func clipBenchmark(tool: String, ffmpeg: String, photos: [String], clips: String
     if let fourK {
         for _ in 0..<min(runs, 2) {
             costs["C3", default: []].append(measure(tool, ours([fourK], "c3.mp4", ["--slide-duration", "3"])))
-            costs["C3 peer", default: []].append(measure(ffmpeg, peer(fourK, "c3-peer.mp4")))
+            costs["C3 peer", default: []].append(measure(ffmpeg, peer(fourK, "c3-peer.mp4", motionRuns: false)))
         }
     }
     if let failed = costs.first(where: { $0.value.contains { $0.status != 0 } }) {

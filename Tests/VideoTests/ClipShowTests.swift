@@ -300,4 +300,29 @@ struct ClipShowTests {
         let slides = try BatchManifest(data: Data(perSlide.utf8), relativeTo: nil).jobs[0].slideshow.validate()
         #expect(slides.plan.photoStarts == [0, 30, 61] && slides.plan.frameCount == 121)
     }
+
+    @Test("a clip's frames go to a motion run's encoder (B-frames); a show with a 4K clip keeps one encoder, for memory")
+    func clipEncoders() async throws {
+        let folder = try TemporaryFolder()
+        func pictureTypes(_ path: String) throws -> [String] {
+            try Clips.ffprobe(["-select_streams", "v:0", "-show_entries", "frame=pict_type", "-of", "csv=p=0", path])
+                .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        let phone = Self.show([Self.photo, Clips.path("mp4_h264_720p_vfr_aac_gps_3s.mp4")], in: folder, name: "phone.mp4")
+        _ = try await phone.validate().render()
+        let phoneTypes = try pictureTypes(folder.path("phone.mp4"))
+        #expect(phoneTypes.count == 139 && phoneTypes.contains("B"))
+
+        // A 4K clip of a third of a second: over 8.3 MP, so decoded on one thread, and its
+        // show's moving frames stay in the stills encoder (VideoSettings.motionRuns).
+        let large = folder.path("4k.mp4")
+        _ = try Clips.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=3840x2160:rate=30", "-t", "0.3", "-c:v", "libx264", "-preset", "ultrafast",
+                              "-pix_fmt", "yuv420p", "-y", large])
+        let show = Self.show([Self.photo, large], in: folder, name: "large.mp4")
+        _ = try await show.validate().render()
+        let types = try pictureTypes(folder.path("large.mp4"))
+        // The photo's IDR and its held frames (0–29), then the clip: an IDR and 8 P frames.
+        #expect(types.count == 39 && !types.contains("B"), "\(types)")
+        #expect(types.indices.filter { types[$0].hasPrefix("I") } == [0, 30], "\(types)")
+    }
 }

@@ -61,6 +61,10 @@ struct EncoderSettingsTests {
         #expect(VideoSettings().x264Parameters
                 == "bframes=0:threads=2:rc-lookahead=0:sync-lookahead=0:mbtree=0:scenecut=0:sliced-threads=1")
         #expect(VideoSettings(hold: .encode).x264Parameters == "bframes=0:threads=2")
+        // Without motion runs (a show with a 4K clip) the one encoder takes the moving frames as P frames.
+        var oneEncoder = VideoSettings()
+        oneEncoder.motionRuns = false
+        #expect(oneEncoder.x264Parameters == "bframes=0:threads=2:rc-lookahead=0:sync-lookahead=0:mbtree=0:scenecut=0:sliced-threads=1:mixed-refs=0")
         var cuts = VideoSettings()
         cuts.composesFrames = false
         #expect(cuts.x264Parameters == "bframes=0:threads=2:rc-lookahead=0:sync-lookahead=0:mbtree=0:scenecut=0:sliced-threads=1")

@@ -32,6 +32,13 @@ struct Renderer {
         var settings = slideshow.video
         // A show of cuts gives x264 only IDRs: none of the composed frames' options apply.
         settings.composesFrames = !plan.isHoldsOnly
+        // A clip whose decoder runs on one thread for memory (4K and up) keeps one encoder:
+        // its pictures and a motion encoder's lookahead would not both fit in 300 MB.
+        settings.motionRuns = !prepared.photos.contains { photo in
+            [photo.clip, slideshow.motionPhotos == .play ? photo.motionClip : nil].contains { clip in
+                clip.map { ClipReader.isLarge(codedPixels: $0.codedSize.width * $0.codedSize.height) } ?? false
+            }
+        }
         // The opening card, before the photos: drawn now, shown from frame 0; the closing one after them.
         let card = try prepared.cardPicture(prepared.openingCard, photo: 0)
         let cardFrames = card == nil ? 0 : slideshow.openingCardFrames

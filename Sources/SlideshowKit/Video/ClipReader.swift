@@ -110,8 +110,12 @@ public final class ClipReader {
     /// (4K and up), where each frame thread's pictures (12 MB a 4K frame, several held per
     /// thread) would take the render past 300 MB.
     static func decodeThreads(codedPixels: Int) -> Int {
-        codedPixels > 3840 * 2160 / 2 ? 1 : max(1, ProcessInfo.processInfo.activeProcessorCount)
+        isLarge(codedPixels: codedPixels) ? 1 : max(1, ProcessInfo.processInfo.activeProcessorCount)
     }
+
+    /// Whether a clip's pictures are large enough (over 8.3 MP: 4K and up) to be decoded on one
+    /// thread, and to keep a show's moving frames in one encoder (``VideoSettings/motionRuns``).
+    static func isLarge(codedPixels: Int) -> Bool { codedPixels > 3840 * 2160 / 2 }
 
     /// The show time of output frame `index`, relative to the clip's start of play.
     public func time(ofFrame index: Int) -> MediaTime { MediaTime(value: Int64(index), timescale: fps) }

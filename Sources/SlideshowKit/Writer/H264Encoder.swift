@@ -149,11 +149,13 @@ extension VideoSettings {
     /// each picture across the cores instead of keeping several pictures in flight: the same
     /// speed on one picture, flat memory on many. In a show that composes frames the moving
     /// frames go to motion runs' encoders (``motionX264Parameters``) and this one's settings
-    /// stay the same.
+    /// stay the same; without motion runs (``motionRuns``) this encoder takes them as P frames,
+    /// without mixed references (``H264Encoder/pFrameOptions``).
     @_spi(Benchmark) public var x264Parameters: String {
         var parameters = "bframes=0:threads=\(H264Encoder.threads)"
         if hold == .skip {
             parameters += ":rc-lookahead=0:sync-lookahead=0:mbtree=0:scenecut=0:sliced-threads=1"
+            if composesFrames && !motionRuns { parameters += ":\(H264Encoder.pFrameOptions)" }
         }
         return parameters
     }

@@ -28,6 +28,12 @@ public struct VideoSettings: Sendable, Hashable {
     /// (``WriterEngine``, ``MotionRuns``); a show of cuts opens the one encoder it always had,
     /// and is written exactly as before motion runs existed.
     var composesFrames = true
+    /// Whether a show that composes frames gives its runs to motion encoders (``MotionRuns``);
+    /// when false the one encoder takes them as P frames, without mixed references
+    /// (``H264Encoder/pFrameOptions``). The renderer turns it off for shows with a clip of
+    /// 4K or more, whose decoder's pictures leave no room for a motion encoder's lookahead
+    /// within 300 MB.
+    @_spi(Benchmark) public var motionRuns = true
 
     /// The x264 presets, fastest first.
     public static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]

@@ -69,7 +69,7 @@ final class WriterEngine {
         var stillsSkip: SkipFrameWriter? = nil
         var motion: MotionRuns? = nil
         if settings.hold == .skip, let sets = EncoderParameterSets(annexB: extradata) {
-            motion = settings.composesFrames ? try MotionRuns(settings: settings) : nil
+            motion = settings.composesFrames && settings.motionRuns ? try MotionRuns(settings: settings) : nil
             if let writer = try? SkipFrameWriter(sps: sets.sps, encoderPPSIDs: sets.ppsIDs + (motion?.ppsIDs ?? [])) {
                 stillsSkip = writer
                 extradata += (motion?.extradata ?? []) + NALUnit.startCode + writer.pictureParameterSet
