@@ -36,9 +36,9 @@ final class H264Encoder {
 
     /// The B-frames between a motion encoder's P frames (``VideoSettings/motionX264Parameters``).
     static let motionBFrames = 3
-    /// How many frames a motion run's decode order runs ahead of its presentation: one, as its
-    /// B-frames are not references (no pyramid), so each is decoded right after the P frame
-    /// it precedes.
+    /// How many places later in decode order than in presentation order a motion run's frame
+    /// can come: one, as its B-frames are not references (no pyramid): the P frame after them
+    /// is decoded first, and each B-frame one place after its own frame.
     static let motionDecodeDelay: Int64 = 1
 
     /// The codec context and the packet it fills: each freed once, by its own owner.

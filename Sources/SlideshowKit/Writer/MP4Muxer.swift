@@ -14,7 +14,7 @@ final class MP4Muxer {
     private let stream: UnsafeMutablePointer<AVStream>
     private let encoderTimeBase: AVRational
     private let framesPerSecond: Int
-    /// How many frames the decode order may run ahead of the presentation (B-frames).
+    /// How many places later in decode order than in presentation order a frame can come (B-frames).
     private let decodeDelay: Int64
     /// The video packets written so far: the next one's place in decode order.
     private var videoPackets: Int64 = 0
@@ -33,8 +33,8 @@ final class MP4Muxer {
     ///   - path: the file to write (created or truncated by ``writeHeader()``).
     ///   - encoder: the opened encoder; its parameters and global header become the stream's.
     ///   - extradata: the stream's configuration (SPS/PPS, Annex B); the encoder's own plus any the writer adds.
-    ///   - decodeDelay: how many frames a packet may be decoded before it is shown, at most: 0
-    ///     when decode order is presentation order, 1 with a motion encoder's B-frames.
+    ///   - decodeDelay: how many places later in decode order than in presentation order a
+    ///     frame can come: 0 when they are the same, 1 with a motion encoder's B-frames.
     ///   - metadata: the creation time and title; nothing else is written.
     init(path: String, encoder: H264Encoder, extradata: [UInt8], framesPerSecond: Int, decodeDelay: Int64 = 0,
          metadata: MovieMetadata = MovieMetadata()) throws(FFmpegError) {
@@ -126,10 +126,10 @@ final class MP4Muxer {
     /// frame; packets come in decode order.
     ///
     /// The decode time is the packet's place in decode order less ``decodeDelay``: every
-    /// frame of the show is one packet, so it runs one frame a packet, and a packet decoded
-    /// ahead of its time (a P frame before its B-frames) is at most that delay ahead. With
-    /// B-frames the first decode time is negative, and libavformat's edit list starts the
-    /// presentation at 0.
+    /// frame of the show is one packet, so it runs one frame a packet, and no packet comes
+    /// more than that delay later than its frame (a B-frame, one place after its frame behind
+    /// the P frame decoded first), so each is decoded by its time. With B-frames the first
+    /// decode time is negative, and libavformat's edit list starts the presentation at 0.
     func write(encoded source: UnsafeMutablePointer<AVPacket>) throws(FFmpegError) {
         source.pointee.dts = videoPackets - decodeDelay
         videoPackets += 1
