@@ -30,12 +30,7 @@ struct ManifestAudioTests {
         (#""duration": "audio""#, "duration", "a duration of 'audio' needs an audio file"),
     ])
     func refused(fields: String, field: String, reason: String) {
-        do {
-            _ = try BatchManifest(data: Data(#"[{"photos": ["a.jpg"], "output": "a.mp4", \#(fields)}]"#.utf8), relativeTo: nil)
-            Issue.record("accepted \(fields)")
-        } catch {
-            #expect(error.errors == [ManifestError(job: 0, field: field, reason: reason)])
-        }
+        expectManifestRefused(fields, field: field, reason: reason)
     }
 
     @Test("slideshow batch: a job with a loudness reports it; a job with bad audio fails alone")
@@ -63,5 +58,16 @@ struct ManifestAudioTests {
         #expect(lines[2]["status"] as? String == "ok")
         #expect(lines[2]["finalLoudness"] == nil)
         #expect(folder.contents() == ["jobs.json", "loud.mp4", "plain.mp4"])
+    }
+}
+
+/// Expects a one-job manifest with `fields` beside its photos and output to be refused with
+/// exactly one error: on `field`, for `reason`.
+func expectManifestRefused(_ fields: String, field: String, reason: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    do {
+        _ = try BatchManifest(data: Data(#"[{"photos": ["a.jpg"], "output": "a.mp4", \#(fields)}]"#.utf8), relativeTo: nil)
+        Issue.record("accepted \(fields)", sourceLocation: sourceLocation)
+    } catch {
+        #expect(error.errors == [ManifestError(job: 0, field: field, reason: reason)], sourceLocation: sourceLocation)
     }
 }

@@ -4,13 +4,10 @@ import TestSupport
 @testable import SlideshowKit
 
 /// `../shared/clips`, or nil in a fresh clone that lacks it.
-let sharedClips: URL? = {
-    let url = TestEnvironment.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/clips")
-    return FileManager.default.fileExists(atPath: url.appendingPathComponent("MANIFEST.tsv").path) ? url : nil
-}()
+let sharedClips = TestEnvironment.sharedClips
 
 /// The path of a shared clip; nil when `../shared` is absent.
-func clip(_ name: String) -> String? { sharedClips?.appendingPathComponent(name).path }
+func clip(_ name: String) -> String? { TestEnvironment.sharedClip(name) }
 
 let noSharedClips: Comment = "skipped: ../shared/clips is absent (a fresh clone); the test needs the shared music"
 let noAubioTool: Comment = "skipped: aubio's command-line tool is absent (Debian's aubio-tools; `make deps` installs it)"

@@ -10,10 +10,21 @@ public enum TestEnvironment {
         .deletingLastPathComponent()
 
     /// `../shared/photos` beside the checkout, or nil in a user's fresh clone that lacks it.
-    public static let sharedPhotos: URL? = {
-        let url = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/photos")
+    public static let sharedPhotos = sharedFolder("photos")
+
+    /// `../shared/clips` beside the checkout (clips, motion photos, music), or nil when absent.
+    public static let sharedClips = sharedFolder("clips")
+
+    /// The path of a shared clip; nil when `../shared` is absent.
+    public static func sharedClip(_ name: String) -> String? {
+        sharedClips?.appendingPathComponent(name).path
+    }
+
+    /// `../shared/<name>` beside the checkout when it has its MANIFEST.tsv, else nil.
+    private static func sharedFolder(_ name: String) -> URL? {
+        let url = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/\(name)")
         return FileManager.default.fileExists(atPath: url.appendingPathComponent("MANIFEST.tsv").path) ? url : nil
-    }()
+    }
 
     /// The path of a shared photo; nil when `../shared` is absent.
     public static func sharedPhoto(_ name: String) -> String? {

@@ -7,10 +7,7 @@ import TestSupport
 /// own decodes, and clips made with ffmpeg for the cases no shared file covers.
 enum Clips {
     /// `../shared/clips` beside the checkout, or nil in a fresh clone that lacks it.
-    static let folder: URL? = {
-        let url = TestEnvironment.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/clips")
-        return FileManager.default.fileExists(atPath: url.appendingPathComponent("MANIFEST.tsv").path) ? url : nil
-    }()
+    static let folder = TestEnvironment.sharedClips
 
     /// Whether the shared clips and ffmpeg are there.
     static let available = folder != nil && which("ffmpeg") != nil && which("ffprobe") != nil
