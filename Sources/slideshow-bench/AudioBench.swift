@@ -6,7 +6,7 @@ import SlideshowKit
 // by moviepy, each with the difference between its video's and its sound's end (ffprobe).
 
 /// Runs the soundtrack benchmark and returns its lines.
-func audioBenchmark(tool: String, ffmpeg: String, photos: [String], scratch: URL, runs: Int) -> [String] {
+func audioBenchmark(tool: String, ffmpeg: String, photos: [String], scratch: URL, runs: Int, songs songFolder: String) -> [String] {
     func file(_ name: String) -> String { scratch.appendingPathComponent(name).path }
     var lines = ["", "Soundtrack (issue 12): R1 with music; the machine may be loaded, so compare the figures side by side"]
     guard let source = ["../shared/media/mp3_cbr_128k_stereo.mp3", "../shared/media/flac_stereo_music.flac"]
@@ -35,6 +35,7 @@ func audioBenchmark(tool: String, ffmpeg: String, photos: [String], scratch: URL
     let added = median(withMusic) - median(plain)
     lines.append("  R1 \(format(median(plain))), with a 3-minute MP3 \(format(median(withMusic))): adds \(format(added))   (target ≤ 0.150 s)")
     lines += beatCutBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, scratch: scratch, runs: runs)
+    lines += beatGridBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, scratch: scratch, songs: songFolder)
 
     // 2. Peak memory of a 60-minute show, without and with a 60-minute FLAC (GNU time's %M:
     //    the child's own peak, whatever this process's size).

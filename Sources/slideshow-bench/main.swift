@@ -13,7 +13,8 @@ import Synchronization
 // With --batch, only the throughput of `slideshow batch` with one and two jobs at once (BatchBench.swift).
 // With --motion, only R2/P2 and R3/P3: transitions and Ken Burns against ffmpeg (MotionBench.swift, ZoomBench.swift), which the full run also prints;
 // --r2 or --r3 runs only that half of it (R2 against the careful and naive P2; R3 against P3 at CRF 20 and at R3's size, with SSIM).
-// With --audio, only the soundtrack's figures (AudioBench.swift); a full run prints them last.
+// With --audio, only the soundtrack's figures (AudioBench.swift) and the beat-cut grid; a full run prints them last.
+// With --beats, only the beat-cut grid over many songs (BeatGridBench.swift; songs from --songs DIR, default ../songs).
 // With --slides, only the per-slide cost of each look, the blur fill and the date imprint (SlideCostBench.swift).
 // With --clips, only issue 22's clip figures (ClipBench.swift; clips from --clip-folder DIR, default ../shared/clips); a full run prints them last.
 // With --formats, only the phone-format figures of issue 11 (PhoneFormatBench.swift; HEICs from --media DIR, default ../shared/media).
@@ -29,6 +30,8 @@ var formatsOnly = false
 var mediaFolder = "../shared/media"
 var clipFolder = "../shared/clips"
 var clipsOnly = false
+var beatsOnly = false
+var songFolder = "../songs"
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -44,8 +47,10 @@ while let argument = arguments.popFirst() {
     case "--media": mediaFolder = arguments.popFirst() ?? mediaFolder
     case "--clips": clipsOnly = true
     case "--clip-folder": clipFolder = arguments.popFirst() ?? clipFolder
+    case "--beats": beatsOnly = true
+    case "--songs": songFolder = arguments.popFirst() ?? songFolder
     default:
-        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --motion | --r2 | --r3 | --audio | --slides | --formats | --clips] [--media DIR] [--clip-folder DIR]")
+        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --motion | --r2 | --r3 | --audio | --beats | --slides | --formats | --clips] [--media DIR] [--clip-folder DIR] [--songs DIR]")
         exit(64)
     }
 }
@@ -82,7 +87,9 @@ if formatsOnly { runAlone { phoneFormatBenchmark(tool: tool, media: mediaFolder,
 
 if slidesOnly { runAlone { slideCostBenchmark(photos: photos, ffmpeg: ffmpeg, scratch: scratch, runs: runs) } }
 
-if audioOnly { runAlone { audioBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, scratch: scratch, runs: runs).forEach { print($0) } } }
+if audioOnly { runAlone { audioBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, scratch: scratch, runs: runs, songs: songFolder).forEach { print($0) } } }
+
+if beatsOnly { runAlone { beatGridBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, scratch: scratch, songs: songFolder).forEach { print($0) } } }
 
 if clipsOnly { runAlone { clipBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, clips: clipFolder, scratch: scratchFile, runs: runs).forEach { print($0) } } }
 
@@ -170,7 +177,7 @@ scaling.append(String(format: "Time per photo: %.3f s at 3, %.3f s at 60 (linear
 // 4. R2/P2 and R3/P3 (MotionBench.swift), before anything grows this process.
 motionBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, runs: runs, scratch: scratchFile)
 // 4. The soundtrack's figures (before the floor, which grows this process), printed last.
-let soundtrackLines = audioBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, scratch: scratch, runs: runs)
+let soundtrackLines = audioBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, scratch: scratch, runs: runs, songs: songFolder)
 // 5. Clips (ClipBench.swift), printed last too.
 let clipLines = clipBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, clips: clipFolder, scratch: scratchFile, runs: runs)
 

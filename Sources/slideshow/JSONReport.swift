@@ -26,6 +26,11 @@ enum ReportFigures {
         result.tempo.map { ($0 * 100).rounded() / 100 }
     }
 
+    /// With cuts on the beat asked for and the cuts kept even: why.
+    static func beatFallback(of result: RenderResult) -> ReportBeatFallback? {
+        result.beats?.fallback.map { ReportBeatFallback(reason: $0.reason, photo: $0.photo.map { $0 + 1 }, message: $0.description) }
+    }
+
     /// The value as one line of JSON, keys sorted, slashes unescaped.
     static func json(_ value: some Encodable) -> String {
         let encoder = JSONEncoder()
@@ -40,6 +45,17 @@ struct ReportPhoto: Codable, Equatable {
     var path: String
     /// Seconds from the video's start to the photo's first frame.
     var start: Double
+}
+
+/// Why the cuts stayed even although asked on the beat: `{"reason": "no-assignment", "photo": 4,
+/// "message": "photo 4's time (1.5 beats) cannot become …"}`; `photo` counts from 1, as the message does.
+struct ReportBeatFallback: Codable, Equatable {
+    /// `no-steady-beat`, `show-too-short`, `unreadable-music`, `music-ends`, `no-assignment`, `transitions-do-not-fit`.
+    var reason: String
+    /// The photo that cannot be fitted, when one is to blame.
+    var photo: Int?
+    /// The warning's text.
+    var message: String
 }
 
 /// The `--json` report of one render.
@@ -57,8 +73,10 @@ struct Report: Codable {
     var finalLoudness: Double?
     /// The photos in play order, each with its start in seconds.
     var photos: [ReportPhoto]
-    /// With `--cuts beats` and the cuts on the beat: its tempo in BPM.
+    /// With `--cuts beats`: the tempo found in the music in BPM (absent when it has no steady beat).
     var tempo: Double?
+    /// With `--cuts beats` and the cuts kept even: why.
+    var beatFallback: ReportBeatFallback?
 
     init(_ result: RenderResult) {
         output = result.output
@@ -73,6 +91,7 @@ struct Report: Codable {
         finalLoudness = ReportFigures.loudness(of: result)?.final
         photos = ReportFigures.photos(of: result)
         tempo = ReportFigures.tempo(of: result)
+        beatFallback = ReportFigures.beatFallback(of: result)
     }
 
     func json() -> String { ReportFigures.json(self) }
@@ -80,11 +99,11 @@ struct Report: Codable {
 
 /// The JSON line of one finished job: `error`, `frames`, `index`, `output`, `photos`, `seconds`,
 /// `status`, every key always present (`error`, `frames` and `photos` null when they do not apply);
-/// `tempo` with cuts on the beat, the loudnesses with a loudness asked for.
+/// `tempo` and `beatFallback` with cuts on the beat asked for, the loudnesses with a loudness asked for.
 struct JobLine: Encodable {
     var result: BatchResult
 
-    private enum Key: String, CodingKey { case index, output, status, seconds, frames, error, measuredLoudness, finalLoudness, photos, tempo }
+    private enum Key: String, CodingKey { case index, output, status, seconds, frames, error, measuredLoudness, finalLoudness, photos, tempo, beatFallback }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
@@ -103,6 +122,7 @@ struct JobLine: Encodable {
             }
             try container.encode(ReportFigures.photos(of: render), forKey: .photos)
             try container.encodeIfPresent(ReportFigures.tempo(of: render), forKey: .tempo)
+            try container.encodeIfPresent(ReportFigures.beatFallback(of: render), forKey: .beatFallback)
         case .failed(let error):
             try container.encodeNil(forKey: .frames)
             try container.encode(Terminal.describe(error), forKey: .error)

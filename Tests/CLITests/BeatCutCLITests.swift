@@ -16,6 +16,9 @@ struct ShowReport: Decodable {
     var fps: Int
     var photos: [Photo]
     var tempo: Double?
+    /// Why the cuts stayed even, with `--cuts beats`.
+    struct Fallback: Decodable, Equatable { var reason: String; var photo: Int?; var message: String }
+    var beatFallback: Fallback?
 
     /// Each photo's first frame, from its start.
     var startFrames: [Int] { photos.map { Int(($0.start * Double(fps)).rounded()) } }
@@ -102,6 +105,7 @@ struct BeatCutCLITests {
         #expect(!result.stderr.contains("warning"), "\(result.stderr)")
         let report = try JSONDecoder().decode(ShowReport.self, from: result.stdout)
         let tempo = try #require(report.tempo)
+        #expect(report.beatFallback == nil)
         #expect(report.photos.map(\.path) == photos)
 
         // Exact length and frame count: as asked, read back with ffprobe.
@@ -173,8 +177,29 @@ struct BeatCutCLITests {
         #expect(result.stderr == "slideshow: warning: the music has no steady beat; the cuts stay even\n")
         let report = try JSONDecoder().decode(ShowReport.self, from: result.stdout)
         #expect(report.tempo == nil)
+        #expect(report.beatFallback == ShowReport.Fallback(reason: "no-steady-beat", photo: nil, message: "the music has no steady beat; the cuts stay even"))
         #expect(report.startFrames == [0, 60, 120, 180, 240])
         #expect(try changeFrames(of: output, width: 160, height: 120) == report.startFrames)
+    }
+
+    /// 12 photos in 9 s over the 120 BPM drums and bass: shares of 0.75 s, 1.5 beats, which no
+    /// whole number of beats keeps within 25%. The report still gives the tempo found, and why
+    /// the cuts stayed even, naming the first photo that cannot be fitted.
+    @Test("the JSON report gives the tempo found and why the cuts stayed even", .enabled(if: sharedClips != nil))
+    func fallbackIsReported() throws {
+        let folder = try TemporaryFolder()
+        let photos = try greyPhotos(12, in: folder)
+        let result = try slideshow(["make"] + photos + ["-o", folder.path("even.mp4"), "--size", "160x120", "--preset", "ultrafast", "--duration", "9",
+                                                        "--audio", sharedClips! + "/music_bass_for_gambling_komiku_cc0_120bpm_25s.mp3",
+                                                        "--cuts", "beats", "--json"])
+        try #require(result.status == 0, "\(result.stderr)")
+        let report = try JSONDecoder().decode(ShowReport.self, from: result.stdout)
+        let tempo = try #require(report.tempo)
+        #expect(abs(tempo - 120) < 2.4 || abs(tempo - 60) < 1.2, "tempo \(tempo)")
+        let fallback = try #require(report.beatFallback)
+        #expect(fallback.reason == "no-assignment" && fallback.photo != nil)
+        #expect(result.stderr == "slideshow: warning: \(fallback.message)\n")
+        #expect(report.startFrames == (0..<12).map { $0 * 270 / 12 })
     }
 
     @Test("beats without music is a usage error naming --cuts; so is an unknown style")

@@ -154,7 +154,7 @@ struct ClipShowTests {
         }
     }
 
-    @Test("a clip alone lasts its own length whatever the total; the music's length works as a total")
+    @Test("a clip alone lasts its own length whatever the total; the music's length works as a total; a clip that ends the show starts on the beat")
     func clipsAlone() throws {
         let folder = try TemporaryFolder()
         var show = Self.show([Clips.path("mp4_h264_960x540_noaudio_1s.mp4"), Clips.path("webm_vp9_642x642_30fps_noaudio_bbb_3s.webm")], in: folder)
@@ -166,11 +166,52 @@ struct ClipShowTests {
         show.length = .soundtrack
         let prepared = try show.validate()
         #expect(prepared.plan.frameCount == 240 && prepared.plan.photoStarts == [0, 209])
-        // Cuts on the beat would change the clips' lengths: they stay even, with a warning.
+        // Cuts on the beat: the clip that ends the show starts on a beat (120 BPM: a quarter
+        // beat is 3 frames), trimmed at its end by as much as that takes, or keeps its place.
         show.cuts = .beats
-        let even = try show.validate()
-        #expect(even.plan.photoStarts == [0, 209] && even.beatGrid == nil)
-        #expect(even.warnings == ["the show has clips, which keep their own lengths; the cuts stay even"])
+        let beats = try show.validate()
+        let grid = try #require(beats.beatGrid)
+        #expect(beats.warnings.isEmpty)
+        let cut = beats.plan.photoStarts[1]
+        #expect(beats.plan.frameCount == 240 && (209...212).contains(cut))
+        let time = Double(cut) / 30
+        #expect(cut == 209 || abs(grid.time(ofBeat: grid.beat(nearest: time)) - time) <= 0.5 / 30 + 1e-9, "cut at \(time) s, \(grid)")
+    }
+
+    /// A clip among photos with cuts on the beat (issue 30): the photos' cuts on the beat, the
+    /// clip from a beat, its length kept (or trimmed by at most a quarter beat to end on one),
+    /// its sound placed where it plays; no warning.
+    @Test("a clip among photos: the photos cut on the beat, the clip starts on one and keeps its length",
+          arguments: [(clip: "mp4_h264_720p_vfr_aac_gps_3s.mp4", at: 2), (clip: "mp4_h264_960x540_noaudio_1s.mp4", at: 4)])
+    func clipAmongBeatCuts(clip name: String, at index: Int) throws {
+        let folder = try TemporaryFolder()
+        var items = [String](repeating: Self.photo, count: 6)
+        items.insert(Clips.path(name), at: index)
+        var show = Self.show(items, in: folder)
+        show.length = .total(seconds: 20)
+        show.soundtrack = Soundtrack(path: Clips.path("music_bass_for_gambling_komiku_cc0_120bpm_25s.mp3"))
+        show.cuts = .beats
+        show.transition = .fade
+        let prepared = try show.validate()
+        #expect(prepared.warnings.isEmpty, "\(prepared.warnings)")
+        let grid = try #require(prepared.beatGrid)
+        let clip = try #require(prepared.photos[index].clip)
+        let length = Int((clip.duration * 30).rounded())
+        let starts = prepared.plan.photoStarts + [prepared.plan.frameCount]
+        #expect(prepared.plan.frameCount == 600)
+        func onBeat(_ frame: Int) -> Bool {
+            let time = Double(frame) / 30
+            return abs(grid.time(ofBeat: grid.beat(nearest: time)) - time) <= 0.5 / 30 + 1e-9
+        }
+        // Every cut on a beat but the clip's end, which is on one only when trimmed to it.
+        for cut in 1..<items.count where cut != index + 1 { #expect(onBeat(starts[cut]), "cut \(cut) at frame \(starts[cut]) of \(starts)") }
+        let played = starts[index + 1] - starts[index]
+        let quarter = Int((grid.period * 30 / 4).rounded(.down))
+        #expect(played == length || (played < length && length - played <= quarter && onBeat(starts[index + 1])), "\(played) of \(length) frames")
+        // The clip's sound (if any) plays from its cut for its share.
+        if let sound = prepared.clipSounds.first {
+            #expect(sound.start == MediaTime(value: Int64(starts[index]), timescale: 30) && sound.duration == MediaTime(value: Int64(played), timescale: 30))
+        }
     }
 
     @Test("a wipe into a clip shows the clip's first frame before its cut, and a wipe out of a trimmed clip shows what follows its out-point")

@@ -29,8 +29,11 @@ public struct PreparedSlideshow: Sendable {
     /// That opening, for the render's pass over the music to go on from (the file stays open
     /// until the show is rendered or dropped).
     let openedMusic: OpenedMusic?
-    /// The grid the cuts are on, when they are on the beat (``CutStyle/beats``); nil for even cuts.
-    public let beatGrid: BeatGrid?
+    /// With cuts on the beat asked for (``CutStyle/beats``): the beat found and, when the cuts
+    /// stayed even, why; nil otherwise.
+    public let beats: BeatCutReport?
+    /// The grid the cuts are on, when they are on the beat; nil for even cuts.
+    public var beatGrid: BeatGrid? { beats?.fallback == nil ? beats?.grid : nil }
     /// Problems found laying the show out that did not stop it, one line each: cuts that stay
     /// even (and why), photos without a capture date played last. The render's result repeats them.
     public let warnings: [String]
@@ -134,15 +137,14 @@ extension Slideshow {
         let show = arranged?.show ?? self
         let infos = arranged?.infos ?? inspected?.infos
         var warnings = [arranged?.warning].compactMap { $0 } + (inspected?.warnings ?? [])
-        var grid: BeatGrid? = nil
-        // Clips keep their own lengths: their cuts are not moved to the beat.
-        let hasClips = infos?.contains { $0.clip != nil } ?? false
-        if cuts == .beats && hasClips { warnings.append("the show has clips, which keep their own lengths; the cuts stay even") }
-        let (timeline, plan) = try show.layout(musicLength: music?.length, items: infos, moving: cuts == .beats && !hasClips ? { even, effects in
-            let beats = show.beatTimeline(even, effects: effects, musicLength: music?.length)
-            grid = beats.grid
-            if let warning = beats.warning { warnings.append(warning) }
-            return beats.timeline
+        var beats: BeatCutReport? = nil
+        // Clips keep their own lengths: the cuts around them move to the beat.
+        let clips = infos?.map { $0.clip != nil } ?? []
+        let (timeline, plan) = try show.layout(musicLength: music?.length, items: infos, moving: cuts == .beats ? { even, effects in
+            let moved = show.beatTimeline(even, effects: effects, clips: clips, musicLength: music?.length)
+            beats = moved.beats
+            if let why = moved.beats?.fallback { warnings.append(why.description) }
+            return moved.timeline
         } : nil)
         for photo in photos where outputFile != nil && FileIdentity(path: photo.path) == outputFile {
             throw .invalid("\(output): the output is one of the input photos")
@@ -157,7 +159,7 @@ extension Slideshow {
         guard let headers = infos else { throw .cancelled }   // not reached: read, or failed above
         var prepared = PreparedSlideshow(slideshow: show, timeline: timeline, plan: plan, photos: headers,
                                          musicLength: music?.length, music: music?.info, openedMusic: music?.opened,
-                                         beatGrid: grid, warnings: warnings)
+                                         beats: beats, warnings: warnings)
         prepared.captions = show.text.resolved(photos: headers)
         prepared.openingCard = show.resolvedCard(photos: headers)
         prepared.closingCard = show.text.closingCard

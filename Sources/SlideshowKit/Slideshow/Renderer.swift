@@ -178,7 +178,7 @@ struct Renderer {
             warnings: prepared.warnings + prepared.textWarnings.map(\.description) + (soundtrack?.warnings ?? []) + [loudness?.shortfall].compactMap { $0 } + clipWarnings(),
             photos: slideshow.photos.map(\.path),
             photoStarts: (0..<timeline.photoCount).map { MediaTime(value: Int64(cardFrames + timeline.frames(ofPhoto: $0).lowerBound), timescale: Int32(timeline.framesPerSecond)) },
-            tempo: prepared.beatGrid?.beatsPerMinute)
+            beats: prepared.beats)
     }
 
     /// The soundtrack's stream, exactly the show's length, and its feed; the loudness

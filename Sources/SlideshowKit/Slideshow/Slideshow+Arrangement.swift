@@ -36,9 +36,10 @@ extension Slideshow {
     /// The cuts on the music's beat (``CutStyle/beats``), or the even timeline with the reason.
     ///
     /// The music's part that the show uses (from its start, the show's length) is analysed
-    /// (``BeatAnalysis``); ``BeatCutPlanner`` moves the even cuts to its grid, keeping the even
-    /// plan's transition lengths (capped as ``FramePlan`` caps them) so that they still fit.
-    /// Never fails: music whose beats cannot be read falls back to even cuts like music without a beat.
+    /// (``BeatAnalysis``); ``BeatCutPlanner`` moves the even cuts to its beats, keeping the even
+    /// plan's transition lengths (capped as ``FramePlan`` caps them) so that they still fit, and
+    /// the clips' lengths (a clip may end a quarter of a beat early, on one). Never fails: music
+    /// whose beats cannot be read falls back to even cuts like music without a beat.
     ///
     /// The music starts with the video: under an opening card, whose frames come before the
     /// photos' timeline, so the part analysed is the card's and the photos' length, and the
@@ -46,23 +47,22 @@ extension Slideshow {
     /// - Parameters:
     ///   - even: the timeline the show's length gives.
     ///   - effects: the transition at each cut, as the plan will use them.
+    ///   - clips: for each item, whether it is a clip (which keeps its length); empty for photos only.
     ///   - musicLength: the music's length after its start, when known.
-    /// - Returns: the timeline to plan on; the grid when the cuts are on it; the warning when they are not.
-    func beatTimeline(_ even: Timeline, effects: [TransitionEffect], musicLength: Double?) -> (timeline: Timeline, grid: BeatGrid?, warning: String?) {
-        guard cuts == .beats, let soundtrack else { return (even, nil, nil) }
+    /// - Returns: the timeline to plan on, and what the beat analysis found and did.
+    func beatTimeline(_ even: Timeline, effects: [TransitionEffect], clips: [Bool] = [], musicLength: Double?) -> (timeline: Timeline, beats: BeatCutReport?) {
+        guard cuts == .beats, let soundtrack else { return (even, nil) }
         let fps = even.framesPerSecond
         let showLength = even.endTime.seconds
         let lead = Double(openingCardFrames) / Double(fps)
         // One photo has no cut to move; a show shorter than a few bars has too few beats to find a steady one.
-        guard even.photoCount > 1 else { return (even, nil, nil) }
-        guard showLength >= BeatAnalysis.minimumLength else {
-            return (even, nil, "the show is shorter than the \(String(format: "%g", BeatAnalysis.minimumLength)) s of music a steady beat is found in; the cuts stay even")
-        }
+        guard even.photoCount > 1 else { return (even, nil) }
+        guard showLength >= BeatAnalysis.minimumLength else { return (even, BeatCutReport(grid: nil, fallback: .showTooShort)) }
         let grid: BeatGrid?
         do {
             grid = try BeatAnalysis.grid(of: soundtrack, showLength: lead + showLength)
         } catch {
-            return (even, nil, "the music's beat could not be read (\(error.description)); the cuts stay even")
+            return (even, BeatCutReport(grid: nil, fallback: .unreadableMusic(error.description)))
         }
         let bounds = (0..<even.photoCount).map { even.frames(ofPhoto: $0).lowerBound } + [even.frameCount]
         let resolved = effects.enumerated().map { $1.resolved(cut: $0) }
@@ -70,17 +70,32 @@ extension Slideshow {
                                                 requested: Int((transitionDuration * Double(fps)).rounded()))
         let music = MusicLayout(soundtrack: soundtrack, musicLength: soundtrack.start + (musicLength ?? .infinity), showLength: showLength, lead: lead)
         switch BeatCutPlanner.place(frameCount: even.frameCount, framesPerSecond: fps, evenCuts: Array(bounds.dropFirst().dropLast()),
-                                    transitionFrames: resolved.map { $0 == .none ? 0 : length }, grid: grid, music: music) {
+                                    transitionFrames: resolved.map { $0 == .none ? 0 : length }, clips: clips, grid: grid, music: music) {
         case .success(let cuts):
             guard let timeline = try? Timeline(photoCount: even.photoCount, length: .perPhoto(seconds: cuts.durations(framesPerSecond: fps)),
                                                framesPerSecond: fps),
                   (0..<even.photoCount).map({ timeline.frames(ofPhoto: $0).lowerBound }) == cuts.photoStarts,
                   timeline.frameCount == even.frameCount else {
-                return (even, nil, BeatCutFallback.noSteadyBeat.description)   // not reached: durations give back the cuts
+                return (even, BeatCutReport(grid: grid, fallback: .noSteadyBeat))   // not reached: durations give back the cuts
             }
-            return (timeline, cuts.grid, nil)
+            return (timeline, BeatCutReport(grid: grid, fallback: nil))
         case .failure(let why):
-            return (even, nil, why.description)
+            return (even, BeatCutReport(grid: grid, fallback: why))
         }
+    }
+}
+
+/// What cutting on the beat (``CutStyle/beats``) found in the music and did with it.
+public struct BeatCutReport: Sendable, Hashable {
+    /// The beat found in the music; nil when it has none (or could not be read, or the show is
+    /// too short to find one).
+    public var grid: BeatGrid?
+    /// Why the cuts stayed even; nil when they are on the beat.
+    public var fallback: BeatCutFallback?
+
+    /// Creates a report.
+    public init(grid: BeatGrid?, fallback: BeatCutFallback?) {
+        self.grid = grid
+        self.fallback = fallback
     }
 }

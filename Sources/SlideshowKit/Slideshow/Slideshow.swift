@@ -139,8 +139,11 @@ public struct RenderResult: Sendable, Hashable {
     public var photos: [String] = []
     /// When each photo first appears (its first frame, a transition's centre), in play order.
     public var photoStarts: [MediaTime] = []
-    /// The tempo of the beat the cuts are on, in beats per minute; nil for even cuts.
-    public var tempo: Double? = nil
+    /// With cuts on the beat asked for: the beat found and, when the cuts stayed even, why.
+    public var beats: BeatCutReport? = nil
+    /// With cuts on the beat asked for: the tempo found in the music, in beats per minute,
+    /// whether or not the cuts could go on it; nil when it has no steady beat.
+    public var tempo: Double? { beats?.grid?.beatsPerMinute }
 }
 
 /// Why a render failed. Each case names the file at fault and says why, in one line.
