@@ -102,7 +102,7 @@ struct RenderOptions: ParsableArguments {
     @Option(help: ArgumentHelp(HelpText.choices(CutStyle.self) { style in
         switch style {
         case .even: "the time shared out evenly"
-        case .beats: "each cut on a beat of the music, every 1st, 2nd or 4th; each photo's time within 25% of its even share; even cuts with a warning when the music has no steady beat; needs --audio"
+        case .beats: "each cut on a beat of the music, every 1st, 2nd or 4th; each photo's time within 25% of its even share; clips keep their length; even cuts with a warning when the music has no steady beat or no choice of beats fits; needs --audio"
         }
     }, valueName: "style"))
     var cuts: CutStyle = SlideshowOptions.defaults.cuts
