@@ -119,9 +119,11 @@ import Testing
 /// least total move, clips keeping their lengths.
 @Suite struct BeatPlacementTests {
     /// The case: 7 photos in 11 s at 30 fps over 120 BPM (shares of 3.14 beats, so
-    /// every beat is the grid), at five phases of the beat: placed at each, every cut on a beat
-    /// and every share within ±25%.
-    @Test(arguments: [0.0, 0.05, 0.1, 0.2, 0.3])
+    /// every beat is the grid), at six phases of the beat: placed at each, every cut on a beat
+    /// and every share within ±25%. At 0.043 s (where the shared drums and bass have their beat)
+    /// moving each cut to its nearest beat breaks a share's bounds: the rule before this one fell
+    /// back to even cuts there.
+    @Test(arguments: [0.0, 0.043, 0.05, 0.1, 0.2, 0.3])
     func sevenPhotosInElevenSeconds(phase: Double) throws {
         let grid = BeatGrid(period: 0.5, phase: phase, confidence: 1)
         let even = (1..<7).map { $0 * 330 / 7 }
