@@ -15,38 +15,62 @@ struct OnsetProfile: Sendable {
     var onsets: [(time: Double, strength: Double)]
 }
 
-/// Fits a steady beat grid to an ``OnsetProfile``, and checks it.
+/// Fits a beat grid to an ``OnsetProfile``, and checks it.
 ///
 /// Beat trackers that follow the music as it plays lock onto 2:1 and 3:2 wrong tempi on
-/// syncopated music and need seconds to settle; this fit looks at the whole part at once:
+/// syncopated music and need seconds to settle; this fit chooses the tempo from the whole part
+/// at once, with no preferred tempo (no weight that pulls every song towards 120 BPM):
 ///
-/// 1. **Tempo**: the autocorrelation of the onset function (its local mean removed, half-wave
-///    rectified) over lags of 50 to 220 BPM, weighted by a log-normal preference centred on
-///    120 BPM, one octave wide (the weighting Ellis's and librosa's trackers use): of a
-///    piece's metrical levels (beat, half beat, bar) the one nearest a walking pace wins.
-/// 2. **Phase**: the grid offset where the onsets, weighted by strength, sit closest to
+/// 1. **Metrical family**: the autocorrelation of the onset function (its local mean removed,
+///    half-wave rectified), summed over a period's octave multiples (half, one, two and four
+///    periods: ``familyScore(_:lag:)``), for every period between 90 and 180 BPM in quarter-hop
+///    steps. The period whose subdivision, beat, half bar and bar all recur wins: this settles
+///    3:2 and 4:3 (a tresillo's loud hits 1.5 beats apart, a tabla's phrases in threes, a
+///    swing's triplet eighths) without deciding the octave.
+/// 2. **Octave**: of that family's levels inside ``levelRange`` (one or two of them), the
+///    slowest is taken unless the onsets halfway between its beats are about as strong as
+///    those on them (``halfwayShare``: a backbeat's snares between the kicks): then the beat
+///    is the faster level (``octave(_:lag:)``). Of two equally plausible levels, the slower
+///    one: its beats are a subset of the faster one's, never its off-beats.
+/// 3. **Phase**: the grid offset where the onsets, weighted by strength, sit closest to
 ///    the beats (a 20 ms Gaussian kernel, scanned in 2 ms steps over one period).
-/// 3. **Refinement**: each beat takes the first onset within ±70 ms (at most a sixth of a
+/// 4. **Straight line**: each beat takes the first onset within ±70 ms (at most a sixth of a
 ///    period) that is at least half as strong as the strongest there; a weighted
-///    least-squares line through (beat index, onset time) gives the period and phase; three rounds.
-/// 4. **Whole tempo**: the whole BPM on either side of the fit replaces it when it holds the
-///    onsets about as well and drifts from it at most 80 ms over the part
-///    (``wholeTempo(_:period:span:)``), its phase fitted again; it must pass the check too.
-/// 5. **Check**: the share of the grid's beats with an onset within 50 ms, against the share
-///    onsets at random times would hit (1 − e^(−rate × 0.1 s)). The grid is kept when that
-///    chance-corrected hit rate is at least ``minimumConfidence``, at least
-///    ``minimumBeats`` beats were matched, and the matched onsets sit within
-///    ``maximumResidual`` of the grid (RMS): a steady beat, not a tempo that drifts.
+///    least-squares line through (beat index, onset time) gives the period and phase; three
+///    rounds. The whole BPM on either side of the fit replaces it when it holds the onsets
+///    about as well and drifts from it at most 80 ms over the part
+///    (``wholeTempo(_:period:span:)``).
+/// 5. **Tracked beats**: Ellis's dynamic-programming beat tracker on the onsets with that
+///    period (``track(_:period:)``), each beat moved to its onset and then smoothed by a line
+///    through the onsets of its neighbours (``smooth(_:period:)``): it follows a live
+///    recording's drift, where one straight line leaves the beat.
+/// 6. **Check**: the share of the beats with an onset within 50 ms, against the share onsets
+///    at random times would hit (1 − e^(−rate × 0.1 s)). A grid is kept when that
+///    chance-corrected hit rate is at least ``minimumConfidence``, at least ``minimumBeats``
+///    beats were matched, and the matched onsets sit within ``maximumResidual`` of it (RMS).
+///    The straight line is taken when it passes, unless the tracked beats pass and hold the
+///    onsets much closer (``trackedResidualShare``); the tracked beats when only they pass;
+///    nothing when neither does (speech, ambient, silence: no steady beat).
 enum BeatGridFit {
-    /// The slowest and fastest tempi considered.
-    static let tempoRange = 50.0...220.0
+    /// The tempi a grid may have once fitted.
+    static let tempoRange = 50.0...200.0
+    /// The tempi a beat level is chosen from (one or two levels of each metrical family).
+    static let levelRange = 55.0...185.0
+    /// The tempi a metrical family is named by: one octave.
+    static let familyRange = 90.0...180.0
+    /// The faster of two levels is the beat when the onsets halfway between the slower one's
+    /// beats are at least this share as strong as those on them.
+    static let halfwayShare = 0.6
     /// The lowest chance-corrected hit rate of a steady beat (the shared music scores 0.9 to 1,
-    /// spoken passages made with espeak-ng under 0.5).
+    /// spoken passages made with espeak-ng under 0.6).
     static let minimumConfidence = 0.7
     /// The fewest beats matched by an onset.
     static let minimumBeats = 8
     /// The largest RMS distance of matched onsets from the grid.
     static let maximumResidual = 0.035
+    /// Tracked beats replace a straight line that passes its check when their matched onsets'
+    /// RMS distance is under this share of the line's.
+    static let trackedResidualShare = 0.6
     /// The height, as a share of the peak over the local mean, where a rise is taken to begin.
     static let riseFraction = 0.2
     /// The smallest onset: its flux against the level of the sound in its window.
@@ -103,35 +127,48 @@ enum BeatGridFit {
 
     /// The grid, or nil when the profile has no steady beat.
     static func fit(_ profile: OnsetProfile) -> BeatGrid? {
-        guard profile.onsets.count >= minimumBeats, let lag = tempoLag(profile) else { return nil }
-        var period = lag * profile.hopSeconds
-        var phase = bestPhase(profile.onsets, period: period)
+        guard profile.onsets.count >= minimumBeats, let tempo = tempo(profile) else { return nil }
+        let line = straightLine(profile, period: tempo.period, phase: tempo.phase)
+        var tracked: (beats: [Double], check: Check)?
+        let beats = smooth(track(profile, period: tempo.period), period: tempo.period, onsets: profile.onsets)
+        if beats.count >= 2, zip(beats, beats.dropFirst()).allSatisfy({ $0 < $1 }) {
+            let check = evaluate(profile, beats: beats)
+            if check.passes { tracked = (beats, check) }
+        }
+        if let line, !(tracked.map { $0.check.residual < trackedResidualShare * line.confidenceResidual } ?? false) {
+            return line.grid
+        }
+        if let tracked { return BeatGrid(beats: tracked.beats, confidence: tracked.check.confidence) }
+        return nil
+    }
+
+    /// The straight grid through the onsets from a period and phase, when it passes its check,
+    /// with its matched onsets' RMS distance.
+    static func straightLine(_ profile: OnsetProfile, period start: Double, phase startPhase: Double) -> (grid: BeatGrid, confidenceResidual: Double)? {
+        var (period, phase) = (start, startPhase)
         for _ in 0..<3 {
             guard let refined = refine(profile.onsets, period: period, phase: phase) else { return nil }
             (period, phase) = refined
         }
         guard tempoRange.contains(60 / period) else { return nil }
         let check = evaluate(profile, period: period, phase: phase)
-        guard check.matched >= minimumBeats, check.residual <= maximumResidual, check.confidence >= minimumConfidence else { return nil }
+        guard check.passes else { return nil }
         // The fitted grid passed its check; a whole tempo near it replaces it when it passes too
         // (it is never what makes music without a steady beat pass).
         if let whole = wholeTempo(profile.onsets, period: period, span: profile.duration), tempoRange.contains(60 / whole.period) {
             let wholeCheck = evaluate(profile, period: whole.period, phase: whole.phase)
-            if wholeCheck.matched >= minimumBeats, wholeCheck.residual <= maximumResidual, wholeCheck.confidence >= minimumConfidence {
-                return BeatGrid(period: whole.period, phase: whole.phase, confidence: wholeCheck.confidence)
+            if wholeCheck.passes {
+                return (BeatGrid(period: whole.period, phase: whole.phase, confidence: wholeCheck.confidence), wholeCheck.residual)
             }
         }
-        return BeatGrid(period: period, phase: phase, confidence: check.confidence)
+        return (BeatGrid(period: period, phase: phase, confidence: check.confidence), check.residual)
     }
 
-    /// The beat period in hops (fractional) from the weighted autocorrelation; nil when the
-    /// onset function is flat (silence, a steady tone).
-    static func tempoLag(_ profile: OnsetProfile) -> Double? {
-        let raw = profile.novelty.map(Double.init)
+    /// The rises of the onset function: its local mean (±8 hops) removed, half-wave rectified.
+    static func rises(_ novelty: [Float]) -> [Double] {
+        let raw = novelty.map(Double.init)
         let count = raw.count
         let half = 8
-        guard count > 4 * half else { return nil }
-        // Local mean removed, half-wave rectified: the rises of the onset function.
         var prefix = [0.0]
         prefix.reserveCapacity(count + 1)
         for value in raw { prefix.append(prefix.last! + value) }
@@ -141,28 +178,201 @@ enum BeatGridFit {
             let mean = (prefix[high] - prefix[low]) / Double(high - low)
             rises[index] = max(0, raw[index] - mean)
         }
-        guard rises.contains(where: { $0 > 0 }) else { return nil }
-        let minLag = max(2, Int((60 / tempoRange.upperBound / profile.hopSeconds).rounded(.down)))
-        let maxLag = min(count / 2, Int((60 / tempoRange.lowerBound / profile.hopSeconds).rounded(.up)))
-        guard maxLag > minLag + 2 else { return nil }
-        var scores = [Double](repeating: 0, count: maxLag + 2)
-        rises.withUnsafeBufferPointer { r in
-            for lag in (minLag - 1)...(maxLag + 1) {
+        return rises
+    }
+
+    /// The autocorrelation of `signal` at lags 0 through `maxLag`, each divided by the number
+    /// of products summed.
+    static func autocorrelation(_ signal: [Double], maxLag: Int) -> [Double] {
+        let count = signal.count
+        var result = [Double](repeating: 0, count: maxLag + 1)
+        signal.withUnsafeBufferPointer { r in
+            for lag in 0...maxLag where lag < count {
                 var sum = 0.0
                 for index in 0..<(count - lag) { sum += r[index] * r[index + lag] }
-                let bpm = 60 / (Double(lag) * profile.hopSeconds)
-                let octaves = log2(bpm / 120)
-                scores[lag] = sum / Double(count - lag) * exp(-0.5 * octaves * octaves)
+                result[lag] = sum / Double(count - lag)
             }
         }
-        var best = minLag
-        for lag in minLag...maxLag where scores[lag] > scores[best] { best = lag }
-        guard scores[best] > 0 else { return nil }
-        // Parabolic interpolation between the neighbouring lags.
-        let (a, b, c) = (scores[best - 1], scores[best], scores[best + 1])
-        let denominator = a - 2 * b + c
-        let shift = denominator < 0 ? max(-0.5, min(0.5, 0.5 * (a - c) / denominator)) : 0
-        return Double(best) + shift
+        return result
+    }
+
+    /// A metrical family's score: the autocorrelation (linearly interpolated between lags) at
+    /// half, one, two and four times `lag`.
+    static func familyScore(_ autocorrelation: [Double], lag: Double) -> Double {
+        var score = 0.0
+        for multiple in [0.5, 1, 2, 4] {
+            let x = lag * multiple
+            let index = Int(x)
+            guard index >= 1, index + 1 < autocorrelation.count else { continue }
+            let fraction = x - Double(index)
+            score += autocorrelation[index] * (1 - fraction) + autocorrelation[index + 1] * fraction
+        }
+        return score
+    }
+
+    /// The beat period (seconds) and phase: the metrical family with the highest
+    /// ``familyScore(_:lag:)``, then its level by ``octave(_:lag:)``; nil when the onset
+    /// function is flat (silence, a steady tone).
+    static func tempo(_ profile: OnsetProfile) -> (period: Double, phase: Double)? {
+        let hop = profile.hopSeconds
+        let rises = rises(profile.novelty)
+        guard rises.count > 32, rises.contains(where: { $0 > 0 }) else { return nil }
+        let shortest = 60 / familyRange.upperBound / hop, longest = 60 / familyRange.lowerBound / hop
+        let maxLag = Int((4 * longest).rounded(.up)) + 2
+        guard maxLag < rises.count / 2 else { return nil }
+        let correlation = autocorrelation(rises, maxLag: maxLag)
+        var best = (lag: 0.0, score: 0.0)
+        var lag = shortest
+        while lag < longest {
+            let score = familyScore(correlation, lag: lag)
+            if score > best.score { best = (lag, score) }
+            lag += 0.25
+        }
+        guard best.score > 0 else { return nil }
+        return octave(profile, lag: best.lag)
+    }
+
+    /// The level of the family of `lag` (hops) that is the beat, with its phase.
+    ///
+    /// The family's levels inside ``levelRange``, slowest first: a level is the beat unless the
+    /// onsets halfway between its beats are at least ``halfwayShare`` as strong as those on
+    /// them (``levelStrength(_:period:phase:span:)``), in which case the next faster one is
+    /// tried; the fastest is the beat when every slower one has strong halfway onsets.
+    static func octave(_ profile: OnsetProfile, lag: Double) -> (period: Double, phase: Double) {
+        var levels: [Double] = []
+        for power in -3...3 {
+            let period = lag * profile.hopSeconds * pow(2, Double(power))
+            if levelRange.contains(60 / period) { levels.append(period) }
+        }
+        levels.sort(by: >)
+        if levels.isEmpty { levels = [lag * profile.hopSeconds] }
+        let span = profile.start...(profile.start + profile.duration)
+        var choice: (period: Double, phase: Double)?
+        for period in levels {
+            let phase = bestPhase(profile.onsets, period: period)
+            choice = (period, phase)
+            let on = levelStrength(profile.onsets, period: period, phase: phase, span: span)
+            let halfway = levelStrength(profile.onsets, period: period, phase: phase + period / 2, span: span)
+            if halfway < halfwayShare * on { break }
+        }
+        return choice!
+    }
+
+    /// The mean, over the beats of a grid within `span`, of the strongest onset within ±70 ms
+    /// (at most a sixth of a period) of each (0 for a beat with none).
+    static func levelStrength(_ onsets: [(time: Double, strength: Double)], period: Double, phase: Double, span: ClosedRange<Double>) -> Double {
+        let window = min(0.07, period / 6)
+        let first = Int(((span.lowerBound - phase) / period).rounded(.up))
+        let last = Int(((span.upperBound - phase) / period).rounded(.down))
+        guard last >= first else { return 0 }
+        var total = 0.0
+        var lower = 0
+        for index in first...last {
+            let beat = phase + Double(index) * period
+            while lower < onsets.count && onsets[lower].time < beat - window { lower += 1 }
+            var strongest = 0.0
+            var probe = lower
+            while probe < onsets.count && onsets[probe].time <= beat + window {
+                strongest = max(strongest, onsets[probe].strength)
+                probe += 1
+            }
+            total += strongest
+        }
+        return total / Double(last - first + 1)
+    }
+
+    /// How tightly the tracker keeps the period: the cost of a beat interval `t` against the
+    /// period `p` is `tightness × log(t / p)²`, in units of the onset train's standard
+    /// deviation. High enough that a steady song's beats stay on its line (one hop off a
+    /// 0.5 s beat costs a fifth of a typical onset) while a tempo that drifts a few percent
+    /// over many beats is followed.
+    static let tightness = 400.0
+
+    /// Ellis's dynamic-programming beat tracker ("Beat tracking by dynamic programming", 2007)
+    /// on the onsets (each one's strength at its rise's hop): the beats, music time, that
+    /// maximise the onsets' strength under them less the cost of each interval's departure
+    /// from `period`. Empty when there are no onsets.
+    static func track(_ profile: OnsetProfile, period: Double) -> [Double] {
+        let hop = profile.hopSeconds
+        let count = profile.novelty.count
+        let periodHops = period / hop
+        guard count > 0, periodHops >= 2 else { return [] }
+        var train = [Double](repeating: 0, count: count)
+        for onset in profile.onsets {
+            let k = Int(((onset.time - profile.start) / hop).rounded())
+            if k >= 0 && k < count { train[k] += onset.strength }
+        }
+        let mean = train.reduce(0, +) / Double(count)
+        let deviation = (train.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(count)).squareRoot()
+        guard deviation > 0 else { return [] }
+        for k in 0..<count { train[k] /= deviation }
+        let shortest = max(1, Int((periodHops / 2).rounded())), longest = Int((2 * periodHops).rounded())
+        let penalty = (shortest...longest).map { -tightness * pow(log(Double($0) / periodHops), 2) }
+        var score = train
+        var previous = [Int](repeating: -1, count: count)
+        score.withUnsafeMutableBufferPointer { score in
+            for t in shortest..<count {
+                var best = -Double.infinity, from = -1
+                for offset in shortest...min(longest, t) {
+                    let candidate = score[t - offset] + penalty[offset - shortest]
+                    if candidate > best { best = candidate; from = t - offset }
+                }
+                if best > 0 {
+                    score[t] += best
+                    previous[t] = from
+                }
+            }
+        }
+        // The last beat: the best score in the last period; then back through the chain.
+        let tail = max(0, count - Int(periodHops.rounded()))
+        var t = tail
+        for k in tail..<count where score[k] > score[t] { t = k }
+        var beats: [Double] = []
+        while t >= 0 {
+            beats.append(profile.start + Double(t) * hop)
+            t = previous[t]
+        }
+        return beats.reversed()
+    }
+
+    /// Beats from the tracker made smooth: each beat's onset (as ``beatOnsets(_:period:beats:)``
+    /// picks it) and those of its four neighbours on either side, a least-squares line through
+    /// (beat, onset time), and the beat where that line puts it (the tracked time when fewer
+    /// than three of them have an onset). A beat lands on the attacks around it, not on the
+    /// hop the tracker chose, and one late or early note moves it little.
+    static func smooth(_ beats: [Double], period: Double, onsets: [(time: Double, strength: Double)]) -> [Double] {
+        let picked = beatOnsets(onsets, period: period, beats: beats)
+        let reach = 4
+        return beats.indices.map { index in
+            var (n, sx, sy, sxx, sxy) = (0.0, 0.0, 0.0, 0.0, 0.0)
+            for other in max(0, index - reach)...min(beats.count - 1, index + reach) {
+                guard let time = picked[other] else { continue }
+                let x = Double(other - index)
+                n += 1; sx += x; sy += time; sxx += x * x; sxy += x * time
+            }
+            let determinant = n * sxx - sx * sx
+            guard n >= 3, determinant > 0 else { return beats[index] }
+            let slope = (n * sxy - sx * sy) / determinant
+            return (sy - slope * sx) / n
+        }
+    }
+
+    /// Each beat's onset: within ±70 ms (at most a sixth of a period), the earliest at least
+    /// half as strong as the strongest there; nil where there is none.
+    static func beatOnsets(_ onsets: [(time: Double, strength: Double)], period: Double, beats: [Double]) -> [Double?] {
+        let window = min(0.07, period / 6)
+        var lower = 0
+        return beats.map { beat in
+            while lower < onsets.count && onsets[lower].time < beat - window { lower += 1 }
+            var upper = lower
+            var strongest = 0.0
+            while upper < onsets.count && onsets[upper].time <= beat + window {
+                strongest = max(strongest, onsets[upper].strength)
+                upper += 1
+            }
+            guard upper > lower else { return nil }
+            return onsets[lower..<upper].first { $0.strength >= strongest / 2 }!.time
+        }
     }
 
     /// The largest drift, over the analysed part, between the fitted period and a whole tempo
@@ -281,19 +491,33 @@ enum BeatGridFit {
         }
     }
 
-    /// The grid's check over the analysed part: chance-corrected hit rate, beats matched,
-    /// and the RMS distance of the matched onsets.
-    static func evaluate(_ profile: OnsetProfile, period: Double, phase: Double) -> (confidence: Double, matched: Int, residual: Double) {
+    /// A grid's check: chance-corrected hit rate, beats matched, the RMS distance of the matched onsets.
+    struct Check {
+        var confidence: Double
+        var matched: Int
+        var residual: Double
+        /// Whether it is a steady beat (``minimumConfidence``, ``minimumBeats``, ``maximumResidual``).
+        var passes: Bool { matched >= minimumBeats && residual <= maximumResidual && confidence >= minimumConfidence }
+    }
+
+    /// The straight grid's check over the analysed part.
+    static func evaluate(_ profile: OnsetProfile, period: Double, phase: Double) -> Check {
         let end = profile.start + profile.duration
         let first = Int(((profile.start - phase) / period).rounded(.up))
         let last = Int(((end - phase) / period).rounded(.down))
-        guard last >= first else { return (0, 0, .infinity) }
+        guard last >= first else { return Check(confidence: 0, matched: 0, residual: .infinity) }
+        return evaluate(profile, beats: (first...last).map { phase + Double($0) * period })
+    }
+
+    /// The check of the beats `beats` (in order): the share with an onset within 50 ms, against
+    /// the share onsets at random times would hit; the beats matched; the matched onsets' RMS distance.
+    static func evaluate(_ profile: OnsetProfile, beats: [Double]) -> Check {
+        guard !beats.isEmpty else { return Check(confidence: 0, matched: 0, residual: .infinity) }
         let times = profile.onsets.map(\.time)
         var hits = 0
         var squares = 0.0
         var lower = 0
-        for index in first...last {
-            let beat = phase + Double(index) * period
+        for beat in beats {
             while lower < times.count && times[lower] < beat - hitTolerance { lower += 1 }
             var nearest = Double.infinity
             var probe = lower
@@ -306,11 +530,10 @@ enum BeatGridFit {
                 squares += nearest * nearest
             }
         }
-        let beats = Double(last - first + 1)
         let rate = Double(times.count) / max(profile.duration, 1e-9)
         let chance = 1 - exp(-rate * 2 * hitTolerance)
-        let hitRate = Double(hits) / beats
+        let hitRate = Double(hits) / Double(beats.count)
         let confidence = chance < 1 ? max(0, min(1, (hitRate - chance) / (1 - chance))) : 0
-        return (confidence, hits, hits > 0 ? (squares / Double(hits)).squareRoot() : .infinity)
+        return Check(confidence: confidence, matched: hits, residual: hits > 0 ? (squares / Double(hits)).squareRoot() : .infinity)
     }
 }
