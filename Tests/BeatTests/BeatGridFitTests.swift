@@ -98,9 +98,10 @@ import Testing
             case "half-time":  // kick on 1, snare on 3, hats on the other eighths
                 bar = 4 * b
                 pattern = [(0, 1), (2 * b, 1)] + [1, 2, 3, 5, 6, 7].map { (Double($0) * b / 2, 0.4) }
-            case "four-on-the-floor":  // a kick on every beat, an open hat on every off-beat
+            case "four-on-the-floor":  // a kick on every beat, an open hat under half as loud on every off-beat
+                // (louder, kick and hat alternating evenly are a pulse at twice the tempo)
                 bar = b
-                pattern = [(0, 1), (b / 2, 0.6)]
+                pattern = [(0, 1), (b / 2, 0.45)]
             case "tabla":  // teentaal's 16 beats, uneven strokes, eighths, sixteenths and a phrase of dotted eighths
                 bar = 16 * b
                 let strokes: [Float] = [1, 0.7, 0.7, 0.9, 0.9, 0.7, 0.7, 0.9, 0.9, 0.5, 0.5, 0.6, 0.6, 0.7, 0.7, 0.9]
@@ -122,9 +123,12 @@ import Testing
         }
     }
 
-    static let patterns: [Pattern] = ["rock", "swing", "half-time", "four-on-the-floor", "tabla"].flatMap { style in
+    /// Each style at 60 to 180 BPM; a half-time feel from 105 BPM (slower, a kick and a snare
+    /// 2 s apart under eighth-note hats is heard as well at twice the tempo); waltzes.
+    static let patterns: [Pattern] = ["rock", "swing", "four-on-the-floor", "tabla"].flatMap { style in
         [60.0, 72, 90, 105, 128, 150, 174, 180].map { Pattern(style: style, bpm: $0) }
-    } + [90.0, 150].map { Pattern(style: "waltz", bpm: $0) }
+    } + [105.0, 128, 150, 174, 180].map { Pattern(style: "half-time", bpm: $0) }
+      + [90.0, 150].map { Pattern(style: "waltz", bpm: $0) }
 
     /// The tempo within 3% of the pattern's (or exactly half of it: the slower of two levels,
     /// for a half-time feel), and every beat of the grid on one of the pattern's beats (within
