@@ -39,7 +39,7 @@ struct OnsetProfile: Sendable {
 ///    least-squares line through (beat index, onset time) gives the period and phase; three
 ///    rounds. The whole BPM on either side of the fit replaces it when it holds the onsets
 ///    about as well and drifts from it at most 80 ms over the part
-///    (``wholeTempo(_:period:span:)``).
+///    (``wholeTempo(_:period:phase:span:)``).
 /// 5. **Tracked beats**: Ellis's dynamic-programming beat tracker on the onsets with that
 ///    period (``track(_:period:)``), each beat moved to its onset and then smoothed by a line
 ///    through the onsets of its neighbours (``smooth(_:period:)``): it follows a live
@@ -159,7 +159,7 @@ enum BeatGridFit {
         guard check.passes else { return nil }
         // The fitted grid passed its check; a whole tempo near it replaces it when it passes too
         // (it is never what makes music without a steady beat pass).
-        if let whole = wholeTempo(profile.onsets, period: period, span: profile.duration), tempoRange.contains(60 / whole.period) {
+        if let whole = wholeTempo(profile.onsets, period: period, phase: phase, span: profile.duration), tempoRange.contains(60 / whole.period) {
             let wholeCheck = evaluate(profile, period: whole.period, phase: whole.phase)
             if wholeCheck.passes {
                 return (BeatGrid(period: whole.period, phase: whole.phase, confidence: wholeCheck.confidence), wholeCheck.residual)
@@ -417,23 +417,58 @@ enum BeatGridFit {
     /// its end. So the whole tempi on either side are tried: one is taken when moving to it
     /// drifts at most ``wholeTempoDrift`` over the part (the two grids agree, within the
     /// tolerance the fit itself has) and it scores at least ``wholeTempoScore`` of the fitted
-    /// period; its phase is then fitted again to the onsets with the period held
+    /// period. Its grid is laid through the fitted beat nearest the middle of the onsets, its
+    /// phase looked for within 40 ms of there (scanned over the whole period, it could land on
+    /// the off-beats of a slower level: measured on a backbeat at 65 BPM, a quarter of the
+    /// way between beats), and fitted again to the onsets with the period held
     /// (``refinePhase(_:period:phase:)``).
-    static func wholeTempo(_ onsets: [(time: Double, strength: Double)], period: Double, span: Double) -> (period: Double, phase: Double)? {
+    static func wholeTempo(_ onsets: [(time: Double, strength: Double)], period: Double, phase: Double, span: Double) -> (period: Double, phase: Double)? {
+        guard let firstOnset = onsets.first, let lastOnset = onsets.last else { return nil }
         let bpm = 60 / period
-        let fitted = bestPhase(scoring: onsets, period: period).score
+        // The beat nearest the middle of the onsets: the whole tempo's grid is laid through it, and
+        // its phase is looked for within 40 ms of there (a grid that agrees with the fitted one,
+        // not one on its off-beats).
+        let middle = Int((((firstOnset.time + lastOnset.time) / 2 - phase) / period).rounded())
+        let anchor = phase + Double(middle) * period
+        let fitted = bestPhase(scoring: onsets, period: period, near: phase, within: 0.04).score
         guard fitted > 0 else { return nil }
         var best: (period: Double, phase: Double, score: Double)?
         for whole in Set([bpm.rounded(.down), bpm.rounded(.up)]) where whole > 0 {
             let candidate = 60 / whole
             guard span * abs(1 - candidate / period) <= wholeTempoDrift else { continue }
-            let (phase, score) = bestPhase(scoring: onsets, period: candidate)
+            let (phase, score) = bestPhase(scoring: onsets, period: candidate, near: anchor - Double(middle) * candidate, within: 0.04)
             if score >= wholeTempoScore * fitted, score > best?.score ?? -1 { best = (candidate, phase, score) }
         }
         guard let best else { return nil }
         var phase = best.phase
         for _ in 0..<3 { phase = refinePhase(onsets, period: best.period, phase: phase) ?? phase }
         return (best.period, phase)
+    }
+
+    /// The offset within `within` seconds of `near` (2 ms steps) where the onsets, weighted by
+    /// strength, sit closest to the beats, and its score (as ``bestPhase(scoring:period:)``).
+    static func bestPhase(scoring onsets: [(time: Double, strength: Double)], period: Double, near: Double, within: Double) -> (phase: Double, score: Double) {
+        let steps = Int((within / 0.002).rounded())
+        var best = (phase: near, score: -1.0)
+        for step in -steps...steps {
+            let phase = near + Double(step) * 0.002
+            let score = phaseScore(onsets, period: period, phase: phase)
+            if score > best.score { best = (phase, score) }
+        }
+        return best
+    }
+
+    /// The onsets' strengths, each weighted by a 20 ms Gaussian of its distance to the nearest beat.
+    static func phaseScore(_ onsets: [(time: Double, strength: Double)], period: Double, phase: Double) -> Double {
+        let sigma = 0.02
+        var score = 0.0
+        for onset in onsets {
+            var distance = (onset.time - phase).truncatingRemainder(dividingBy: period)
+            if distance < 0 { distance += period }
+            if distance > period / 2 { distance -= period }
+            score += onset.strength * exp(-distance * distance / (2 * sigma * sigma))
+        }
+        return score
     }
 
     /// The offset in `0 ..< period` where the onsets, weighted by strength, sit closest to the beats.
@@ -444,18 +479,11 @@ enum BeatGridFit {
     /// The best offset in `0 ..< period` and its score: the onsets' strengths, each weighted by
     /// a 20 ms Gaussian of its distance to the nearest beat (2 ms steps).
     static func bestPhase(scoring onsets: [(time: Double, strength: Double)], period: Double) -> (phase: Double, score: Double) {
-        let sigma = 0.02
         let steps = max(1, Int(period / 0.002))
         var best = (phase: 0.0, score: -1.0)
         for step in 0..<steps {
             let phase = Double(step) * period / Double(steps)
-            var score = 0.0
-            for onset in onsets {
-                var distance = (onset.time - phase).truncatingRemainder(dividingBy: period)
-                if distance < 0 { distance += period }
-                if distance > period / 2 { distance -= period }
-                score += onset.strength * exp(-distance * distance / (2 * sigma * sigma))
-            }
+            let score = phaseScore(onsets, period: period, phase: phase)
             if score > best.score { best = (phase, score) }
         }
         return best
