@@ -40,10 +40,12 @@ struct OnsetProfile: Sendable {
 ///    rounds. The whole BPM on either side of the fit replaces it when it holds the onsets
 ///    about as well and drifts from it at most 80 ms over the part
 ///    (``wholeTempo(_:period:phase:span:)``).
-/// 5. **Tracked beats**: Ellis's dynamic-programming beat tracker on the onsets with that
-///    period (``track(_:period:)``), each beat moved to its onset and then smoothed by a line
-///    through the onsets of its neighbours (``smooth(_:period:)``): it follows a live
-///    recording's drift, where one straight line leaves the beat.
+/// 5. **Tracked beats**: Ellis's dynamic-programming beat tracker on the onsets with the
+///    faster level's period (``track(_:period:)``), each beat moved to where a line through
+///    its own and its neighbours' onsets puts it (``smooth(_:period:onsets:)``); a slower
+///    beat keeps every other one, those on its grid. They follow a live recording's drift,
+///    where one straight line leaves the beat; the straight line of step 4 starts from the
+///    line through them.
 /// 6. **Check**: the share of the beats with an onset within 50 ms, against the share onsets
 ///    at random times would hit (1 − e^(−rate × 0.1 s)). A grid is kept when that
 ///    chance-corrected hit rate is at least ``minimumConfidence``, at least ``minimumBeats``
@@ -79,7 +81,7 @@ enum BeatGridFit {
     static let maximumResidual = 0.035
     /// Tracked beats replace a straight line that passes its check when their matched onsets'
     /// RMS distance is under this share of the line's.
-    static let trackedResidualShare = 0.6
+    static let trackedResidualShare = 0.7
     /// The height, as a share of the peak over the local mean, where a rise is taken to begin.
     static let riseFraction = 0.2
     /// The smallest onset: its flux against the level of the sound in its window.
@@ -137,13 +139,36 @@ enum BeatGridFit {
     /// The grid, or nil when the profile has no steady beat.
     static func fit(_ profile: OnsetProfile) -> BeatGrid? {
         guard profile.onsets.count >= minimumBeats, let tempo = tempo(profile) else { return nil }
-        let line = straightLine(profile, period: tempo.period, phase: tempo.phase)
+        // The tracker runs on the faster level, whose phase is the sure one; a slower beat keeps
+        // every other tracked beat, those on its own grid.
+        var beats = smooth(track(profile, period: tempo.fast.period), period: tempo.fast.period, onsets: profile.onsets)
+        if tempo.period > 1.5 * tempo.fast.period {
+            func offGrid(_ parity: Int) -> Double {
+                var total = 0.0, count = 0.0
+                for index in stride(from: parity, to: beats.count, by: 2) {
+                    let beat = beats[index]
+                    total += abs(beat - tempo.phase - ((beat - tempo.phase) / tempo.period).rounded() * tempo.period)
+                    count += 1
+                }
+                return count > 0 ? total / count : .infinity
+            }
+            let parity = offGrid(0) <= offGrid(1) ? 0 : 1
+            beats = stride(from: parity, to: beats.count, by: 2).map { beats[$0] }
+        }
         var tracked: (beats: [Double], check: Check)?
-        let beats = smooth(track(profile, period: tempo.period), period: tempo.period, onsets: profile.onsets)
         if beats.count >= 2, zip(beats, beats.dropFirst()).allSatisfy({ $0 < $1 }) {
             let check = evaluate(profile, beats: beats)
             if check.passes { tracked = (beats, check) }
         }
+        // The straight line starts from the line through the tracked beats (over minutes, the
+        // autocorrelation's period, a quarter hop at best, is too coarse to tell beat from beat
+        // at the end), or from the tempo when they are too few.
+        var start = (period: tempo.period, phase: tempo.phase)
+        if beats.count >= minimumBeats, zip(beats, beats.dropFirst()).allSatisfy({ $0 < $1 }) {
+            let through = BeatGrid(beats: beats, confidence: 0)
+            if abs(through.period / tempo.period - 1) < 0.1 { start = (through.period, through.phase) }
+        }
+        let line = straightLine(profile, period: start.period, phase: start.phase)
         if let line, !(tracked.map { $0.check.residual < trackedResidualShare * line.confidenceResidual } ?? false) {
             return line.grid
         }
@@ -219,11 +244,12 @@ enum BeatGridFit {
         return score
     }
 
-    /// The beat period (seconds) and phase: the metrical family with the highest
+    /// The beat period (seconds) and phase, and those of the family's faster level (the same
+    /// when there is one level in range): the metrical family with the highest
     /// ``familyScore(_:lag:)``, then its level by ``octave(_:lag:)``; nil when the onset
     /// function is flat (silence, a steady tone) or no family stands out of it
     /// (``minimumFamilyContrast``: speech).
-    static func tempo(_ profile: OnsetProfile) -> (period: Double, phase: Double)? {
+    static func tempo(_ profile: OnsetProfile) -> (period: Double, phase: Double, fast: (period: Double, phase: Double))? {
         let hop = profile.hopSeconds
         let rises = rises(profile.novelty)
         guard rises.count > 32, rises.contains(where: { $0 > 0 }) else { return nil }
@@ -265,7 +291,7 @@ enum BeatGridFit {
     /// with a backbeat (0.75, 0.88) at 65, every other beat of 130. The limit: a kick on every
     /// beat with off-beat hats more than half as loud is a pulse at twice the tempo to this
     /// rule (as to most listeners), and is found there.
-    static func octave(_ profile: OnsetProfile, lag: Double) -> (period: Double, phase: Double) {
+    static func octave(_ profile: OnsetProfile, lag: Double) -> (period: Double, phase: Double, fast: (period: Double, phase: Double)) {
         var levels: [Double] = []
         for power in -3...3 {
             let period = lag * profile.hopSeconds * pow(2, Double(power))
@@ -274,7 +300,7 @@ enum BeatGridFit {
         levels.sort()
         let fast = levels.first ?? lag * profile.hopSeconds
         let phase = bestPhase(profile.onsets, period: fast)
-        guard levels.count > 1 else { return (fast, phase) }
+        guard levels.count > 1 else { return (fast, phase, (fast, phase)) }
         let slow = levels[1]
         let span = profile.start...(profile.start + profile.duration)
         let first = levelStrength(profile.onsets, period: slow, phase: phase, span: span)
@@ -285,10 +311,10 @@ enum BeatGridFit {
         let halfway = levelStrength(profile.onsets, period: fast, phase: phase + fast / 2, span: span)
         let halfwayShare = on > 0 ? halfway / on : 1
         if skippedShare >= fasterShare || (skippedShare >= fasterShareWhenClean && halfwayShare <= cleanHalfway) {
-            return (fast, phase)
+            return (fast, phase, (fast, phase))
         }
         let reduced = slowPhase.truncatingRemainder(dividingBy: slow)
-        return (slow, reduced < 0 ? reduced + slow : reduced)
+        return (slow, reduced < 0 ? reduced + slow : reduced, (fast, phase))
     }
 
     /// The mean, over the beats of a grid within `span`, of the strongest onset within ±70 ms
