@@ -161,4 +161,25 @@ import Testing
             #expect(off <= 0.015, "beat \(index) at \(time) s is \(off) s from the rock's beat; \(grid)")
         }
     }
+
+    /// A 5.5-second breakbeat at 148 BPM, its backbeat quiet (the slower level, 74 BPM, is the
+    /// beat): too few beats at 74 BPM for the check (7), so the grid is the faster level's,
+    /// on the pattern's beats, rather than none.
+    @Test func aShortLoopKeepsItsBeat() throws {
+        let beat = 60 / 148.0
+        var hits: [(time: Double, strength: Float)] = []
+        var bar = 0.1
+        while bar < 5.5 {
+            hits += [(0.0, Float(1)), (beat, 0.45), (2 * beat, 0.9), (3 * beat, 0.45), (beat / 2, 0.3), (3 * beat / 2, 0.3), (5 * beat / 2, 0.3), (7 * beat / 2, 0.3)]
+                .map { (bar + $0.0, $0.1) }.filter { $0.0 < 5.5 }
+            bar += 4 * beat
+        }
+        let grid = try #require(BeatGridFit.fit(profile(hits, seconds: 5.5)))
+        #expect(abs(grid.beatsPerMinute - 148) / 148 <= 0.03, "\(grid)")
+        for index in grid.beat(nearest: 0.5)...grid.beat(nearest: 5) {
+            let time = grid.time(ofBeat: index)
+            let off = abs(time - 0.1 - ((time - 0.1) / beat).rounded() * beat)
+            #expect(off <= 0.015, "beat \(index) at \(time) s is \(off) s from the pattern's beat; \(grid)")
+        }
+    }
 }
