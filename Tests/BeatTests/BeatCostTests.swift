@@ -22,7 +22,9 @@ import SlideshowKit
         let elapsed = threadCPUSeconds() - before
         let found = try #require(grid)
         #expect(abs(found.beatsPerMinute - 120) / 120 <= 0.02, "\(found)")
-        // At most 0.5 s in a release build (0.35 s measured); a debug build is several times slower.
+        // At most 0.5 s in a release build (0.35 s measured; 0.37 s with issue 30's tempo and beat
+        // tracker, whose part is about 1% of it: decoding and aubio's onset function are the rest);
+        // a debug build is several times slower.
         #if DEBUG
         #expect(elapsed < 5, "\(elapsed) s")
         #else

@@ -12,7 +12,8 @@ import Foundation
 /// kicks, snares and most of a hi-hat's attack lie, for a quarter of the work), and fed hop
 /// by hop to aubio's onset detector (spectral flux, 512-sample window, 128-sample hop: 42.7 ms
 /// and 10.7 ms). Nothing is kept but the onset function, one number per hop (about 6 000 a
-/// minute). ``BeatGridFit`` picks the onsets from it, fits a steady grid to them and checks it.
+/// minute). ``BeatGridFit`` picks the onsets from it, finds the tempo and the beats (a straight
+/// grid, or beats tracked through a drifting tempo) and checks them.
 ///
 /// Only the part used is analysed: from `start` for `length` seconds, or to the music's end
 /// when that comes first. A show that loops the music hears that same part again after each
