@@ -141,7 +141,7 @@ extension Slideshow {
         // Clips keep their own lengths: the cuts around them move to the beat.
         let clips = infos?.map { $0.clip != nil } ?? []
         let (timeline, plan) = try show.layout(musicLength: music?.length, items: infos, moving: cuts == .beats ? { even, effects in
-            let moved = show.beatTimeline(even, effects: effects, clips: clips, musicLength: music?.length)
+            let moved = show.beatTimeline(even, effects: effects, clips: clips)
             beats = moved.beats
             if let why = moved.beats?.fallback { warnings.append(why.description) }
             return moved.timeline

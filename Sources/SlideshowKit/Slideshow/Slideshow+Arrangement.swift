@@ -48,9 +48,8 @@ extension Slideshow {
     ///   - even: the timeline the show's length gives.
     ///   - effects: the transition at each cut, as the plan will use them.
     ///   - clips: for each item, whether it is a clip (which keeps its length); empty for photos only.
-    ///   - musicLength: the music's length after its start, when known.
     /// - Returns: the timeline to plan on, and what the beat analysis found and did.
-    func beatTimeline(_ even: Timeline, effects: [TransitionEffect], clips: [Bool] = [], musicLength: Double?) -> (timeline: Timeline, beats: BeatCutReport?) {
+    func beatTimeline(_ even: Timeline, effects: [TransitionEffect], clips: [Bool] = []) -> (timeline: Timeline, beats: BeatCutReport?) {
         guard cuts == .beats, let soundtrack else { return (even, nil) }
         let fps = even.framesPerSecond
         let showLength = even.endTime.seconds
@@ -58,9 +57,9 @@ extension Slideshow {
         // One photo has no cut to move; a show shorter than a few bars has too few beats to find a steady one.
         guard even.photoCount > 1 else { return (even, nil) }
         guard showLength >= BeatAnalysis.minimumLength else { return (even, BeatCutReport(grid: nil, fallback: .showTooShort)) }
-        let grid: BeatGrid?
+        let grid: BeatGrid?, heard: Double
         do {
-            grid = try BeatAnalysis.grid(of: soundtrack, showLength: lead + showLength)
+            (grid, heard) = try BeatAnalysis.analyse(soundtrack, showLength: lead + showLength)
         } catch {
             return (even, BeatCutReport(grid: nil, fallback: .unreadableMusic(error.description)))
         }
@@ -68,7 +67,8 @@ extension Slideshow {
         let resolved = effects.enumerated().map { $1.resolved(cut: $0) }
         let length = FramePlan.transitionLength(bounds: bounds, effects: resolved,
                                                 requested: Int((transitionDuration * Double(fps)).rounded()))
-        let music = MusicLayout(soundtrack: soundtrack, musicLength: soundtrack.start + (musicLength ?? .infinity), showLength: showLength, lead: lead)
+        // The music loops where its decoded samples end, which the analysis has just measured.
+        let music = MusicLayout(soundtrack: soundtrack, musicLength: soundtrack.start + heard, showLength: showLength, lead: lead)
         switch BeatCutPlanner.place(frameCount: even.frameCount, framesPerSecond: fps, evenCuts: Array(bounds.dropFirst().dropLast()),
                                     transitionFrames: resolved.map { $0 == .none ? 0 : length }, clips: clips, grid: grid, music: music) {
         case .success(let cuts):

@@ -136,7 +136,7 @@ extension Slideshow {
 
     /// The timeline and the frame plan, the settings already checked and the music's length
     /// after its start known when the show follows it: the one place both are made.
-    /// - Parameter moving: moves the cuts of the timeline the length gives (``beatTimeline(_:effects:musicLength:)``)
+    /// - Parameter moving: moves the cuts of the timeline the length gives (``beatTimeline(_:effects:clips:)``)
     ///   before the one plan is made on it; given the transition at each cut.
     ///   - items: every item's header, when read: clips' lengths and motion photos' videos go into
     ///     the timeline and the plan (``lengthWithClips(_:items:)``); nil lays every item out as a photo.
