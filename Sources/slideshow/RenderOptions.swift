@@ -279,7 +279,10 @@ struct RenderOptions: ParsableArguments {
             options.photoSettings = items.map { PhotoSettings(clipPart: $0.part) }
         }
         do {
-            return try options.slideshow(photos: items.map { Photo(path: $0.path) }, output: output, overwrite: overwrite)
+            var show = try options.slideshow(photos: items.map { Photo(path: $0.path) }, output: output, overwrite: overwrite)
+            // The captions file is read now, but no output may replace it.
+            show.otherInputs = captions.map { [$0] } ?? []
+            return show
         } catch {
             throw ValidationError(Self.message(for: error))
         }

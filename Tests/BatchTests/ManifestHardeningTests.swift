@@ -194,4 +194,20 @@ struct ManifestHardeningTests {
         ])
         #expect(OptionError(field: .filter, reason: "'a\u{1B}' is not one").description == "filter: 'a\\u{1B}' is not one")
     }
+
+    @Test("a NUL in any path field (webvtt, audio, font) is refused at validation, naming job and field (issue 31)", arguments: [
+        (#""webvtt": "h5/a\u0000b.vtt""#, "webvtt"),
+        (#""audio": "m\u0000.mp3""#, "audio"),
+        (#""font": "fonts/a\u0000.ttf""#, "font"),
+    ])
+    func nulInPathFields(fragment: String, field: String) throws {
+        let found = problems("[{\"photos\": [\"a.jpg\"], \"output\": \"x.mp4\", " + fragment + "}]")
+        #expect(found == [ManifestError(job: 0, field: field, reason: "contains a NUL character, which no file name can")], "\(found)")
+    }
+
+    @Test("an empty webvtt path is refused at validation (it was 'is a folder' at render time)")
+    func emptyWebVTT() throws {
+        #expect(problems(#"[{"photos": ["a.jpg"], "output": "x.mp4", "webvtt": ""}]"#)
+                == [ManifestError(job: 0, field: "webvtt", reason: "is an empty path")])
+    }
 }

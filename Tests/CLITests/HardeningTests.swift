@@ -269,4 +269,81 @@ struct HardeningTests {
         #expect(text[..<message.lowerBound].hasSuffix("\r\u{1B}[K"), "\(text.suffix(120).debugDescription)")
         #expect(folder.contents().isEmpty)
     }
+
+    // MARK: issue 31
+
+    @Test("a hostile motion photo (MicroVideoOffset Int64.min) in a batch shows its still with a warning; the next job still runs")
+    func hostileMotionPhotoInBatch() throws {
+        let folder = try TemporaryFolder()
+        try Data(HostileMotionPhoto.jpeg(microVideoOffset: "-9223372036854775808")).write(to: URL(fileURLWithPath: folder.path("mp.jpg")))
+        let manifest = try writeManifest([job(["mp.jpg"], "a.mp4", #", "motionPhotos": "play""#),
+                                          job([samplePhotos[0]], "b.mp4")], in: folder)
+        let result = try slideshow(["batch", manifest, "--jobs", "1"], timeout: 120)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdoutText.split(separator: "\n")
+        #expect(lines.count == 2 && lines.allSatisfy { $0.contains(#""status":"ok""#) }, "\(result.stdoutText)")
+        #expect(folder.contents() == ["a.mp4", "b.mp4", "jobs.json", "mp.jpg"])
+        let make = try slideshow(["make", folder.path("mp.jpg"), "--motion-photos", "play", "--size", "64x48", "-o", folder.path("c.mp4")], timeout: 120)
+        #expect(make.status == 0)
+        #expect(make.stderr.contains("slideshow: warning: \(folder.path("mp.jpg")): its motion photo video cannot be played (its XMP says the motion photo video starts -9223372036854775808 bytes before the file's end"), "\(make.stderr)")
+    }
+
+    @Test("a NUL in a manifest's webvtt path is a usage error (64): nothing is written or truncated")
+    func nulInWebVTTPath() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder.path("h5"), withIntermediateDirectories: true)
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: folder.path("h5/a")))
+        let manifest = try writeManifest([job([samplePhotos[0]], "x.mp4", #", "captions": ["A"], "webvtt": "h5/a\u0000b.vtt""#)], in: folder)
+        let result = try slideshow(["batch", manifest], timeout: 60)
+        #expect(result.status == 64)
+        #expect(result.stderr == "slideshow: \(manifest): job 0: webvtt: contains a NUL character, which no file name can\n")
+        #expect(folder.contents() == ["h5", "jobs.json"])
+        #expect(try String(contentsOfFile: folder.path("h5/a"), encoding: .utf8) == "keep")
+    }
+
+    @Test("--webvtt naming the video under another spelling, or the music, captions or font file, is refused before anything is written")
+    func webVTTNamesAnotherFile() throws {
+        let folder = try TemporaryFolder()
+        func make(_ arguments: [String]) throws -> ProcessResult {
+            try run(slideshowTool, ["make", samplePhotos[0], "--size", "64x48", "--caption", "A"] + arguments, timeout: 120, currentDirectory: folder.url)
+        }
+        for spelling in ["./v.mp4", "sub/../v.mp4", folder.path("v.mp4")] {
+            try FileManager.default.createDirectory(atPath: folder.path("sub"), withIntermediateDirectories: true)
+            for overwrite in [[], ["--overwrite"]] {
+                let result = try make(["-o", "v.mp4", "--webvtt", spelling] + overwrite)
+                #expect(result.status == 1)
+                #expect(result.stderr == "slideshow: \(spelling): the WebVTT file is the video's file\n")
+                #expect(folder.contents() == ["sub"])
+            }
+        }
+        // The inputs of every kind: each left as it was.
+        let font = folder.path("font.ttf"), captions = folder.path("captions.txt"), music = folder.path("music.wav")
+        try FileManager.default.copyItem(atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", toPath: font)
+        try Data("A\n".utf8).write(to: URL(fileURLWithPath: captions))
+        try Data(SyntheticWAV.silence(frames: 48_000)).write(to: URL(fileURLWithPath: music))
+        let before = try [font, captions, music].map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        for (arguments, message) in [(["--font", font, "--webvtt", "./font.ttf"], "./font.ttf: the WebVTT file is the font file"),
+                                     (["--audio", music, "--webvtt", "music.wav"], "music.wav: the WebVTT file is the soundtrack's file"),
+                                     (["--webvtt", "sub/../music.wav", "--audio", "./music.wav"], "sub/../music.wav: the WebVTT file is the soundtrack's file")] {
+            let result = try make(["-o", "v.mp4", "--overwrite"] + arguments)
+            #expect(result.status == 1)
+            #expect(result.stderr == "slideshow: \(message)\n")
+        }
+        let result = try run(slideshowTool, ["make", samplePhotos[0], "--size", "64x48", "--captions", captions, "-o", "v.mp4", "--overwrite", "--webvtt", "captions.txt"],
+                             timeout: 120, currentDirectory: folder.url)
+        #expect(result.status == 1)
+        #expect(result.stderr == "slideshow: captions.txt: the WebVTT file is the captions file\n")
+        #expect(try [font, captions, music].map { try Data(contentsOf: URL(fileURLWithPath: $0)) } == before)
+        #expect(folder.contents() == ["captions.txt", "font.ttf", "music.wav", "sub"])
+    }
+
+    @Test("--font naming a FIFO is refused at once, not opened (it hung)", .timeLimit(.minutes(1)))
+    func fontFIFO() throws {
+        let folder = try TemporaryFolder()
+        let fifo = folder.path("font.ttf")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let result = try slideshow(["make", samplePhotos[0], "--size", "64x48", "--caption", "A", "--font", fifo, "-o", folder.path("v.mp4")], timeout: 30)
+        #expect(result.status == 1)
+        #expect(result.stderr == "slideshow: \(fifo): not a regular file (a FIFO), not a font file\n")
+    }
 }

@@ -106,16 +106,12 @@ extension Slideshow {
             throw .invalid(error.description)
         }
         let fontWarnings = try checkFont()
-        let outputFile = FileIdentity(path: output)
         var music: (info: AudioFileInfo, length: Double?, opened: OpenedMusic?)? = nil
         if let soundtrack {
             do {
                 music = try soundtrack.open(measuring: length == .soundtrack)
             } catch {
                 throw .audio(error)
-            }
-            if outputFile != nil && FileIdentity(path: soundtrack.path) == outputFile {
-                throw .invalid("\(output): the output is the soundtrack's file")
             }
         }
         // The headers come first: the order and the clips' lengths need them before the layout.
@@ -144,15 +140,13 @@ extension Slideshow {
             if let warning = beats.warning { warnings.append(warning) }
             return beats.timeline
         } : nil)
-        for photo in photos where outputFile != nil && FileIdentity(path: photo.path) == outputFile {
-            throw .invalid("\(output): the output is one of the input photos")
-        }
+        try checkWrittenFiles(1)
         do {
             try AssetWriter.checkOutput(outputPath: output, overwrite: overwrite)
         } catch {
             throw .output(error)
         }
-        try checkSubtitleFile(output: outputFile)
+        try checkSubtitleFile()
         if let unreadable { throw unreadable }
         guard let headers = infos else { throw .cancelled }   // not reached: read, or failed above
         var prepared = PreparedSlideshow(slideshow: show, timeline: timeline, plan: plan, photos: headers,

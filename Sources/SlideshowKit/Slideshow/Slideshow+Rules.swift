@@ -39,6 +39,13 @@ extension Slideshow {
             throw OptionError(.photos, "photo \(index) contains a NUL character, which no file name can")
         }
         if Message.hasNUL(output) { throw OptionError(.output, "contains a NUL character, which no file name can") }
+        // Every other path: the music, the WebVTT file, a font file.
+        var paths: [(SlideshowOptions.Field, String)] = [(.audio, soundtrack?.path), (.webvtt, text.webVTT)].compactMap { field, path in path.map { (field, $0) } }
+        if case .file(let path) = text.style.font { paths.append((.font, path)) }
+        for (field, path) in paths {
+            if path.isEmpty { throw OptionError(field, "is an empty path") }
+            if Message.hasNUL(path) { throw OptionError(field, "contains a NUL character, which no file name can") }
+        }
         if let problem = AssetWriter.extensionProblem(outputPath: output) { throw OptionError(.output, problem) }
         // VideoSettings owns the rules for these; each is checked beside defaults (which pass)
         // so that its problem is known to be that setting's.
