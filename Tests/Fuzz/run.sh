@@ -77,7 +77,12 @@ photo_seeds() {
     # its first tile, no picture data), lying-ispe.heic and lying-ispe.avif (heif-enc of a
     # 256x256 picture, ispe rewritten to 16x16), lying-vp8.webp (cwebp of the same picture,
     # its VP8 header saying 16383x16383), lying-ihdr.png (a 16x16 picture under an IHDR of
-    # 11000x11000).
+    # 11000x11000). Issue 31's, made with Python's zlib and struct: motion photos whose numbers
+    # overflow (motion-offset-min.jpg: XMP MicroVideoOffset -2^63; motion-box-max.heic and
+    # motion-mpvd-max.heic: a 64-bit box size of 2^63-1 before or as mpvd; motion-mpvd-cut.heic:
+    # an mpvd box cut short), and PNG text bombs (ztxt-bomb.png: a zTXt chunk of 8 KB that
+    # inflates to 8 MB; iccp-bomb.png: a profile of 17 MB, over the 16 MiB cap; xmp-chunks.png:
+    # 64 compressed XMP iTXt chunks).
     cp Tests/Fuzz/seeds/photos/* "$seeds/"
     if command -v ffmpeg >/dev/null; then
         local make=(ffmpeg -v error -y -f lavfi -i "testsrc2=s=40x24:d=1" -frames:v 1)

@@ -238,4 +238,6 @@ final class ReadProbe: Sendable {
     /// Times the music's file was opened for checking, measuring or a stream's first pass
     /// (a loop's later passes, on the audio queue, are not counted).
     let musicOpens = Atomic<Int>(0)
+    /// zlib streams inflated (a PNG's compressed text chunks, ``Inflater``).
+    let inflations = Atomic<Int>(0)
 }
