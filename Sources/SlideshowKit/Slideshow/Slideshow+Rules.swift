@@ -74,7 +74,7 @@ extension Slideshow {
             throw OptionError(.photos, "\(photoSettings.count) per-photo settings for \(photoCount) photos")
         }
         try checkText(photoCount: photoCount)
-        try checkCard()
+        try checkCard(photoCount: photoCount)
         for (field, value) in [(SlideshowOptions.Field.transitionDuration, transitionDuration), (.fadeIn, fadeIn), (.fadeOut, fadeOut)]
         where !value.isFinite || value < 0 {
             throw OptionError(field, "\(Message.seconds(value)) is not 0 or more seconds")
@@ -84,7 +84,8 @@ extension Slideshow {
         }
         let seconds: Double?
         switch length {
-        case .total(let total): seconds = total
+        // The fades are the photos' (the cards come before and after them): they must fit in the photos' time.
+        case .total(let total): seconds = total - Double(openingCardFrames + closingCardFrames) / Double(video.framesPerSecond)
         case .perSlide(let each): seconds = photoCount.map { each * Double($0) }
         case .perPhoto(let each): seconds = each.reduce(0, +)
         case .soundtrack: seconds = nil
