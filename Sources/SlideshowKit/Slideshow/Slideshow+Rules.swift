@@ -156,7 +156,10 @@ extension Slideshow {
             length = .total(seconds: musicLength)
         }
         length = photosLength(length)
-        if let items { length = try lengthWithClips(length, items: items) }
+        if let items {
+            try checkClipParts(items: items)
+            length = try lengthWithClips(length, items: items)
+        }
         let videoFrames: [Int?] = items.map { self.videoFrames(items: $0) } ?? []
         var timeline: Timeline
         do {
