@@ -346,4 +346,69 @@ struct HardeningTests {
         #expect(result.status == 1)
         #expect(result.stderr == "slideshow: \(fifo): not a regular file (a FIFO), not a font file\n")
     }
+
+    @Test("H.264 in AVI or MPEG-TS is refused as a clip in the wrong container, not as 'not an image'",
+          .enabled(if: which("ffmpeg") != nil, "skipped: needs ffmpeg"))
+    func clipContainers() throws {
+        let folder = try TemporaryFolder()
+        for (name, what) in [("x.avi", "an AVI movie"), ("x.ts", "an MPEG-TS stream")] {
+            let clip = folder.path(name)
+            let made = try run(which("ffmpeg")!, ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=64x48:d=0.5", "-c:v", "libx264", "-y", clip])
+            #expect(made.status == 0, "\(made.stderr)")
+            let result = try slideshow(["make", clip, "--size", "64x48", "-o", folder.path("v.mp4")], timeout: 60)
+            #expect(result.status == 1)
+            #expect(result.stderr == "slideshow: \(clip): is \(what); clips must be MP4, MOV, M4V, MKV or WebM\n")
+        }
+    }
+
+    @Test("a part to play (#t=) on a photo is a usage error, not ignored")
+    func partOnAPhoto() throws {
+        let folder = try TemporaryFolder()
+        let result = try slideshow(["make", samplePhotos[0] + "#t=0,1", "--size", "64x48", "-o", folder.path("v.mp4")], timeout: 60)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("\(samplePhotos[0]): a part to play (in and out, or #t=) is for a clip, and this is a photo"), "\(result.stderr)")
+        #expect(folder.contents().isEmpty)
+    }
+
+    @Test("captions are text: a --caption byte that is not UTF-8 is U+FFFD with a warning; a --captions file's BOM is dropped, UTF-16 read, bad bytes warned of")
+    func captionsAreText() throws {
+        let folder = try TemporaryFolder()
+        func cues(_ arguments: [String], shell: String = "") throws -> (text: String, stderr: String) {
+            let vtt = folder.path("c.vtt")
+            try? FileManager.default.removeItem(atPath: vtt)
+            // Through the shell, so that argv can hold bytes that are not UTF-8.
+            let command = "exec \"$0\" \"$@\"" + shell
+            let result = try run("/bin/sh", ["-c", command, slideshowTool, "make", samplePhotos[0], "--size", "64x48", "-o", folder.path("v.mp4"),
+                                             "--overwrite", "--webvtt", vtt, "--no-burn-captions"] + arguments, timeout: 60)
+            #expect(result.status == 0, "\(result.stderr)")
+            return ((try? String(contentsOfFile: vtt, encoding: .utf8)) ?? "", result.stderr)
+        }
+        let latin1 = try cues([], shell: " --caption \"$(printf 'caf\\351')\"")
+        #expect(latin1.text.contains("\ncaf\u{FFFD}\n"), "\(latin1.text.debugDescription)")
+        #expect(latin1.stderr.contains("slideshow: warning: --caption 1: not UTF-8 text; the bytes that are not are shown as \u{FFFD}"), "\(latin1.stderr)")
+        let file = folder.path("captions.txt")
+        for (bytes, caption, warned) in [([0xEF, 0xBB, 0xBF] + Array("Straße\n".utf8), "Straße", false),
+                                          ([0xFF, 0xFE, 0x53, 0x00, 0xDF, 0x00, 0x0A, 0x00], "Sß", false),
+                                          ([0xFE, 0xFF, 0x00, 0x53, 0x00, 0xDF, 0x00, 0x0A], "Sß", false),
+                                          (Array("caf".utf8) + [0xE9, 0x0A], "caf\u{FFFD}", true)] as [([UInt8], String, Bool)] {
+            try Data(bytes).write(to: URL(fileURLWithPath: file))
+            let read = try cues(["--captions", file])
+            #expect(read.text.contains("\n\(caption)\n") && !read.text.contains("\u{FEFF}"), "\(read.text.debugDescription)")
+            #expect(read.stderr.contains("slideshow: warning: \(file): not UTF-8 text throughout") == warned, "\(read.stderr)")
+        }
+    }
+
+    @Test("a --captions file that is a FIFO, or over 16 MiB, is refused at once", .timeLimit(.minutes(1)))
+    func captionsFileLimits() throws {
+        let folder = try TemporaryFolder()
+        let fifo = folder.path("fifo.txt"), big = folder.path("big.txt")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect(FileManager.default.createFile(atPath: big, contents: nil))
+        #expect(truncate(big, (16 << 20) + 1) == 0)
+        for (path, reason) in [(fifo, "not a regular file (a FIFO)"), (big, "the file is over 16 MiB, the most a captions file may be")] {
+            let result = try slideshow(["make", samplePhotos[0], "--size", "64x48", "--captions", path, "-o", folder.path("v.mp4")], timeout: 30)
+            #expect(result.status == 64)
+            #expect(result.stderr.hasPrefix("Error: --captions: \(path): \(reason)\n"), "\(result.stderr)")
+        }
+    }
 }
