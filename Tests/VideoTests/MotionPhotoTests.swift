@@ -111,6 +111,29 @@ struct MotionPhotoTests {
         #expect(MotionPhoto.locate(photo: photo) == nil)
     }
 
+    @Test("the content-identifier scan opens each movie of a folder once, however many photos ask (it was photos × movies)")
+    func contentIdentifierScanOncePerFolder() throws {
+        let folder = try Clips.temporary()
+        for index in 1...3 {
+            try FileManager.default.createSymbolicLink(atPath: folder.path("IMG_000\(index).HEIC"), withDestinationPath: Clips.path("livephoto_iphone15pro_IMG_4394.HEIC"))
+        }
+        // A movie without the identifier first in name order, then the one with it.
+        try FileManager.default.createSymbolicLink(atPath: folder.path("A.mov"), withDestinationPath: Clips.path("mov_h264_iphone6_portrait_rot90_aac_568x320.mov"))
+        try FileManager.default.createSymbolicLink(atPath: folder.path("B.mov"), withDestinationPath: Clips.path("livephoto_iphone15pro_IMG_4394.mov"))
+        let probe = ReadProbe()
+        try ReadProbe.$current.withValue(probe) {
+            for index in 1...3 {
+                let video = try #require(MotionPhoto.locate(photo: folder.path("IMG_000\(index).HEIC")))
+                #expect(video.source.path == folder.path("B.mov"))
+            }
+        }
+        #expect(probe.movieIdentifierReads.load(ordering: .relaxed) == 2)
+        // A movie added (the folder changes): scanned again.
+        try FileManager.default.removeItem(atPath: folder.path("B.mov"))
+        try FileManager.default.createSymbolicLink(atPath: folder.path("C.mov"), withDestinationPath: Clips.path("livephoto_iphone15pro_IMG_4394.mov"))
+        #expect(MotionPhoto.locate(photo: folder.path("IMG_0001.HEIC"))?.source.path == folder.path("C.mov"))
+    }
+
     @Test func plainStillHasNoMotion() {
         #expect(MotionPhoto.locate(photo: TestEnvironment.sample("landscape.jpg")) == nil)
     }

@@ -240,4 +240,6 @@ final class ReadProbe: Sendable {
     let musicOpens = Atomic<Int>(0)
     /// zlib streams inflated (a PNG's compressed text chunks, ``Inflater``).
     let inflations = Atomic<Int>(0)
+    /// Movies opened for their content identifier (the Live Photo scan, ``MotionPhoto``).
+    let movieIdentifierReads = Atomic<Int>(0)
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 internal import CFFmpeg
 
 /// The video a motion photo carries, found by reading the photo's structure; the video's
@@ -197,14 +198,33 @@ public enum MotionPhoto {
             }
         }
         guard let identifier = appleContentIdentifier(photo: photo),
-              let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return nil }
-        for name in names.sorted() where name.lowercased().hasSuffix(".mov") {
-            let movie = folder.appendingPathComponent(name).path
-            if PhotoFile.isRegularFile(movie), movieContentIdentifier(movie) == identifier {
-                return MotionPhotoVideo(kind: .livePhotoMovie, source: ClipSource(path: movie), presentationTimestampMicroseconds: nil)
-            }
+              let movie = moviesByIdentifier(in: folder.path)[identifier] else { return nil }
+        return MotionPhotoVideo(kind: .livePhotoMovie, source: ClipSource(path: movie), presentationTimestampMicroseconds: nil)
+    }
+
+    /// Each folder's movies by content identifier, as last scanned, with the folder's
+    /// modification time then (a file added, removed or renamed changes it, and the folder is
+    /// scanned again).
+    private static let scannedFolders = Mutex<[String: (modified: timespec, movies: [String: String])]>([:])
+
+    /// The `*.mov` files of a folder by their content identifier (the first in name order for
+    /// an identifier two share), each movie opened once however many photos ask: a folder of
+    /// P photos and M movies costs M opens, not P × M. Only regular files are opened.
+    static func moviesByIdentifier(in folder: String) -> [String: String] {
+        var info = stat()
+        let modified = PathBytes.withCString(folder, { stat($0, &info) }) == 0 ? info.st_mtim : timespec()
+        if let known = scannedFolders.withLock({ $0[folder] }), known.modified.tv_sec == modified.tv_sec, known.modified.tv_nsec == modified.tv_nsec {
+            return known.movies
         }
-        return nil
+        var movies: [String: String] = [:]
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        for name in names.sorted() where name.lowercased().hasSuffix(".mov") {
+            let movie = (folder as NSString).appendingPathComponent(name)
+            guard PhotoFile.isRegularFile(movie), let identifier = movieContentIdentifier(movie), movies[identifier] == nil else { continue }
+            movies[identifier] = movie
+        }
+        scannedFolders.withLock { $0[folder] = (modified, movies) }
+        return movies
     }
 
     /// The photo's content identifier: the Apple maker note's tag 0x11 (`MediaGroupUUID`).
@@ -231,6 +251,7 @@ public enum MotionPhoto {
 
     /// A QuickTime movie's `com.apple.quicktime.content.identifier`.
     static func movieContentIdentifier(_ path: String) -> String? {
+        ReadProbe.current?.movieIdentifierReads.add(1, ordering: .relaxed)
         guard let input = try? OwnedInputFormat(ClipSource(path: path)),
               let entry = av_dict_get(input.context.pointee.metadata, "com.apple.quicktime.content.identifier", nil, 0),
               let value = entry.pointee.value else { return nil }
