@@ -58,12 +58,15 @@ build() {
         > "$BUILD/modules/CFaceDetection/module.modulemap"
     clang++ -c -O1 -fPIC -I/usr/include/opencv4 -I Sources/CFaceDetection/include Sources/CFaceDetection/face_detection.cpp \
         -o "$BUILD/face_detection.o"
+    # The system libraries whose headers live in folders of their own (Pango, Cairo, GLib, aubio).
+    local cflags=() flag
+    for flag in $(pkg-config --cflags pangocairo aubio); do cflags+=(-Xcc "$flag"); done
     # shellcheck disable=SC2086
     "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -module-name SlideshowKit \
-        "${includes[@]}" -I "$BUILD/modules/CFaceDetection" -Xcc -I/usr/include/x86_64-linux-gnu -use-ld=lld \
+        "${includes[@]}" "${cflags[@]}" -I "$BUILD/modules/CFaceDetection" -Xcc -I/usr/include/x86_64-linux-gnu -use-ld=lld \
         $(echo "$sources" | grep '\.swift$') "$file" "$BUILD/face_detection.o" \
         -lavformat -lavcodec -lswscale -lswresample -lavutil -lturbojpeg -lheif -lwebpdemux -lwebp -llcms2 -lzimg -lebur128 \
-        -lopencv_objdetect -lopencv_imgproc -lopencv_core -lstdc++ -o "$binary"
+        -lopencv_objdetect -lopencv_imgproc -lopencv_core -lstdc++ $(pkg-config --libs pangocairo aubio zlib) -o "$binary"
     touch -r "$binary.started" "$binary"
     rm -f "$binary.started"
 }
