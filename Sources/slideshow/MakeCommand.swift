@@ -35,6 +35,9 @@ struct MakeCommand: AsyncParsableCommand {
     /// The show the words describe: made once, by validate(), and rendered by run().
     private var show: Slideshow?
 
+    /// Warnings from making ``show`` (text that was not UTF-8), printed when it renders.
+    private var textWarnings: [String] = []
+
     /// The parsed arguments, without ``show``, which is made from them.
     private enum CodingKeys: CodingKey {
         case photos, output, options, overwrite, quiet, json
@@ -44,7 +47,7 @@ struct MakeCommand: AsyncParsableCommand {
     /// option at fault; the library checks the show's rules (``Slideshow/checkSettings()``).
     mutating func validate() throws {
         guard !photos.isEmpty else { throw ValidationError("give at least one photo") }
-        show = try options.slideshow(photos: photos, output: output, overwrite: overwrite)
+        show = try options.slideshow(photos: photos, output: output, overwrite: overwrite, warnings: &textWarnings)
     }
 
     func run() async throws {
@@ -60,7 +63,9 @@ struct MakeCommand: AsyncParsableCommand {
         }
         Terminal.reportPhotoWarnings()
         // The library reads the files and lays the show out once, in validate().
-        let show = try self.show ?? options.slideshow(photos: photos, output: output, overwrite: overwrite)
+        var warnings = textWarnings
+        let show = try self.show ?? options.slideshow(photos: photos, output: output, overwrite: overwrite, warnings: &warnings)
+        if !quiet { for warning in warnings { Terminal.say("slideshow: warning: \(warning)") } }
         let prepared: PreparedSlideshow
         do {
             prepared = try show.validate()

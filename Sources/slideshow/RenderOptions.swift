@@ -263,12 +263,28 @@ struct RenderOptions: ParsableArguments {
     }
 
     /// The slideshow these options describe.
+    /// - Parameter warnings: gets one line for each text that was not UTF-8 (its bad bytes
+    ///   shown as U+FFFD), for the caller to print.
     /// - Throws: `ValidationError` naming the option at fault.
-    func slideshow(photos: [String], output: String, overwrite: Bool) throws -> Slideshow {
+    func slideshow(photos: [String], output: String, overwrite: Bool, warnings: inout [String]) throws -> Slideshow {
         var options = self.options
+        // Text, not paths: a byte that is not UTF-8 (carried from argv as a PathBytes escape) is U+FFFD.
+        func text(_ value: String?, _ name: String) -> String? {
+            guard let value else { return nil }
+            let (clean, replaced) = CaptionFile.replacingPathEscapes(value)
+            if replaced { warnings.append("\(name): not UTF-8 text; the bytes that are not are shown as \u{FFFD}") }
+            return clean
+        }
+        options.captions = caption.enumerated().map { text($1, "--caption \($0 + 1)") }
+        options.title = text(title, "--title")
+        options.titleCard = text(titleCard, "--title-card")
+        options.titleCardSubtitle = text(titleCardSubtitle, "--title-card-subtitle")
+        options.closingCard = text(closingCard, "--closing-card")
         if let captions {
             if !caption.isEmpty { throw ValidationError("give --caption or --captions, not both") }
-            options.captions = try Self.captionLines(captions)
+            let read = try Self.captionLines(captions)
+            options.captions = read.lines
+            warnings += read.warnings
         }
         // `clip.mov#t=2.5,8`: the part of a clip that plays, unless a file has that whole name.
         let items = photos.map { ClipPart.splitting($0, fileExists: { FileManager.default.fileExists(atPath: $0) }) }
@@ -279,7 +295,10 @@ struct RenderOptions: ParsableArguments {
             options.photoSettings = items.map { PhotoSettings(clipPart: $0.part) }
         }
         do {
-            return try options.slideshow(photos: items.map { Photo(path: $0.path) }, output: output, overwrite: overwrite)
+            var show = try options.slideshow(photos: items.map { Photo(path: $0.path) }, output: output, overwrite: overwrite)
+            // The captions file is read now, but no output may replace it.
+            show.otherInputs = captions.map { [$0] } ?? []
+            return show
         } catch {
             throw ValidationError(Self.message(for: error))
         }
@@ -288,16 +307,22 @@ struct RenderOptions: ParsableArguments {
 
 extension RenderOptions {
     /// The lines of a `--captions` file: one caption per line (`\n` or `\r\n`), the end's
-    /// newline not starting another; bytes that are not UTF-8 become U+FFFD.
-    /// - Throws: `ValidationError` naming the file when it cannot be read.
-    static func captionLines(_ path: String) throws -> [String?] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ValidationError(Message.oneLine("--captions: \(path): cannot be read"))
+    /// newline not starting another; see ``CaptionFile/decode(_:)`` for the encodings.
+    /// - Returns: the lines, and a warning when bytes were not text.
+    /// - Throws: `ValidationError` naming the file when it cannot be read, is not a regular
+    ///   file, or is over ``CaptionFile/maximumBytes``.
+    static func captionLines(_ path: String) throws -> (lines: [String?], warnings: [String]) {
+        let data: [UInt8]
+        do {
+            data = try CaptionFile.read(path)
+        } catch {
+            throw ValidationError(Message.oneLine("--captions: \(path): \(error.reason)"))
         }
+        let (text, problem) = CaptionFile.decode(data)
         // `\r\n` is one Character, a newline like `\n`.
-        var lines = String(decoding: data, as: UTF8.self).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
+        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
         if lines.last == "" { lines.removeLast() }
-        return lines
+        return (lines, problem.map { [Message.oneLine("\(path): \($0)")] } ?? [])
     }
 }
 

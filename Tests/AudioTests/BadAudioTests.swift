@@ -31,6 +31,14 @@ struct BadAudioTests {
             #expect(FileManager.default.createFile(atPath: folder.path("notes.txt"), contents: Data("hello, not music\n".utf8)))
             return folder.path("notes.txt")
         }, reason: "not an audio file FFmpeg can read, or a damaged one (Invalid data found when processing input)"),
+        Case(name: "a WAV whose header says 1 Hz (a sample-rate bomb: 4.7 GB)", make: { folder in
+            try Data(SyntheticWAV.silence(frames: 220_500, rate: 1)).write(to: URL(fileURLWithPath: folder.path("bomb.wav")))
+            return folder.path("bomb.wav")
+        }, reason: "its sample rate of 1 Hz is outside 4000–768000 Hz, the rates sound is taken at"),
+        Case(name: "a WAV whose header says 2 MHz", make: { folder in
+            try Data(SyntheticWAV.silence(frames: 4_800, rate: 2_000_000)).write(to: URL(fileURLWithPath: folder.path("fast.wav")))
+            return folder.path("fast.wav")
+        }, reason: "its sample rate of 2000000 Hz is outside 4000–768000 Hz, the rates sound is taken at"),
         Case(name: "a photo: no audio stream", make: { _ in TestEnvironment.sample("square.jpg") }, reason: "has no audio stream"),
         Case(name: "damaged FLAC (no STREAMINFO)", make: { _ in media("flac_damaged_missing_streaminfo.flac") },
              reason: "not an audio file FFmpeg can read, or a damaged one (Invalid data found when processing input)"),

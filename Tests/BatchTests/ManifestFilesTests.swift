@@ -121,6 +121,21 @@ struct ManifestWebVTTTests {
         ])
     }
 
+    @Test("a WebVTT file or an output that is a job's font file is refused, on the job that writes it (issue 31)")
+    func writesAFontFile() throws {
+        let folder = try folderWithInputs()
+        #expect(FileManager.default.createFile(atPath: folder.path("f.ttf"), contents: Data("font".utf8)))
+        #expect(problems([#"{"photos": ["a.mp4"], "output": "x.mp4", "font": "f.ttf"}"#,
+                          #"{"photos": ["b.mp4"], "output": "y.mp4", "webvtt": "./f.ttf"}"#], in: folder) == [
+            ManifestError(job: 1, field: "webvtt", reason: "./f.ttf is read by job 0 (its font): no job may write a file a job reads"),
+        ])
+        #expect(problems([#"{"photos": ["a.mp4"], "output": "x.mp4", "font": "f.ttf", "webvtt": "f.ttf"}"#], in: folder) == [
+            ManifestError(job: 0, field: "webvtt", reason: "f.ttf is read by this job (its font): no job may write a file a job reads"),
+        ])
+        // A font family is no file.
+        #expect(problems([#"{"photos": ["a.mp4"], "output": "x.mp4", "font": "DejaVu Sans", "webvtt": "x.vtt"}"#], in: folder).isEmpty)
+    }
+
     @Test("distinct WebVTT files beside distinct videos are accepted")
     func distinctFilesAreAccepted() throws {
         let folder = try folderWithInputs()

@@ -194,4 +194,36 @@ struct ManifestHardeningTests {
         ])
         #expect(OptionError(field: .filter, reason: "'a\u{1B}' is not one").description == "filter: 'a\\u{1B}' is not one")
     }
+
+    @Test("a NUL in any path field (webvtt, audio, font) is refused at validation, naming job and field (issue 31)", arguments: [
+        (#""webvtt": "h5/a\u0000b.vtt""#, "webvtt"),
+        (#""audio": "m\u0000.mp3""#, "audio"),
+        (#""font": "fonts/a\u0000.ttf""#, "font"),
+    ])
+    func nulInPathFields(fragment: String, field: String) throws {
+        let found = problems("[{\"photos\": [\"a.jpg\"], \"output\": \"x.mp4\", " + fragment + "}]")
+        #expect(found == [ManifestError(job: 0, field: field, reason: "contains a NUL character, which no file name can")], "\(found)")
+    }
+
+    @Test("an empty webvtt path is refused at validation (it was 'is a folder' at render time)")
+    func emptyWebVTT() throws {
+        #expect(problems(#"[{"photos": ["a.jpg"], "output": "x.mp4", "webvtt": ""}]"#)
+                == [ManifestError(job: 0, field: "webvtt", reason: "is an empty path")])
+    }
+
+    @Test("a clip's in and out are checked at validation: in < 0, out not after in; a key twice in a photo object (issue 31)")
+    func clipFields() throws {
+        #expect(problems(#"[{"photos": [{"path": "c.mp4", "in": -1}], "output": "x.mp4"}]"#)
+                == [ManifestError(job: 0, field: "photos", reason: "photo 0: in: -1.0 is not 0 or more seconds")])
+        #expect(problems(#"[{"photos": ["a.jpg", {"path": "c.mp4", "in": 5, "out": 2}], "output": "x.mp4"}]"#)
+                == [ManifestError(job: 0, field: "photos", reason: "photo 1: out: 2.0 is not after in (5.0 s)")])
+        #expect(problems(#"[{"photos": [{"path": "c.mp4", "out": 0}], "output": "x.mp4"}]"#)
+                == [ManifestError(job: 0, field: "photos", reason: "photo 0: out: 0.0 is not after in (0.0 s)")])
+        let repeated = #"[{"photos": ["a.jpg", {"path": "c.mp4", "in": 1, "in": 2}], "output": "x.mp4"}]"#
+        #expect(problems(repeated) == [ManifestError(job: 0, field: "photos", reason: "photo 1: in: given more than once")])
+        #expect(problems(#"{"photos": [{"path": "c.mp4", "path": "d.mp4"}], "output": "x.mp4"}"# + "\n")
+                == [ManifestError(job: 0, field: "photos", reason: "photo 0: path: given more than once")])
+        // Keys repeated in different photo objects, or deeper, are not.
+        #expect(problems(#"[{"photos": [{"path": "c.mp4", "in": 1}, {"path": "d.mp4", "in": 1, "caption": "{\"in\": 1, \"in\": 2}"}], "output": "x.mp4"}]"#).isEmpty)
+    }
 }

@@ -269,4 +269,146 @@ struct HardeningTests {
         #expect(text[..<message.lowerBound].hasSuffix("\r\u{1B}[K"), "\(text.suffix(120).debugDescription)")
         #expect(folder.contents().isEmpty)
     }
+
+    // MARK: issue 31
+
+    @Test("a hostile motion photo (MicroVideoOffset Int64.min) in a batch shows its still with a warning; the next job still runs")
+    func hostileMotionPhotoInBatch() throws {
+        let folder = try TemporaryFolder()
+        try Data(HostileMotionPhoto.jpeg(microVideoOffset: "-9223372036854775808")).write(to: URL(fileURLWithPath: folder.path("mp.jpg")))
+        let manifest = try writeManifest([job(["mp.jpg"], "a.mp4", #", "motionPhotos": "play""#),
+                                          job([samplePhotos[0]], "b.mp4")], in: folder)
+        let result = try slideshow(["batch", manifest, "--jobs", "1"], timeout: 120)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdoutText.split(separator: "\n")
+        #expect(lines.count == 2 && lines.allSatisfy { $0.contains(#""status":"ok""#) }, "\(result.stdoutText)")
+        #expect(folder.contents() == ["a.mp4", "b.mp4", "jobs.json", "mp.jpg"])
+        let make = try slideshow(["make", folder.path("mp.jpg"), "--motion-photos", "play", "--size", "64x48", "-o", folder.path("c.mp4")], timeout: 120)
+        #expect(make.status == 0)
+        #expect(make.stderr.contains("slideshow: warning: \(folder.path("mp.jpg")): its motion photo video cannot be played (its XMP says the motion photo video starts -9223372036854775808 bytes before the file's end"), "\(make.stderr)")
+    }
+
+    @Test("a NUL in a manifest's webvtt path is a usage error (64): nothing is written or truncated")
+    func nulInWebVTTPath() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder.path("h5"), withIntermediateDirectories: true)
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: folder.path("h5/a")))
+        let manifest = try writeManifest([job([samplePhotos[0]], "x.mp4", #", "captions": ["A"], "webvtt": "h5/a\u0000b.vtt""#)], in: folder)
+        let result = try slideshow(["batch", manifest], timeout: 60)
+        #expect(result.status == 64)
+        #expect(result.stderr == "slideshow: \(manifest): job 0: webvtt: contains a NUL character, which no file name can\n")
+        #expect(folder.contents() == ["h5", "jobs.json"])
+        #expect(try String(contentsOfFile: folder.path("h5/a"), encoding: .utf8) == "keep")
+    }
+
+    @Test("--webvtt naming the video under another spelling, or the music, captions or font file, is refused before anything is written")
+    func webVTTNamesAnotherFile() throws {
+        let folder = try TemporaryFolder()
+        func make(_ arguments: [String]) throws -> ProcessResult {
+            try run(slideshowTool, ["make", samplePhotos[0], "--size", "64x48", "--caption", "A"] + arguments, timeout: 120, currentDirectory: folder.url)
+        }
+        for spelling in ["./v.mp4", "sub/../v.mp4", folder.path("v.mp4")] {
+            try FileManager.default.createDirectory(atPath: folder.path("sub"), withIntermediateDirectories: true)
+            for overwrite in [[], ["--overwrite"]] {
+                let result = try make(["-o", "v.mp4", "--webvtt", spelling] + overwrite)
+                #expect(result.status == 1)
+                #expect(result.stderr == "slideshow: \(spelling): the WebVTT file is the video's file\n")
+                #expect(folder.contents() == ["sub"])
+            }
+        }
+        // The inputs of every kind: each left as it was.
+        let font = folder.path("font.ttf"), captions = folder.path("captions.txt"), music = folder.path("music.wav")
+        try FileManager.default.copyItem(atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", toPath: font)
+        try Data("A\n".utf8).write(to: URL(fileURLWithPath: captions))
+        try Data(SyntheticWAV.silence(frames: 48_000)).write(to: URL(fileURLWithPath: music))
+        let before = try [font, captions, music].map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        for (arguments, message) in [(["--font", font, "--webvtt", "./font.ttf"], "./font.ttf: the WebVTT file is the font file"),
+                                     (["--audio", music, "--webvtt", "music.wav"], "music.wav: the WebVTT file is the soundtrack's file"),
+                                     (["--webvtt", "sub/../music.wav", "--audio", "./music.wav"], "sub/../music.wav: the WebVTT file is the soundtrack's file")] {
+            let result = try make(["-o", "v.mp4", "--overwrite"] + arguments)
+            #expect(result.status == 1)
+            #expect(result.stderr == "slideshow: \(message)\n")
+        }
+        let result = try run(slideshowTool, ["make", samplePhotos[0], "--size", "64x48", "--captions", captions, "-o", "v.mp4", "--overwrite", "--webvtt", "captions.txt"],
+                             timeout: 120, currentDirectory: folder.url)
+        #expect(result.status == 1)
+        #expect(result.stderr == "slideshow: captions.txt: the WebVTT file is the captions file\n")
+        #expect(try [font, captions, music].map { try Data(contentsOf: URL(fileURLWithPath: $0)) } == before)
+        #expect(folder.contents() == ["captions.txt", "font.ttf", "music.wav", "sub"])
+    }
+
+    @Test("--font naming a FIFO is refused at once, not opened (it hung)", .timeLimit(.minutes(1)))
+    func fontFIFO() throws {
+        let folder = try TemporaryFolder()
+        let fifo = folder.path("font.ttf")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let result = try slideshow(["make", samplePhotos[0], "--size", "64x48", "--caption", "A", "--font", fifo, "-o", folder.path("v.mp4")], timeout: 30)
+        #expect(result.status == 1)
+        #expect(result.stderr == "slideshow: \(fifo): not a regular file (a FIFO), not a font file\n")
+    }
+
+    @Test("H.264 in AVI or MPEG-TS is refused as a clip in the wrong container, not as 'not an image'",
+          .enabled(if: which("ffmpeg") != nil, "skipped: needs ffmpeg"))
+    func clipContainers() throws {
+        let folder = try TemporaryFolder()
+        for (name, what) in [("x.avi", "an AVI movie"), ("x.ts", "an MPEG-TS stream")] {
+            let clip = folder.path(name)
+            let made = try run(which("ffmpeg")!, ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=64x48:d=0.5", "-c:v", "libx264", "-y", clip])
+            #expect(made.status == 0, "\(made.stderr)")
+            let result = try slideshow(["make", clip, "--size", "64x48", "-o", folder.path("v.mp4")], timeout: 60)
+            #expect(result.status == 1)
+            #expect(result.stderr == "slideshow: \(clip): is \(what); clips must be MP4, MOV, M4V, MKV or WebM\n")
+        }
+    }
+
+    @Test("a part to play (#t=) on a photo is a usage error, not ignored")
+    func partOnAPhoto() throws {
+        let folder = try TemporaryFolder()
+        let result = try slideshow(["make", samplePhotos[0] + "#t=0,1", "--size", "64x48", "-o", folder.path("v.mp4")], timeout: 60)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("\(samplePhotos[0]): a part to play (in and out, or #t=) is for a clip, and this is a photo"), "\(result.stderr)")
+        #expect(folder.contents().isEmpty)
+    }
+
+    @Test("captions are text: a --caption byte that is not UTF-8 is U+FFFD with a warning; a --captions file's BOM is dropped, UTF-16 read, bad bytes warned of")
+    func captionsAreText() throws {
+        let folder = try TemporaryFolder()
+        func cues(_ arguments: [String], shell: String = "") throws -> (text: String, stderr: String) {
+            let vtt = folder.path("c.vtt")
+            try? FileManager.default.removeItem(atPath: vtt)
+            // Through the shell, so that argv can hold bytes that are not UTF-8.
+            let command = "exec \"$0\" \"$@\"" + shell
+            let result = try run("/bin/sh", ["-c", command, slideshowTool, "make", samplePhotos[0], "--size", "64x48", "-o", folder.path("v.mp4"),
+                                             "--overwrite", "--webvtt", vtt, "--no-burn-captions"] + arguments, timeout: 60)
+            #expect(result.status == 0, "\(result.stderr)")
+            return ((try? String(contentsOfFile: vtt, encoding: .utf8)) ?? "", result.stderr)
+        }
+        let latin1 = try cues([], shell: " --caption \"$(printf 'caf\\351')\"")
+        #expect(latin1.text.contains("\ncaf\u{FFFD}\n"), "\(latin1.text.debugDescription)")
+        #expect(latin1.stderr.contains("slideshow: warning: --caption 1: not UTF-8 text; the bytes that are not are shown as \u{FFFD}"), "\(latin1.stderr)")
+        let file = folder.path("captions.txt")
+        for (bytes, caption, warned) in [([0xEF, 0xBB, 0xBF] + Array("Straße\n".utf8), "Straße", false),
+                                          ([0xFF, 0xFE, 0x53, 0x00, 0xDF, 0x00, 0x0A, 0x00], "Sß", false),
+                                          ([0xFE, 0xFF, 0x00, 0x53, 0x00, 0xDF, 0x00, 0x0A], "Sß", false),
+                                          (Array("caf".utf8) + [0xE9, 0x0A], "caf\u{FFFD}", true)] as [([UInt8], String, Bool)] {
+            try Data(bytes).write(to: URL(fileURLWithPath: file))
+            let read = try cues(["--captions", file])
+            #expect(read.text.contains("\n\(caption)\n") && !read.text.contains("\u{FEFF}"), "\(read.text.debugDescription)")
+            #expect(read.stderr.contains("slideshow: warning: \(file): not UTF-8 text throughout") == warned, "\(read.stderr)")
+        }
+    }
+
+    @Test("a --captions file that is a FIFO, or over 16 MiB, is refused at once", .timeLimit(.minutes(1)))
+    func captionsFileLimits() throws {
+        let folder = try TemporaryFolder()
+        let fifo = folder.path("fifo.txt"), big = folder.path("big.txt")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect(FileManager.default.createFile(atPath: big, contents: nil))
+        #expect(truncate(big, (16 << 20) + 1) == 0)
+        for (path, reason) in [(fifo, "not a regular file (a FIFO)"), (big, "the file is over 16 MiB, the most a captions file may be")] {
+            let result = try slideshow(["make", samplePhotos[0], "--size", "64x48", "--captions", path, "-o", folder.path("v.mp4")], timeout: 30)
+            #expect(result.status == 64)
+            #expect(result.stderr.hasPrefix("Error: --captions: \(path): \(reason)\n"), "\(result.stderr)")
+        }
+    }
 }

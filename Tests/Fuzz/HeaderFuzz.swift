@@ -10,6 +10,10 @@
 // as a PNG eXIf chunk is, for the orientation and the capture date, and a JPEG's ICC profile
 // segments are gathered. Built into
 // the SlideshowKit module by Tests/Fuzz/run.sh, so it reaches internal API; never part of the package.
+// Motion photos' structure (MotionPhoto.embeddedVideo) and the PNG chunks given to libavcodec
+// (PNGDecoder.decoderRanges) are walked on every input too.
+
+import Foundation
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -18,6 +22,14 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     _ = EXIFOrientation.parse(tiff: bytes, in: 0..<bytes.count)
     _ = CaptureDate.parse(tiff: bytes, in: 0..<bytes.count)
     _ = CaptureDate.parse(photo: bytes)
+    // Where a motion photo's video is (HEIF boxes, JPEG XMP offsets, Samsung's trailer): every
+    // offset, length and size read from the bytes, in checked arithmetic (issue 31).
+    _ = MotionPhoto.embeddedVideo(size: Int64(bytes.count)) { offset, count in
+        guard offset >= 0, offset < Int64(bytes.count), count > 0 else { return Data() }
+        return Data(bytes[Int(offset)..<Int(offset) + min(count, bytes.count - Int(offset))])
+    }
+    // The chunks of a PNG handed to libavcodec (text chunks out, a profile's inflated size capped).
+    _ = PNGDecoder.decoderRanges(bytes)
     // Every container's metadata walk, whatever the content says it is.
     _ = MetadataBlocks.jpeg(bytes)
     _ = MetadataBlocks.heif(bytes)
@@ -43,6 +55,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         _ = HEIFBoxes.hevcLayout(bytes)
     case .supported(.webp):
         _ = try? WebPHeader(parsing: bytes)
+    case .supported(.video):
+        break   // never sniffed (ClipProbe finds clips)
     case .other(let description):
         _ = FormatSniffer.problem(for: description)
     }

@@ -58,12 +58,15 @@ build() {
         > "$BUILD/modules/CFaceDetection/module.modulemap"
     clang++ -c -O1 -fPIC -I/usr/include/opencv4 -I Sources/CFaceDetection/include Sources/CFaceDetection/face_detection.cpp \
         -o "$BUILD/face_detection.o"
+    # The system libraries whose headers live in folders of their own (Pango, Cairo, GLib, aubio).
+    local cflags=() flag
+    for flag in $(pkg-config --cflags pangocairo aubio); do cflags+=(-Xcc "$flag"); done
     # shellcheck disable=SC2086
     "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -module-name SlideshowKit \
-        "${includes[@]}" -I "$BUILD/modules/CFaceDetection" -Xcc -I/usr/include/x86_64-linux-gnu -use-ld=lld \
+        "${includes[@]}" "${cflags[@]}" -I "$BUILD/modules/CFaceDetection" -Xcc -I/usr/include/x86_64-linux-gnu -use-ld=lld \
         $(echo "$sources" | grep '\.swift$') "$file" "$BUILD/face_detection.o" \
         -lavformat -lavcodec -lswscale -lswresample -lavutil -lturbojpeg -lheif -lwebpdemux -lwebp -llcms2 -lzimg -lebur128 \
-        -lopencv_objdetect -lopencv_imgproc -lopencv_core -lstdc++ -o "$binary"
+        -lopencv_objdetect -lopencv_imgproc -lopencv_core -lstdc++ $(pkg-config --libs pangocairo aubio zlib) -o "$binary"
     touch -r "$binary.started" "$binary"
     rm -f "$binary.started"
 }
@@ -77,7 +80,12 @@ photo_seeds() {
     # its first tile, no picture data), lying-ispe.heic and lying-ispe.avif (heif-enc of a
     # 256x256 picture, ispe rewritten to 16x16), lying-vp8.webp (cwebp of the same picture,
     # its VP8 header saying 16383x16383), lying-ihdr.png (a 16x16 picture under an IHDR of
-    # 11000x11000).
+    # 11000x11000). Issue 31's, made with Python's zlib and struct: motion photos whose numbers
+    # overflow (motion-offset-min.jpg: XMP MicroVideoOffset -2^63; motion-box-max.heic and
+    # motion-mpvd-max.heic: a 64-bit box size of 2^63-1 before or as mpvd; motion-mpvd-cut.heic:
+    # an mpvd box cut short), and PNG text bombs (ztxt-bomb.png: a zTXt chunk of 8 KB that
+    # inflates to 8 MB; iccp-bomb.png: a profile of 17 MB, over the 16 MiB cap; xmp-chunks.png:
+    # 64 compressed XMP iTXt chunks).
     cp Tests/Fuzz/seeds/photos/* "$seeds/"
     if command -v ffmpeg >/dev/null; then
         local make=(ffmpeg -v error -y -f lavfi -i "testsrc2=s=40x24:d=1" -frames:v 1)

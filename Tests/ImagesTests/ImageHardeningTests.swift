@@ -98,4 +98,75 @@ struct ImageHardeningTests {
         #expect(decode <= estimate + 8 << 20, "decode peak \(decode >> 20) MiB over the estimate \(estimate >> 20) MiB")
         #expect(decode >= estimate / 2, "decode peak \(decode >> 20) MiB: the measurement missed the decode (estimate \(estimate >> 20) MiB)")
     }
+
+    // MARK: issue 31: PNG text chunks
+
+    @Test("libavcodec is given the PNG without its text chunks, nor an iCCP profile that inflates past 16 MiB; the pixels are the same")
+    func textChunksNeverReachLibavcodec() throws {
+        let plain = rowPNG([red, blue])
+        let text = SyntheticPNG.chunk("tEXt", Array("Comment".utf8) + [0] + Array("hello".utf8))
+        let compressed = SyntheticPNG.chunk("zTXt", Array("Comment".utf8) + [0, 0] + SyntheticPNG.zlibZeros(runs: 100))
+        let international = SyntheticPNG.chunk("iTXt", Array("XML:com.adobe.xmp".utf8) + [0, 1, 0, 0, 0] + SyntheticPNG.zlibZeros(runs: 10))
+        // A profile of 17 MB of zeros (over the cap) and a small one (not a real profile: libavcodec passes its bytes on).
+        let bomb = SyntheticPNG.chunk("iCCP", Array("ICC".utf8) + [0, 0] + SyntheticPNG.zlibZeros(runs: 17 << 20 / 258))
+        let small = SyntheticPNG.chunk("iCCP", Array("ICC".utf8) + [0, 0] + SyntheticPNG.zlibStored([1, 2, 3]))
+        let hostile = SyntheticPNG.inserting(text + compressed + international + bomb, into: plain)
+        let kept = PNGDecoder.decoderRanges(hostile).flatMap { hostile[$0] }
+        #expect(kept == plain)
+        let withProfile = SyntheticPNG.inserting(small + text, into: plain)
+        #expect(PNGDecoder.decoderRanges(withProfile).flatMap { withProfile[$0] } == SyntheticPNG.inserting(small, into: plain))
+        // Text after the image data goes too; a damaged tail is left for libavcodec to refuse.
+        let trailing = Array(plain.dropLast(12)) + text + Array(plain.suffix(12))
+        #expect(PNGDecoder.decoderRanges(trailing).flatMap { trailing[$0] } == plain)
+        let cut = Array(hostile.prefix(40))
+        #expect(PNGDecoder.decoderRanges(cut).flatMap { cut[$0] } == cut)
+        // The same pixels, through the whole decode.
+        let size = Size(width: 2, height: 2)
+        let a = try ImageManager().image(from: plain, targetSize: size, contentMode: .aspectFill, background: .black)
+        let b = try ImageManager().image(from: hostile, targetSize: size, contentMode: .aspectFill, background: .black)
+        #expect(a.pixels == b.pixels)
+    }
+
+    @Test("a PNG whose zTXt chunk inflates to 258 MB renders at the peak of the same PNG without it (it was 2.2 GB for 1 GB)",
+          .timeLimit(.minutes(2)))
+    func zTXtBomb() throws {
+        let folder = try TemporaryFolder()
+        let tool = try TestEnvironment.builtTool("slideshow").get()
+        let plain = rowPNG([red, blue])
+        let bomb = SyntheticPNG.inserting(SyntheticPNG.bigChunk("zTXt", Array("Comment".utf8) + [0, 0] + SyntheticPNG.zlibZeros(runs: 1 << 20)), into: plain)
+        #expect(bomb.count < 2 << 20)
+        try Data(plain).write(to: URL(fileURLWithPath: folder.path("plain.png")))
+        try Data(bomb).write(to: URL(fileURLWithPath: folder.path("bomb.png")))
+        func peak(_ photo: String) throws -> Int {
+            let measured = try runMeasuringMemory(tool, ["make", folder.path(photo), "--size", "64x48", "--preset", "ultrafast",
+                                                         "-o", folder.path(UUID().uuidString + ".mp4"), "--quiet"])
+            #expect(measured.status == 0, "\(measured.stderr)")
+            return measured.peakResidentBytes
+        }
+        let baseline = try peak("plain.png")
+        let bombed = try peak("bomb.png")
+        // The file is read (and held twice: the bytes and the packet) but never inflated.
+        #expect(bombed - baseline < 24 << 20, "peak \(bombed >> 20) MiB against \(baseline >> 20) MiB")
+    }
+
+    @Test("of many compressed XMP chunks, only the first (the one kept) is inflated, once: by the header check, not by the decode")
+    func manyXMPChunksInflateOnce() throws {
+        let packet = Array("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"></x:xmpmeta>".utf8)
+        func xmpChunk(_ text: [UInt8]) -> [UInt8] {
+            SyntheticPNG.chunk("iTXt", Array("XML:com.adobe.xmp".utf8) + [0, 1, 0, 0, 0] + SyntheticPNG.zlibStored(text))
+        }
+        let png = SyntheticPNG.inserting((0..<20).flatMap { _ in xmpChunk(packet) }, into: rowPNG([red, blue]))
+        let folder = try TemporaryFolder()
+        let path = folder.path("xmp.png")
+        try Data(png).write(to: URL(fileURLWithPath: path))
+        let probe = ReadProbe()
+        try ReadProbe.$current.withValue(probe) {
+            _ = try ImageManager().inspect(Photo(path: path))
+            #expect(probe.inflations.load(ordering: .relaxed) == 1)
+            _ = try ImageManager().image(from: png, targetSize: Size(width: 2, height: 2), contentMode: .aspectFill, background: .black)
+            #expect(probe.inflations.load(ordering: .relaxed) == 1)
+        }
+        let header = try PNGHeader(parsing: png, complete: true)
+        #expect(header.size == Size(width: 2, height: 1))
+    }
 }

@@ -73,6 +73,41 @@ struct TitleCardShowTests {
         }
     }
 
+    @Test("a card that takes a show past 2,592,000 frames is refused, as a longer show is; one that leaves the photos no frame is a setting's problem (issue 31)")
+    func cardLimits() {
+        var options = SlideshowOptions()
+        options.slideDuration = 1
+        options.titleCard = "Title"
+        options.titleCardDuration = 1_000_000
+        #expect(throws: OptionError(.titleCardDuration, "1 × 1000000.0 s of cards at 30 fps are over 2592000 frames (24 hours at 30 fps), the longest show")) {
+            try options.slideshow(photos: [Photo(path: "a.jpg")], output: "out.mp4")
+        }
+        // Within the cap alone, past it with the photos.
+        options.titleCardDuration = 86_000
+        options.slideDuration = 401
+        #expect(throws: OptionError(.titleCardDuration, "1 × 86000.0 s of cards and the photos' 12030 frames at 30 fps are over 2592000 frames (24 hours at 30 fps), the longest show")) {
+            try options.slideshow(photos: [Photo(path: "a.jpg")], output: "out.mp4")
+        }
+        options.slideDuration = 399
+        #expect(throws: Never.self) { try options.slideshow(photos: [Photo(path: "a.jpg")], output: "out.mp4") }
+        // 2.99 s of a 3-s show: 90 frames of card, none for the photo.
+        var total = SlideshowOptions(duration: 3)
+        total.titleCard = "Title"
+        total.titleCardDuration = 2.99
+        #expect(throws: OptionError(.titleCardDuration, "1 × 2.99 s of cards leave the photos 0.0 s of the 3.0 s show: the duration must be a positive number of seconds, not 0.0 s in total")) {
+            try total.slideshow(photos: [Photo(path: "a.jpg")], output: "out.mp4")
+        }
+        total.titleCardDuration = 2.9
+        #expect(throws: OptionError(.titleCardDuration, "1 × 2.9 s of cards leave the photos 0.1 s of the 3.0 s show: 0.1 s in total at 30 fps gives 3 frames for 4 photos; each photo needs at least one frame")) {
+            try total.slideshow(photos: Array(repeating: Photo(path: "a.jpg"), count: 4), output: "out.mp4")
+        }
+        // Fades are the photos': a card and fades longer than what is left are the fades' problem.
+        total.titleCardDuration = 2
+        total.fadeIn = 0.6
+        total.fadeOut = 0.6
+        #expect(throws: OptionError.self) { try total.slideshow(photos: [Photo(path: "a.jpg")], output: "out.mp4") }
+    }
+
     @Test("a closing card ends the show over the last photo; both cards' time comes out of --duration",
           .enabled(if: photos != nil && TextTestSupport.tesseractLanguages.contains("eng") && which("ffmpeg") != nil,
                    "skipped: needs ../shared/photos, ffmpeg and tesseract (eng)"))

@@ -52,6 +52,50 @@ struct ClipAudioTests {
         #expect(samples[..<(48_000 * 2)].contains { $0 != 0 })
     }
 
+    /// A 2-s MKV clip whose PCM sound (`bytes` of 16-bit mono silence, in packets of up to
+    /// 20,000 samples) says `rate` Hz.
+    private func pcmClip(rate: Int, bytes: Int, in folder: TemporaryFolder) throws -> String {
+        let raw = folder.path("sound.raw"), clip = folder.path("clip.mkv")
+        try Data(count: bytes).write(to: URL(fileURLWithPath: raw))
+        _ = try Clips.ffmpeg(["-f", "lavfi", "-i", "color=s=32x32:d=2", "-f", "s16le", "-ar", "\(rate)", "-ac", "1", "-i", raw,
+                              "-af", "asetnsamples=n=20000:p=0", "-c:v", "libx264", "-c:a", "pcm_s16le", "-shortest", "-y", clip])
+        return clip
+    }
+
+    @Test("a clip's PCM sound at 1 Hz is refused (it was resampled x48,000 a packet: 1.6 GB), the clip plays silent")
+    func sampleRateBombInClip() throws {
+        let folder = try TemporaryFolder()
+        let clip = try pcmClip(rate: 1, bytes: 4, in: folder)
+        #expect(throws: ClipError(path: clip, kind: .decodeFailed, reason: "its sample rate of 1 Hz is outside 4000–768000 Hz, the rates sound is taken at")) {
+            try ClipAudioReader(source: ClipSource(path: clip), duration: MediaTime(value: 2, timescale: 1))
+        }
+    }
+
+    @Test("a clip's sound comes in blocks of at most 65,536 frames, however long its packets or its silences (issue 31)")
+    func boundedBlocks() throws {
+        let folder = try TemporaryFolder()
+        // 4 kHz PCM in one packet of 8,000 samples: 96,000 sample frames at 48 kHz, given in two blocks.
+        let clip = try pcmClip(rate: 4_000, bytes: 16_000, in: folder)
+        let reader = try #require(try ClipAudioReader(source: ClipSource(path: clip), duration: MediaTime(value: 2, timescale: 1)))
+        var total = 0
+        while let chunk = try reader.read() {
+            #expect(chunk.count <= (1 << 16) * 2)
+            total += chunk.count
+        }
+        #expect(total == 2 * 48_000 * 2)
+        // 10 minutes asked of a 1.8-s sound: the silence after it comes a block at a time, not as one 230 MB array.
+        let long = try #require(try ClipAudioReader(source: ClipSource(path: Clips.path("livephoto_iphone15pro_IMG_4394.mov")),
+                                                    duration: MediaTime(value: 600, timescale: 1)))
+        total = 0
+        var largest = 0
+        while let chunk = try long.read() {
+            largest = max(largest, chunk.count)
+            total += chunk.count
+        }
+        #expect(total == 600 * 48_000 * 2)
+        #expect(largest <= (1 << 16) * 2)
+    }
+
     @Test func motionPhotoSoundInPlace() throws {
         let video = try #require(MotionPhoto.locate(photo: Clips.path("mp_samsung_s22_motionphoto.heic")))
         let reader = try #require(try ClipAudioReader(source: video.source, duration: MediaTime(value: 2, timescale: 1)))

@@ -228,6 +228,17 @@ struct ClipShowInputTests {
         #expect(try still.validate().warnings.isEmpty)
     }
 
+    @Test("a clip's creation_time more than a day in the future is ignored, as a photo's capture date is (issue 31)")
+    func futureCreationTime() throws {
+        let folder = try TemporaryFolder()
+        let clip = folder.path("future.mp4")
+        // An MP4's mvhd holds 32-bit seconds since 1904 (to February 2040): 2039 is the future that fits.
+        try Clips.ffmpeg(["-i", Clips.path("mp4_h264_960x540_noaudio_1s.mp4"), "-c", "copy", "-metadata", "creation_time=2039-06-01T00:00:00Z", clip])
+        let prepared = try Self.show([clip], in: folder) { _ in }.validate()
+        #expect(prepared.photos[0].clip != nil)
+        #expect(prepared.photos[0].captureDate == nil)
+    }
+
     @Test("--order date places a clip by its creation_time among the photos")
     func dateOrder() throws {
         let folder = try TemporaryFolder()

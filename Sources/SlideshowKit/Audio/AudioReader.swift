@@ -8,6 +8,15 @@ public enum AudioFormat {
     public static let sampleRate = 48_000
     /// Left and right.
     public static let channels = 2
+    /// The sample rates sound is taken at: 4 kHz (below any real recording: a file saying 1 Hz
+    /// would be resampled 48 000 times over) to 768 kHz (the highest PCM rate recorders use).
+    public static let inputRates = 4_000...768_000
+
+    /// Why sound at `rate` samples a second is not taken, nil when it is.
+    static func rateProblem(_ rate: Int) -> String? {
+        inputRates.contains(rate) ? nil
+            : "its sample rate of \(rate) Hz is outside \(inputRates.lowerBound)–\(inputRates.upperBound) Hz, the rates sound is taken at"
+    }
 }
 
 /// What the reader learnt of an audio file when it opened it.
@@ -104,6 +113,9 @@ final class AudioReader {
         } else if input.context.pointee.duration > 0 && input.context.pointee.duration != shim_av_nopts_value() {
             duration = Double(input.context.pointee.duration) / Double(AV_TIME_BASE)
         }
+        if let problem = AudioFormat.rateProblem(Int(parameters.pointee.sample_rate)) {
+            throw AudioError(path: path, kind: .unsupported, reason: problem)
+        }
         info = AudioFileInfo(codec: String(cString: codec.pointee.name), sampleRate: Int(parameters.pointee.sample_rate),
                              channels: Int(parameters.pointee.ch_layout.nb_channels), duration: duration)
     }
@@ -112,6 +124,13 @@ final class AudioReader {
     /// - Throws: ``AudioError`` `.damaged` when the decoder or resampler fails for a reason
     ///   other than damaged data.
     func read() throws(AudioError) -> [Float]? {
+        // What the resampler holds of the last frame beyond one block (``FrameResampler/blockFrames``).
+        let held = try drainResampler()
+        if !held.isEmpty { return held }
+        if finished {
+            let rest = try flushResampler()
+            return rest.isEmpty ? nil : rest
+        }
         while !finished {
             let received = avcodec_receive_frame(decoder.pointer, frame.pointer)
             if received >= 0 {
@@ -151,10 +170,22 @@ final class AudioReader {
         }
     }
 
-    /// Converts one decoded frame (see ``FrameResampler``).
+    /// Converts one decoded frame (see ``FrameResampler``), at most a block of it.
     private func resample(_ frame: UnsafeMutablePointer<AVFrame>) throws(AudioError) -> [Float] {
+        // The stream's rate was checked; a frame may still change it midway.
+        if let problem = AudioFormat.rateProblem(Int(frame.pointee.sample_rate)) {
+            throw AudioError(path: path, kind: .unsupported, reason: problem)
+        }
         do {
             return try resampler.convert(frame)
+        } catch {
+            throw resampleError(error)
+        }
+    }
+
+    private func drainResampler() throws(AudioError) -> [Float] {
+        do {
+            return try resampler.drain()
         } catch {
             throw resampleError(error)
         }

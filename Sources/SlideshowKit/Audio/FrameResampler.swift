@@ -5,7 +5,14 @@ internal import CFFmpeg
 /// The libswresample context is set up from the first frame's sample format, rate and
 /// channel layout, and made again should they change midway. A layout of unspecified order
 /// (WAV without a channel mask) is taken as the usual layout for its channel count.
+///
+/// Each call gives at most ``blockFrames`` sample frames: libswresample keeps the rest of a
+/// frame's input, and ``drain()`` gives it, a block at a time. So a frame whose sound is long
+/// once resampled (a PCM packet of a clip at a low rate) never becomes one huge array.
 struct FrameResampler {
+    /// The most sample frames one call gives: about 1.4 s at 48 kHz (512 KiB of samples).
+    static let blockFrames = 1 << 16
+
     /// What the resampler was set up for.
     private struct Input: Equatable {
         var format: Int32
@@ -43,7 +50,18 @@ struct FrameResampler {
         return try convert(input: planes, count: frame.pointee.nb_samples)
     }
 
-    /// What the resampler still holds, at the end of the stream; empty before the first frame.
+    /// The next block of what the resampler holds of the frames it was given, without ending
+    /// the stream; empty when it holds less than it needs to give a sample (or before the first frame).
+    /// - Throws: ``FFmpegError`` from `swr_convert`.
+    func drain() throws(FFmpegError) -> [Float] {
+        guard resampler != nil else { return [] }
+        // A non-NULL input of no samples gives what is buffered; a NULL input would end the stream.
+        var none: UnsafePointer<UInt8>? = nil
+        return try withUnsafeMutablePointer(to: &none) { pointer throws(FFmpegError) in try convert(input: pointer, count: 0) }
+    }
+
+    /// What the resampler still holds, at the end of the stream (a block at a time: call it
+    /// until it gives nothing); empty before the first frame.
     /// - Throws: ``FFmpegError`` from `swr_convert`.
     func flush() throws(FFmpegError) -> [Float] {
         try convert(input: nil, count: 0)
@@ -51,7 +69,7 @@ struct FrameResampler {
 
     private func convert(input: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, count: Int32) throws(FFmpegError) -> [Float] {
         guard let resampler else { return [] }
-        let capacity = Int(swr_get_out_samples(resampler.context, count)) + 16
+        let capacity = min(Int(swr_get_out_samples(resampler.context, count)) + 16, Self.blockFrames)
         guard capacity > 0 else { return [] }
         var output = [Float](repeating: 0, count: capacity * AudioFormat.channels)
         let converted = output.withUnsafeMutableBytes { buffer -> Int32 in

@@ -128,7 +128,8 @@ public struct BatchManifest: Sendable {
                let problem = files.addOutput(webvtt, at: Self.resolve(webvtt, in: folder), job: index, field: "webvtt") {
                 errors.append(problem)
             }
-            files.addInputs(photos: entry.photos ?? [], audio: entry.options?.audio, job: index)
+            let fontFile = entry.options?.font.flatMap { if case .file(let path) = TextStyle.Font(parsing: $0) { path } else { nil } }
+            files.addInputs(photos: entry.photos ?? [], audio: entry.options?.audio, font: fontFile, job: index)
             guard var options = entry.options else { continue }
             options.audio = options.audio.map { Self.resolve($0, in: folder) }
             options.webvtt = options.webvtt.map { Self.resolve($0, in: folder) }

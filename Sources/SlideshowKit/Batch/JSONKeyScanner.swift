@@ -33,7 +33,7 @@ struct JSONKeyScanner {
             // Foundation's parser allows a comma before the closing bracket; so does this.
             if !result.isEmpty && scanner.take(UInt8(ascii: "]")) { return result }
             if scanner.peek == UInt8(ascii: "{") {
-                guard let keys = scanner.repeatedKeysOfObject() else { return nil }
+                guard let keys = scanner.repeatedKeysOfObject(inPhotos: true) else { return nil }
                 result.append(keys)
             } else {
                 guard scanner.skipValue() else { return nil }
@@ -50,7 +50,7 @@ struct JSONKeyScanner {
         var scanner = JSONKeyScanner(bytes)
         scanner.skipSpace()
         guard scanner.peek == UInt8(ascii: "{") else { return nil }
-        return scanner.repeatedKeysOfObject()
+        return scanner.repeatedKeysOfObject(inPhotos: true)
     }
 
     private var peek: UInt8? { position < bytes.count ? bytes[position] : nil }
@@ -67,7 +67,11 @@ struct JSONKeyScanner {
 
     /// At `{`: the object's keys given more than once, each once, in the order of their second
     /// appearance; the position ends after the `}`.
-    private mutating func repeatedKeysOfObject() -> [String]? {
+    ///
+    /// With `inPhotos` (a job), the objects of its `photos` array are read too, one level and
+    /// no deeper (no recursion a hostile text could deepen): a key repeated in photo object
+    /// `i` is listed as `photos[i].key`.
+    private mutating func repeatedKeysOfObject(inPhotos: Bool = false) -> [String]? {
         guard take(UInt8(ascii: "{")) else { return nil }
         var seen: Set<String> = []
         var repeated: [String] = []
@@ -81,10 +85,39 @@ struct JSONKeyScanner {
             skipSpace()
             guard take(UInt8(ascii: ":")) else { return nil }
             skipSpace()
-            guard skipValue() else { return nil }
+            if inPhotos, key == "photos", peek == UInt8(ascii: "[") {
+                guard let photos = repeatedKeysOfPhotos() else { return nil }
+                repeated += photos
+            } else {
+                guard skipValue() else { return nil }
+            }
             skipSpace()
             if take(UInt8(ascii: ",")) { continue }
             return take(UInt8(ascii: "}")) ? repeated : nil
+        }
+    }
+
+    /// At `[`: the keys repeated in each object of the array, as `photos[i].key`; other values
+    /// are skipped. The position ends after the `]`.
+    private mutating func repeatedKeysOfPhotos() -> [String]? {
+        guard take(UInt8(ascii: "[")) else { return nil }
+        var repeated: [String] = []
+        var index = 0
+        skipSpace()
+        if take(UInt8(ascii: "]")) { return repeated }
+        while true {
+            skipSpace()
+            if index > 0 && take(UInt8(ascii: "]")) { return repeated }
+            if peek == UInt8(ascii: "{") {
+                guard let keys = repeatedKeysOfObject() else { return nil }
+                repeated += keys.map { "photos[\(index)].\($0)" }
+            } else {
+                guard skipValue() else { return nil }
+            }
+            index += 1
+            skipSpace()
+            if take(UInt8(ascii: ",")) { continue }
+            return take(UInt8(ascii: "]")) ? repeated : nil
         }
     }
 

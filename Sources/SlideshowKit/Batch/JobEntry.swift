@@ -52,6 +52,13 @@ private struct PhotoEntry: Decodable {
                 problems.append("\(key): not a number of seconds")
             }
         }
+        // The part of a clip: in ≥ 0, out > 0 and after in (the clip's own length is checked when it is read).
+        if let inPoint, !(inPoint.isFinite && inPoint >= 0) {
+            problems.append("in: \(Message.seconds(inPoint)) is not 0 or more seconds")
+        }
+        if let outPoint, !(outPoint.isFinite && outPoint > (inPoint ?? 0)) {
+            problems.append("out: \(Message.seconds(outPoint)) is not after in (\(Message.seconds(inPoint ?? 0)) s)")
+        }
         if container.contains(Key(stringValue: "caption")) {
             if let text = try? container.decode(String.self, forKey: Key(stringValue: "caption")) { caption = text } else {
                 problems.append("caption: not a string")
@@ -220,7 +227,15 @@ struct JobEntry: Decodable {
 
     /// Records the keys the job gives more than once: the decoder kept one of their values.
     mutating func repeated(_ keys: [String]) {
-        for key in keys { invalid(key, "given more than once") }
+        for key in keys {
+            // A photo object's key: `photos[2].in`.
+            if key.hasPrefix("photos["), let close = key.firstIndex(of: "]"), key[close...].hasPrefix("].") {
+                let index = key[key.index(key.startIndex, offsetBy: 7)..<close]
+                invalid("photos", "photo \(index): \(key[key.index(close, offsetBy: 2)...]): given more than once")
+            } else {
+                invalid(key, "given more than once")
+            }
+        }
     }
 
     private mutating func invalid(_ field: String, _ reason: String) {

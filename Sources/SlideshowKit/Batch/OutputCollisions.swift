@@ -21,9 +21,9 @@ struct ManifestFiles {
     private var outputs: [Key: Written] = [:]
     /// The outputs that exist, by their file's device and inode.
     private var existingOutputs: [Key: Written] = [:]
-    /// The files the jobs read, as the manifest spells them, with their place in the job (the
-    /// photo's index, nil for the music); resolved and looked up only when an output exists.
-    private var inputs: [(job: Int, photo: Int?, path: String)] = []
+    /// The files the jobs read, as the manifest spells them, with their place in the job
+    /// (`photo 2`, `its music`, `its font`); resolved and looked up only when an output exists.
+    private var inputs: [(job: Int, role: String, path: String)] = []
     /// The folder relative paths are relative to.
     private let folder: String?
 
@@ -53,10 +53,11 @@ struct ManifestFiles {
         return nil
     }
 
-    /// Records the files a job reads: its photos and its music, as the manifest spells them.
-    mutating func addInputs(photos: [String], audio: String?, job: Int) {
-        for (index, path) in photos.enumerated() { inputs.append((job, index, path)) }
-        if let audio { inputs.append((job, nil, audio)) }
+    /// Records the files a job reads: its photos, its music and its font file, as the manifest spells them.
+    mutating func addInputs(photos: [String], audio: String?, font: String? = nil, job: Int) {
+        for (index, path) in photos.enumerated() { inputs.append((job, "photo \(index)", path)) }
+        if let audio { inputs.append((job, "its music", audio)) }
+        if let font { inputs.append((job, "its font", font)) }
     }
 
     /// The outputs that are a job's input: one problem for each, on the job that writes it.
@@ -66,8 +67,7 @@ struct ManifestFiles {
             guard !input.path.isEmpty, !Message.hasNUL(input.path),
                   let file = Self.fileKey(of: BatchManifest.resolve(input.path, in: folder)), let output = existingOutputs[file] else { return nil }
             let reader = input.job == output.job ? "this job" : "job \(input.job)"
-            let role = input.photo.map { "photo \($0)" } ?? "its music"
-            return ManifestError(job: output.job, field: output.field, reason: "\(output.spelled) is read by \(reader) (\(role)): no job may write a file a job reads")
+            return ManifestError(job: output.job, field: output.field, reason: "\(output.spelled) is read by \(reader) (\(input.role)): no job may write a file a job reads")
         }
     }
 

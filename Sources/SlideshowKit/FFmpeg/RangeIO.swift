@@ -32,14 +32,16 @@ final class FileRange {
 
     func seek(_ offset: Int64, _ whence: Int32) -> Int64 {
         if whence & shim_avseek_size() != 0 { return length }
-        let target: Int64
+        // The offset comes from the demuxer, which reads it from the file: checked, never trapping.
+        let sum: (partialValue: Int64, overflow: Bool)
         switch whence & 3 {
-        case SEEK_SET: target = offset
-        case SEEK_CUR: target = position + offset
-        case SEEK_END: target = length + offset
+        case SEEK_SET: sum = (offset, false)
+        case SEEK_CUR: sum = position.addingReportingOverflow(offset)
+        case SEEK_END: sum = length.addingReportingOverflow(offset)
         default: return Int64(-EINVAL)
         }
-        guard target >= 0 else { return Int64(-EINVAL) }
+        guard !sum.overflow, sum.partialValue >= 0 else { return Int64(-EINVAL) }
+        let target = sum.partialValue
         position = target
         return target
     }

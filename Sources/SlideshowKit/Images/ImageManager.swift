@@ -237,7 +237,7 @@ public struct ImageManager: Sendable {
             image = ColorManagement.convert(consume image, from: color, input: input, warn: warn)
             return (image.oriented(orientation), geometry)
         case .supported(.png):
-            let header = try PNGHeader(parsing: copy bytes, complete: true)
+            let header = try PNGHeader(parsing: copy bytes, complete: true, exifOnly: true)
             try header.checkLimits(fileBytes: bytes.count)
             let orientation = header.orientation ?? .up
             let geometry = FitGeometry(source: orientation.displayedSize(of: header.size), target: target, mode: mode)

@@ -103,6 +103,35 @@ enum PhotoFile {
                    reason: "the file is \((size + (1 << 20) - 1) >> 20) MiB, over the \(maximumBytes >> 20) MiB cap for a photo")
     }
 
+    /// What the file at a path is, in words, when it is there but not a regular file (a folder,
+    /// a FIFO, a device); nil for a regular file or no file. `stat`, never `open`: opening a
+    /// FIFO blocks until a writer comes.
+    static func nonRegularKind(atPath path: String) -> String? {
+        var info = stat()
+        guard PathBytes.withCString(path, { stat($0, &info) }) == 0 else { return nil }
+        return nonRegularKind(info.st_mode)
+    }
+
+    /// A regular file opened for reading (`O_NONBLOCK`, so that a path swapped for a FIFO since
+    /// it was looked at cannot block, then checked with `fstat`); nil for anything else, or no file.
+    /// The caller owns the descriptor.
+    static func openRegular(_ path: String) -> Int32? {
+        let descriptor = PathBytes.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
+        guard descriptor >= 0 else { return nil }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, nonRegularKind(info.st_mode) == nil else {
+            close(descriptor)
+            return nil
+        }
+        return descriptor
+    }
+
+    /// Whether the path names a regular file (through symbolic links).
+    static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return PathBytes.withCString(path, { stat($0, &info) }) == 0 && nonRegularKind(info.st_mode) == nil
+    }
+
     /// Nil for a regular file; otherwise what the file is, in words.
     private static func nonRegularKind(_ mode: mode_t) -> String? {
         switch mode & S_IFMT {

@@ -22,6 +22,7 @@ final class Inflater {
     /// that inflates to gigabytes is refused, not followed).
     static func inflate(_ compressed: ArraySlice<UInt8>, limit: Int) -> [UInt8]? {
         guard !compressed.isEmpty, let inflater = Inflater() else { return nil }
+        ReadProbe.current?.inflations.add(1, ordering: .relaxed)
         return inflater.run(compressed, limit: limit)
     }
 

@@ -29,8 +29,14 @@ struct MetadataBlocks {
     /// profile may hold them without a Photoshop IRB around them; nil when there are none.
     var iptc: ArraySlice<UInt8>?
 
+    /// Whether only the EXIF block is wanted (what a decode needs: the orientation), so that a
+    /// PNG's XMP and IPTC text chunks, read once by the header check, are not inflated again.
+    var exifOnly = false
+
     /// No blocks.
-    init() {}
+    init(exifOnly: Bool = false) {
+        self.exifOnly = exifOnly
+    }
 
     // MARK: - JPEG
 

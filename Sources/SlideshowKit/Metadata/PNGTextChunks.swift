@@ -94,7 +94,17 @@ extension MetadataBlocks {
         guard let nul = payload.prefix(80).firstIndex(of: 0) else { return }
         let keyword = String(decoding: payload[payload.startIndex..<nul], as: UTF8.self)
         guard keyword == "XML:com.adobe.xmp" || keyword.hasPrefix("Raw profile type ") else { return }
-        guard let (_, text) = PNGTextChunks.text(type: type, payload: payload) else { return }
+        // Nor is a chunk whose block is already taken (the first of each kind is kept): 200 XMP
+        // chunks of 16 MB each inflate one, not 200 (issue 31).
+        let kind = keyword == "XML:com.adobe.xmp" ? "xml" : keyword.dropFirst("Raw profile type ".count).lowercased()
+        let wanted = switch kind {
+        case "xml", "xmp": xmp == nil && !exifOnly
+        case "iptc", "8bim": (photoshop == nil || iptc == nil) && !exifOnly
+        case "app1": (xmp == nil && !exifOnly) || exif == nil
+        case "exif": exif == nil
+        default: false
+        }
+        guard wanted, let (_, text) = PNGTextChunks.text(type: type, payload: payload) else { return }
         if keyword == "XML:com.adobe.xmp" {
             if xmp == nil { xmp = text[...] }
             return
@@ -112,7 +122,7 @@ extension MetadataBlocks {
             if xmp == nil { xmp = profile[...] }
         case "app1":
             if profile.starts(with: Self.xmpPrefix) {
-                if xmp == nil { xmp = profile[Self.xmpPrefix.count...] }
+                if xmp == nil, !exifOnly { xmp = profile[Self.xmpPrefix.count...] }
             } else if profile.starts(with: Self.exifPrefix), exif == nil {
                 exif = TIFFBlock(profile, Self.exifPrefix.count..<profile.count)
             }

@@ -32,15 +32,43 @@ extension Slideshow {
         return .total(seconds: seconds - Double(cards) / Double(video.framesPerSecond))
     }
 
-    /// The card's rules: a duration of 0 or more seconds, shorter than a total length.
-    func checkCard() throws(OptionError) {
+    /// The card's rules: a duration of 0 or more seconds; with a total length, one that leaves
+    /// the photos what they would need without the cards (at least a frame each: the same
+    /// problem, ``Timeline/Problem``, named); with a length per photo, one that keeps the whole
+    /// video within ``Timeline/maximumFrames``, as a longer show is refused.
+    /// - Parameter photoCount: the number of items, nil when unknown (a manifest job whose photos could not be read).
+    func checkCard(photoCount: Int?) throws(OptionError) {
         let cards = (text.openingCard == nil ? 0 : 1) + (text.closingCard == nil ? 0 : 1)
         guard cards > 0 else { return }
         if !text.cardSeconds.isFinite || text.cardSeconds < 0 {
             throw OptionError(.titleCardDuration, "\(Message.seconds(text.cardSeconds)) is not 0 or more seconds")
         }
-        if case .total(let seconds) = length, text.cardSeconds * Double(cards) >= seconds {
-            throw OptionError(.titleCardDuration, "\(cards) × \(Message.seconds(text.cardSeconds)) s of cards leave nothing of the \(Message.seconds(seconds)) s show for the photos")
+        let fps = video.framesPerSecond
+        let cardsText = "\(cards) × \(Message.seconds(text.cardSeconds)) s of cards"
+        // Cards are clamped to the cap one by one (openingCardFrames): check the seconds themselves.
+        if text.cardSeconds * Double(cards * fps) > Double(Timeline.maximumFrames) {
+            throw OptionError(.titleCardDuration, "\(cardsText) at \(fps) fps are over \(Timeline.maximumFrames) frames (24 hours at 30 fps), the longest show")
+        }
+        let cardFrames = openingCardFrames + closingCardFrames
+        switch length {
+        case .total(let seconds):
+            if text.cardSeconds * Double(cards) >= seconds {
+                throw OptionError(.titleCardDuration, "\(cardsText) leave nothing of the \(Message.seconds(seconds)) s show for the photos")
+            }
+            guard let photoCount, case .total(let rest) = photosLength(length) else { return }
+            do {
+                _ = try Timeline(photoCount: photoCount, length: .total(seconds: rest), framesPerSecond: fps)
+            } catch {
+                throw OptionError(.titleCardDuration, "\(cardsText) leave the photos \(Message.seconds(rest)) s of the \(Message.seconds(seconds)) s show: \(error.description)")
+            }
+        case .perSlide, .perPhoto:
+            // The photos' own frames were checked against the cap (Timeline); with the cards, the video's.
+            guard let photoCount, let timeline = try? Timeline(photoCount: photoCount, length: length, framesPerSecond: fps) else { return }
+            if timeline.frameCount + cardFrames > Timeline.maximumFrames {
+                throw OptionError(.titleCardDuration, "\(cardsText) and the photos' \(timeline.frameCount) frames at \(fps) fps are over \(Timeline.maximumFrames) frames (24 hours at 30 fps), the longest show")
+            }
+        case .soundtrack:
+            break
         }
     }
 

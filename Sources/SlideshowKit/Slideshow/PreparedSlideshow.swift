@@ -109,16 +109,12 @@ extension Slideshow {
             throw .invalid(error.description)
         }
         let fontWarnings = try checkFont()
-        let outputFile = FileIdentity(path: output)
         var music: (info: AudioFileInfo, length: Double?, opened: OpenedMusic?)? = nil
         if let soundtrack {
             do {
                 music = try soundtrack.open(measuring: length == .soundtrack)
             } catch {
                 throw .audio(error)
-            }
-            if outputFile != nil && FileIdentity(path: soundtrack.path) == outputFile {
-                throw .invalid("\(output): the output is the soundtrack's file")
             }
         }
         // The headers come first: the order and the clips' lengths need them before the layout.
@@ -146,15 +142,13 @@ extension Slideshow {
             if let why = moved.beats?.fallback { warnings.append(why.description) }
             return moved.timeline
         } : nil)
-        for photo in photos where outputFile != nil && FileIdentity(path: photo.path) == outputFile {
-            throw .invalid("\(output): the output is one of the input photos")
-        }
+        try checkWrittenFiles(1)
         do {
             try AssetWriter.checkOutput(outputPath: output, overwrite: overwrite)
         } catch {
             throw .output(error)
         }
-        try checkSubtitleFile(output: outputFile)
+        try checkSubtitleFile()
         if let unreadable { throw unreadable }
         guard let headers = infos else { throw .cancelled }   // not reached: read, or failed above
         var prepared = PreparedSlideshow(slideshow: show, timeline: timeline, plan: plan, photos: headers,
@@ -246,4 +240,8 @@ final class ReadProbe: Sendable {
     /// Times the music's file was opened for checking, measuring or a stream's first pass
     /// (a loop's later passes, on the audio queue, are not counted).
     let musicOpens = Atomic<Int>(0)
+    /// zlib streams inflated (a PNG's compressed text chunks, ``Inflater``).
+    let inflations = Atomic<Int>(0)
+    /// Movies opened for their content identifier (the Live Photo scan, ``MotionPhoto``).
+    let movieIdentifierReads = Atomic<Int>(0)
 }

@@ -37,6 +37,9 @@ extension Slideshow {
                 switch error.kind {
                 case .noVideoStream, .unsupportedCodec, .tooLarge, .decodeFailed:
                     throw .clip(error)
+                case .unsupportedContainer(let container) where ClipProbe.movieContainers[container] != nil:
+                    // H.264 in AVI or MPEG-TS: the container's problem, not "not an image".
+                    throw .clip(error)
                 case .unreadable where movieKinds.contains(where: { photoError.reason.contains("(\($0))") }):
                     // A movie by its first bytes that libavformat cannot read (truncated before its index).
                     throw .clip(error)
@@ -44,8 +47,9 @@ extension Slideshow {
                     throw .photo(photoError)
                 }
             }
+            // A clip's creation time is held to a photo's rule: none before 1826 or more than a day after now.
             var info = PhotoInfo(format: .video, storedSize: clip.codedSize, orientation: .up, displayedSize: clip.displaySize,
-                                 captureDate: clip.creationTime)
+                                 captureDate: CaptureDate.plausible(clip.creationTime, photo: photo.path))
             info.clip = clip
             return (info, [])
         } catch {
@@ -69,6 +73,16 @@ extension Slideshow {
             throw .usage(OptionError(.photos, "\(path): the part \(Message.seconds(start))–\(part?.end.map(Message.seconds) ?? "end") s is not within its \(Message.seconds(clip.duration)) s (in ≥ 0, out after in, out at most the clip's end)"))
         }
         return (start, min(end, clip.duration) - start)
+    }
+
+    /// A part (`in`, `out`, `#t=`) is given only to clips: one on a photo (a still, or a motion
+    /// photo) is a usage error, not ignored.
+    /// - Throws: ``RenderError/usage(_:)`` naming the photo.
+    func checkClipParts(items: [PhotoInfo]) throws(RenderError) {
+        guard items.count == photos.count else { return }
+        for (index, item) in items.enumerated() where item.clip == nil && index < photoSettings.count && photoSettings[index].clipPart != nil {
+            throw .usage(OptionError(.photos, "\(photos[index].path): a part to play (in and out, or #t=) is for a clip, and this is a photo"))
+        }
     }
 
     /// The show's length once the clips' own are known (``ImageFormat/video`` items), in whole

@@ -39,6 +39,13 @@ extension Slideshow {
             throw OptionError(.photos, "photo \(index) contains a NUL character, which no file name can")
         }
         if Message.hasNUL(output) { throw OptionError(.output, "contains a NUL character, which no file name can") }
+        // Every other path: the music, the WebVTT file, a font file.
+        var paths: [(SlideshowOptions.Field, String)] = [(.audio, soundtrack?.path), (.webvtt, text.webVTT)].compactMap { field, path in path.map { (field, $0) } }
+        if case .file(let path) = text.style.font { paths.append((.font, path)) }
+        for (field, path) in paths {
+            if path.isEmpty { throw OptionError(field, "is an empty path") }
+            if Message.hasNUL(path) { throw OptionError(field, "contains a NUL character, which no file name can") }
+        }
         if let problem = AssetWriter.extensionProblem(outputPath: output) { throw OptionError(.output, problem) }
         // VideoSettings owns the rules for these; each is checked beside defaults (which pass)
         // so that its problem is known to be that setting's.
@@ -67,7 +74,7 @@ extension Slideshow {
             throw OptionError(.photos, "\(photoSettings.count) per-photo settings for \(photoCount) photos")
         }
         try checkText(photoCount: photoCount)
-        try checkCard()
+        try checkCard(photoCount: photoCount)
         for (field, value) in [(SlideshowOptions.Field.transitionDuration, transitionDuration), (.fadeIn, fadeIn), (.fadeOut, fadeOut)]
         where !value.isFinite || value < 0 {
             throw OptionError(field, "\(Message.seconds(value)) is not 0 or more seconds")
@@ -77,7 +84,8 @@ extension Slideshow {
         }
         let seconds: Double?
         switch length {
-        case .total(let total): seconds = total
+        // The fades are the photos' (the cards come before and after them): they must fit in the photos' time.
+        case .total(let total): seconds = total - Double(openingCardFrames + closingCardFrames) / Double(video.framesPerSecond)
         case .perSlide(let each): seconds = photoCount.map { each * Double($0) }
         case .perPhoto(let each): seconds = each.reduce(0, +)
         case .soundtrack: seconds = nil
@@ -148,7 +156,10 @@ extension Slideshow {
             length = .total(seconds: musicLength)
         }
         length = photosLength(length)
-        if let items { length = try lengthWithClips(length, items: items) }
+        if let items {
+            try checkClipParts(items: items)
+            length = try lengthWithClips(length, items: items)
+        }
         let videoFrames: [Int?] = items.map { self.videoFrames(items: $0) } ?? []
         var timeline: Timeline
         do {

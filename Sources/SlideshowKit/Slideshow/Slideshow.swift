@@ -66,6 +66,9 @@ public struct Slideshow: Sendable {
     public var motionPhotos: MotionPhotoPlayback = SlideshowOptions.defaults.motionPhotos
     /// How the clips' own sound is mixed with the music.
     public var clipSound: ClipSoundSettings = SlideshowOptions.defaults.clipSound
+    /// Other files the show was made from (the file its captions were read from): no output may
+    /// be one of them (``validate()`` compares them with the video and the WebVTT file). Empty by default.
+    public var otherInputs: [String] = []
     /// The per-photo durations as given (nil: a share of `rest`) when ``length`` was made
     /// from them (``SlideshowOptions/photoDurations``): validation gives a clip without one its
     /// own length (``lengthWithClips(_:items:)``).

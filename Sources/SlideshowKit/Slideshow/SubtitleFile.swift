@@ -47,20 +47,55 @@ extension PreparedSlideshow {
 }
 
 extension Slideshow {
-    /// The WebVTT file can be written: not the video itself, nor a photo, and a place
-    /// ``OutputFile`` would write (checked before anything is rendered).
-    /// - Parameter output: the video's identity, when a file is already there.
-    /// - Throws: ``RenderError/invalid(_:)`` for a file that is the video or a photo,
+    /// The files the show reads, each with what it is (for a message): the photos and clips,
+    /// the soundtrack, the font file, ``otherInputs``.
+    var readFiles: [(path: String, what: String)] {
+        var files = photos.map { (path: $0.path, what: "one of the input photos") }
+        if let soundtrack { files.append((soundtrack.path, "the soundtrack's file")) }
+        if case .file(let path) = text.style.font { files.append((path, "the font file")) }
+        files += otherInputs.map { ($0, "the captions file") }
+        return files
+    }
+
+    /// The files the show writes, each with its name in a message: the video, the WebVTT file.
+    var writtenFiles: [(path: String, what: String)] {
+        [(output, "the output")] + (text.webVTT.map { [($0, "the WebVTT file")] } ?? [])
+    }
+
+    /// No file the show writes is a file it reads, or another file it writes, before anything
+    /// is written: compared as files (device and inode, whatever the spelling or the links),
+    /// and, for the written files, which need not exist yet, as paths resolved (absolute, `.`
+    /// and `..` removed, the folder by its device and inode: ``ManifestFiles/identities(of:)``).
+    /// - Parameter written: how many of ``writtenFiles`` to check (the video alone first, then
+    ///   the WebVTT file once the video's own path has been checked).
+    /// - Throws: ``RenderError/invalid(_:)``: `v.vtt: the WebVTT file is the video's file`,
+    ///   `out.mp4: the output is one of the input photos`, `x.vtt: the WebVTT file is the font file`.
+    func checkWrittenFiles(_ written: Int) throws(RenderError) {
+        let outputs = Array(writtenFiles.prefix(written))
+        var inputs: [(identity: FileIdentity, what: String)]? = nil
+        for (index, (path, what)) in outputs.enumerated() {
+            let keys = Set(ManifestFiles.identities(of: path))
+            let identity = FileIdentity(path: path)
+            for (earlier, _) in outputs[..<index] {
+                if !keys.isDisjoint(with: ManifestFiles.identities(of: earlier)) || (identity != nil && identity == FileIdentity(path: earlier)) {
+                    throw .invalid("\(path): \(what) is the video's file")
+                }
+            }
+            guard let identity else { continue }   // nothing there yet: it is no input
+            inputs = inputs ?? readFiles.compactMap { file in FileIdentity(path: file.path).map { ($0, file.what) } }
+            if let input = inputs?.first(where: { $0.identity == identity }) {
+                throw .invalid("\(path): \(what) is \(input.what)")
+            }
+        }
+    }
+
+    /// The WebVTT file can be written: not the video itself, nor a file the show reads, and a
+    /// place ``OutputFile`` would write (checked before anything is rendered).
+    /// - Throws: ``RenderError/invalid(_:)`` for a file that is the video or an input,
     ///   ``RenderError/output(_:)`` for one that cannot be written.
-    func checkSubtitleFile(output: FileIdentity?) throws(RenderError) {
+    func checkSubtitleFile() throws(RenderError) {
         guard let path = text.webVTT else { return }
-        let identity = FileIdentity(path: path)
-        if path == self.output || (identity != nil && identity == output) {
-            throw .invalid("\(path): the WebVTT file is the video's file")
-        }
-        if identity != nil, photos.contains(where: { FileIdentity(path: $0.path) == identity }) {
-            throw .invalid("\(path): the WebVTT file is one of the input photos")
-        }
+        try checkWrittenFiles(2)
         do {
             try OutputFile.check(target: path, overwrite: overwrite)
         } catch {

@@ -49,6 +49,10 @@ final class FontMap {
                 throw TextError.unreadableFontFile(path: path, reason: "no such font file")
             }
             guard !isFolder.boolValue else { throw TextError.unreadableFontFile(path: path, reason: "a folder, not a font file") }
+            // fontconfig opens what it is given: a FIFO would block it for ever, a device never end.
+            if let what = PhotoFile.nonRegularKind(atPath: path) {
+                throw TextError.unreadableFontFile(path: path, reason: "not a regular file (\(what)), not a font file")
+            }
             guard FileManager.default.isReadableFile(atPath: path) else {
                 throw TextError.unreadableFontFile(path: path, reason: "the font file cannot be read (permission denied)")
             }

@@ -49,6 +49,9 @@ public final class ClipAudioReader {
         startSample = inPoint.value * rate / Int64(inPoint.timescale)
         totalFrames = Int(duration.value * rate / Int64(duration.timescale))
         let parameters = stream.pointee.codecpar!
+        if let problem = AudioFormat.rateProblem(Int(parameters.pointee.sample_rate)) {
+            throw ClipError(path: path, kind: .decodeFailed, reason: problem)
+        }
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
             throw ClipError(path: path, kind: .decodeFailed,
                             reason: "no decoder for its \(String(cString: avcodec_get_name(parameters.pointee.codec_id))) audio")
@@ -70,52 +73,82 @@ public final class ClipAudioReader {
         }
     }
 
-    /// The next chunk of sound (interleaved stereo); nil once ``totalFrames`` have been given.
+    /// The most sample frames one ``read()`` gives (silence included): about 1.4 s.
+    static let blockFrames = FrameResampler.blockFrames
+
+    /// Decoded samples not yet given, and the position of the first.
+    private var carried: (samples: ArraySlice<Float>, at: Int64)?
+
+    /// The next chunk of sound (interleaved stereo), at most ``blockFrames`` sample frames;
+    /// nil once ``totalFrames`` have been given. Silence (a gap, or the end after the sound
+    /// stops) comes a block at a time too: a 20-minute clip with 2 s of sound costs no more.
     /// - Throws: ``ClipError`` `.decodeFailed` when the resampler fails.
     public func read() throws(ClipError) -> [Float]? {
+        let channels = AudioFormat.channels
         while emitted < totalFrames {
-            guard let (samples, at) = try decodeChunk() else {
+            let left = min(totalFrames - emitted, Self.blockFrames)
+            var next = carried
+            if next == nil, let (samples, at) = try decodeChunk() { next = (samples[...], at) }
+            guard let (samples, at) = next else {
                 // The stream ended: silence for the rest.
-                let count = totalFrames - emitted
-                emitted = totalFrames
-                return [Float](repeating: 0, count: count * AudioFormat.channels)
+                emitted += left
+                return [Float](repeating: 0, count: left * channels)
             }
+            carried = nil
             let want = Int64(emitted) + startSample   // the sample position due next
-            var chunk = samples[...]
+            var chunk = samples
             var first = at
             if first < want {
-                let drop = Int(min(want - first, Int64(chunk.count / 2)))
-                chunk = chunk.dropFirst(drop * 2)
-                first += Int64(drop)
+                // `want - first` may not fit (a hostile timestamp): then all of it is before.
+                let (behind, overflow) = want.subtractingReportingOverflow(first)
+                let drop = overflow ? chunk.count / channels : Int(min(behind, Int64(chunk.count / channels)))
+                chunk = chunk.dropFirst(drop * channels)
+                first = want
             }
-            var result: [Float] = []
+            if chunk.isEmpty { continue }
             if first > want {
                 // A gap (or audio that starts after the video): silence up to the first sample.
-                result = [Float](repeating: 0, count: Int(min(first - want, Int64(totalFrames - emitted))) * 2)
+                carried = (chunk, first)
+                let count = Int(min(first - want, Int64(left)))
+                emitted += count
+                return [Float](repeating: 0, count: count * channels)
             }
-            result += chunk.prefix((totalFrames - emitted - result.count / 2) * 2)
-            emitted += result.count / 2
-            if !result.isEmpty { return result }
+            let count = min(chunk.count / channels, left)
+            if chunk.count / channels > count { carried = (chunk.dropFirst(count * channels), first + Int64(count)) }
+            emitted += count
+            return Array(chunk.prefix(count * channels))
         }
         return nil
     }
 
-    /// Decodes and resamples the next frame: its samples and the position of the first one.
+    /// Decodes and resamples the next frame (a block of it: ``FrameResampler``): its samples
+    /// and the position of the first one.
     private func decodeChunk() throws(ClipError) -> ([Float], Int64)? {
         while !finished {
+            // What the resampler holds of the last frame beyond one block comes first.
+            let held = try resampled { resampler throws(FFmpegError) in try resampler.drain() }
+            if !held.isEmpty, let at = position {
+                position = at.addingReportingOverflow(Int64(held.count / 2)).partialValue
+                return (held, at)
+            }
             let received = avcodec_receive_frame(decoder.pointer, frame.pointer)
             if received >= 0 {
                 defer { av_frame_unref(frame.pointer) }
+                if let problem = AudioFormat.rateProblem(Int(frame.pointer.pointee.sample_rate)) {
+                    throw ClipError(path: path, kind: .decodeFailed, reason: problem)
+                }
                 if position == nil || !resampler.isSetUp {
                     let pts = frame.pointer.pointee.best_effort_timestamp
                     let ticks = pts == shim_av_nopts_value() ? 0 : pts
+                    // Timestamps come from the file: the difference is checked, not trapped.
                     let sample = av_rescale_q(ticks, timeBase, AVRational(num: 1, den: Int32(AudioFormat.sampleRate)))
-                        - av_rescale_q(zero, AVRational(num: 1, den: AV_TIME_BASE), AVRational(num: 1, den: Int32(AudioFormat.sampleRate)))
-                    position = sample
+                        .subtractingReportingOverflow(av_rescale_q(zero, AVRational(num: 1, den: AV_TIME_BASE), AVRational(num: 1, den: Int32(AudioFormat.sampleRate))))
+                    position = sample.overflow ? 0 : sample.partialValue
                 }
-                let samples = try resample(frame.pointer)
+                let frame = frame.pointer
+                let samples = try resampled { resampler throws(FFmpegError) in try resampler.convert(frame) }
                 let at = position!
-                position = at + Int64(samples.count / 2)
+                position = at.addingReportingOverflow(Int64(samples.count / 2)).partialValue
                 if samples.isEmpty { continue }
                 return (samples, at)
             }
@@ -137,10 +170,10 @@ public final class ClipAudioReader {
         }
     }
 
-    /// Converts one decoded frame (see ``FrameResampler``).
-    private func resample(_ frame: UnsafeMutablePointer<AVFrame>) throws(ClipError) -> [Float] {
+    /// What the resampler gives (see ``FrameResampler``), its failure as the clip's.
+    private func resampled(_ body: (inout FrameResampler) throws(FFmpegError) -> [Float]) throws(ClipError) -> [Float] {
         do {
-            return try resampler.convert(frame)
+            return try body(&resampler)
         } catch {
             throw ClipError(path: path, kind: .decodeFailed, reason: "cannot resample its audio (\(error))")
         }

@@ -111,6 +111,13 @@ public enum ClipProbe {
         return date
     }
 
+    /// Movie containers libavformat reads that clips may not come in, by libavformat's name,
+    /// with what a message calls them: a file in one of these is a movie in the wrong
+    /// container, never "not an image".
+    static let movieContainers = ["avi": "an AVI movie", "mpegts": "an MPEG-TS stream", "mpeg": "an MPEG-PS stream",
+                                  "flv": "an FLV movie", "asf": "an ASF (WMV) movie", "ogg": "an Ogg file",
+                                  "h264": "a raw H.264 stream", "hevc": "a raw HEVC stream", "mxf": "an MXF file"]
+
     /// The checks and facts, and the index of the video stream.
     static func describe(_ input: OwnedInputFormat, source: ClipSource,
                          limits: ClipLimits) throws(ClipError) -> (info: ClipInfo, stream: Int32) {
@@ -134,8 +141,9 @@ public enum ClipProbe {
         }
         let container = String(cString: context.pointee.iformat.pointee.name)
         guard container.hasPrefix("mov,mp4") || container.hasPrefix("matroska") else {
+            let name = movieContainers[container] ?? "a \(container) file"
             throw ClipError(path: path, kind: .unsupportedContainer(container),
-                            reason: "is a \(container) file; clips must be MP4, MOV, M4V, MKV or WebM")
+                            reason: "is \(name); clips must be MP4, MOV, M4V, MKV or WebM")
         }
         let parameters = stream.pointee.codecpar!
         let codec = String(cString: avcodec_get_name(parameters.pointee.codec_id))

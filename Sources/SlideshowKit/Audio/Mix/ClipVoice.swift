@@ -75,7 +75,8 @@ final class ClipVoice {
             chunk[offset + index] += pending[pendingStart + index] * gain
         }
         pendingStart += available
-        if pendingStart > 1 << 15 {
+        // Compacted once at least half is mixed: each sample is moved at most once more (linear time).
+        if pendingStart > 1 << 15 && pendingStart * 2 >= pending.count {
             pending.removeFirst(pendingStart)
             pendingStart = 0
         }

@@ -47,11 +47,19 @@ final class PNGDecoder {
     func decode(_ png: consuming [UInt8], header: PNGHeader, background: RGBColor,
                 manage: (consuming RGBImage, _ icc: [UInt8]?) -> RGBImage = { image, _ in image }) throws(ImageProblem) -> RGBImage {
         try header.checkImageData()
-        let fileBytes = png.count
-        guard av_new_packet(packet, Int32(fileBytes)) >= 0, let data = packet.pointee.data else {
-            throw ImageProblem(.unsupported, "cannot allocate \(fileBytes) bytes for the PNG decoder")
+        // The packet holds the file without the chunks libavcodec would inflate without a limit.
+        let kept = Self.decoderRanges(png)
+        let packetBytes = kept.reduce(0) { $0 + $1.count }
+        guard packetBytes <= Int(Int32.max), av_new_packet(packet, Int32(packetBytes)) >= 0, let data = packet.pointee.data else {
+            throw ImageProblem(.unsupported, "cannot allocate \(packetBytes) bytes for the PNG decoder")
         }
-        png.withUnsafeBufferPointer { data.update(from: $0.baseAddress!, count: $0.count) }
+        png.withUnsafeBufferPointer { file in
+            var at = 0
+            for range in kept {
+                (data + at).update(from: file.baseAddress! + range.lowerBound, count: range.count)
+                at += range.count
+            }
+        }
         // The packet holds the file now: the array goes before the frame is allocated.
         _ = consume png
         defer { av_packet_unref(packet) }
@@ -112,6 +120,59 @@ final class PNGDecoder {
         // In place: the only reference to the pixels is the image's, so no copy is made.
         if hasAlpha { image.compositeOver(background) }
         return image
+    }
+
+    /// The most an `iCCP` chunk's profile may inflate to before libavcodec sees it: 16 MiB
+    /// (the largest real profiles are a few MB).
+    static let profileInflateLimit = 16 << 20
+
+    /// The parts of a PNG file given to libavcodec: every chunk but the text chunks (`tEXt`,
+    /// `zTXt`, `iTXt`), and an `iCCP` chunk only when its profile inflates to at most
+    /// ``profileInflateLimit``.
+    ///
+    /// libavcodec's PNG decoder inflates every compressed text chunk and the profile into
+    /// memory without a limit (FFmpeg 5.1's `decode_zbuf`): a 1 MB `zTXt` chunk that inflates
+    /// to 1 GB cost 2.2 GB (issue 31). The pixels never depend on these chunks: the text was
+    /// read, bounded, by ``PNGTextChunks``; a dropped profile is reported as unreadable (the
+    /// `iCCP` chunk was seen: ``PNGHeader/hasICCProfile``). Chunks are not otherwise checked
+    /// here: from the first that does not fit in the file, the rest is kept as it is, for
+    /// libavcodec to refuse.
+    /// - Returns: ranges of `png`, in order, not overlapping.
+    static func decoderRanges(_ png: [UInt8]) -> [Range<Int>] {
+        guard png.count > 8 else { return [0..<png.count] }
+        var ranges: [Range<Int>] = []
+        var kept = 0..<8   // the signature, and the chunks kept since it
+        var offset = 8
+        while png.count - offset >= 12 {
+            let length = Int(png[offset]) << 24 | Int(png[offset + 1]) << 16 | Int(png[offset + 2]) << 8 | Int(png[offset + 3])
+            guard length <= png.count - offset - 12 else { break }
+            let end = offset + 12 + length
+            let type = png[offset + 4..<offset + 8]
+            let dropped: Bool
+            if type.elementsEqual("tEXt".utf8) || type.elementsEqual("zTXt".utf8) || type.elementsEqual("iTXt".utf8) {
+                dropped = true
+            } else if type.elementsEqual("iCCP".utf8) {
+                // Name, NUL, compression method, then the zlib stream.
+                let payload = png[offset + 8..<offset + 8 + length]
+                if let nul = payload.firstIndex(of: 0), nul + 1 < payload.endIndex {
+                    dropped = Inflater.inflate(payload[(nul + 2)...], limit: profileInflateLimit) == nil
+                } else {
+                    dropped = true
+                }
+            } else {
+                dropped = false
+            }
+            if dropped {
+                if !kept.isEmpty { ranges.append(kept) }
+                kept = end..<end
+            } else {
+                kept = kept.lowerBound..<end
+            }
+            offset = end
+        }
+        kept = kept.lowerBound..<png.count
+        if !kept.isEmpty { ranges.append(kept) }
+        return ranges
     }
 
     /// FFmpeg's message for an error code.

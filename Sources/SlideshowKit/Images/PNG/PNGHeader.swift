@@ -38,13 +38,15 @@ struct PNGHeader: Sendable, Equatable {
     ///     IEND so that a truncated file is caught before decoding; when false, parsing stops
     ///     at the first IDAT chunk.
     /// - Throws: `.truncated` when the data ends too soon, `.corrupt` for a bad IHDR or chunk structure.
-    init(parsing bytes: [UInt8], complete: Bool) throws(ImageProblem) {
+    ///   - exifOnly: read only what the EXIF block says (the orientation): a decode, whose
+    ///     photo's XMP and IPTC the check before it has read, takes no other text chunk.
+    init(parsing bytes: [UInt8], complete: Bool, exifOnly: Bool = false) throws(ImageProblem) {
         func u32(_ offset: Int) -> Int {
             Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
         }
         var offset = 8
         var header: (size: Size, depth: Int, type: Int)?
-        var blocks = MetadataBlocks()
+        var blocks = MetadataBlocks(exifOnly: exifOnly)
         var sawImageData = false
         var sRGBChunk = false, iccChunk = false
         var gamma: Double?
