@@ -154,6 +154,27 @@ struct ClipShowTests {
         }
     }
 
+    /// Issue 31 item 12, through the library: a show of clips alone ignores its total, even one
+    /// that would leave each item less than a frame (91 clips in the default 3 s); a show with
+    /// one photo among the clips is still refused, naming the duration. (The command line
+    /// still refuses such a total before reading the files: see the issue's note.)
+    @Test("a show of clips alone ignores a total that would leave its items no frame")
+    func clipsAloneIgnoreTheirTotal() throws {
+        let folder = try TemporaryFolder()
+        let clip = Clips.path("mp4_h264_960x540_noaudio_1s.mp4")
+        var many = Self.show([String](repeating: clip, count: 91), in: folder)
+        many.length = .total(seconds: 3)
+        #expect(try many.validate().plan.frameCount == 91 * 31)
+        var mixed = Self.show([String](repeating: clip, count: 90) + [Self.photo], in: folder)
+        mixed.length = .total(seconds: 3)
+        #expect {
+            try mixed.validate()
+        } throws: { error in
+            guard case .invalid(let reason) = error as? RenderError else { return false }
+            return reason.hasPrefix("--duration")
+        }
+    }
+
     @Test("a clip alone lasts its own length whatever the total; the music's length works as a total; a clip that ends the show starts on the beat")
     func clipsAlone() throws {
         let folder = try TemporaryFolder()

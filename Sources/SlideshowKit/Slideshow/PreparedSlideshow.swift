@@ -103,8 +103,13 @@ extension Slideshow {
     ///   clips that take the whole length.
     @discardableResult
     public func validate() throws(RenderError) -> PreparedSlideshow {
+        // A show of clips alone lasts as long as they do, whatever its total: a total (or cards)
+        // that leave its items no frame is refused only once the items are known to be photos.
+        var deferred: OptionError? = nil
         do {
             try checkSettings()
+        } catch where error.field == .duration || error.field == .titleCardDuration {
+            deferred = error
         } catch {
             throw .invalid(error.description)
         }
@@ -127,6 +132,17 @@ extension Slideshow {
         } catch {
             if order != .given { throw error }
             unreadable = error
+        }
+        if let deferred {
+            guard let items = inspected?.infos, items.allSatisfy({ $0.clip != nil }) else { throw .invalid(deferred.description) }
+            // Clips alone: the rules again, with their own lengths as the show's.
+            var clipsAlone = self
+            clipsAlone.length = try lengthWithClips(.perSlide(seconds: 1), items: items)
+            do {
+                try clipsAlone.checkSettings()
+            } catch {
+                throw .invalid(error.description)
+            }
         }
         var arranged: (show: Slideshow, infos: [PhotoInfo], warning: String?)? = nil
         if order != .given, let inspected { arranged = self.arranged(infos: inspected.infos) }
