@@ -171,7 +171,7 @@ struct ClipShowTests {
             try mixed.validate()
         } throws: { error in
             guard case .invalid(let reason) = error as? RenderError else { return false }
-            return reason.hasPrefix("--duration")
+            return reason == "duration: 3.0 s in total at 30 fps gives 90 frames for 91 photos; each photo needs at least one frame"
         }
     }
 
