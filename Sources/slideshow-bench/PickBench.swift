@@ -40,8 +40,8 @@ func pickBenchmark(tool: String, ffmpeg: String, photoFolder: String, mediaFolde
         let arguments = ["make", folder, "--pick", "auto", "--duration", "60", "--dry-run", "--quiet", "-o", scratch.appendingPathComponent("pick.mp4").path]
         _ = measure(tool, arguments)  // the page cache warm
         let cost = measure(tool, arguments)
-        lines.append(String(format: "  %4d JPEGs (12–13 MP): %6.2f s (%.2f s per 100, %.1f cores), peak %@, status %d",
-                            count, cost.wall, cost.wall * 100 / Double(count), cost.cores, megabytes(cost.peakRSS), cost.status))
+        lines.append(String(format: "  %4d JPEGs (12–13 MP): %6.2f s (%.2f s per 100; CPU %.2f s per 100, %.1f cores), peak %@, status %d",
+                            count, cost.wall, cost.wall * 100 / Double(count), cost.cpu * 100 / Double(count), cost.cores, megabytes(cost.peakRSS), cost.status))
         try? fm.removeItem(atPath: folder)
     }
     let heics = ((try? fm.contentsOfDirectory(atPath: mediaFolder)) ?? []).filter { $0.hasSuffix(".heic") && !$0.contains("truncated") }.sorted()
@@ -52,8 +52,8 @@ func pickBenchmark(tool: String, ffmpeg: String, photoFolder: String, mediaFolde
         let arguments = ["make", folder, "--pick", "auto", "--duration", "60", "--dry-run", "--quiet", "-o", scratch.appendingPathComponent("pick.mp4").path]
         _ = measure(tool, arguments)
         let cost = measure(tool, arguments)
-        lines.append(String(format: "   100 HEICs (%@): %6.2f s per 100, %.1f cores, peak %@, status %d",
-                            heics.joined(separator: ", "), cost.wall, cost.cores, megabytes(cost.peakRSS), cost.status))
+        lines.append(String(format: "   100 HEICs (%@): %6.2f s per 100 (CPU %.2f s), %.1f cores, peak %@, status %d",
+                            heics.joined(separator: ", "), cost.wall, cost.cpu, cost.cores, megabytes(cost.peakRSS), cost.status))
         try? fm.removeItem(atPath: folder)
     }
 

@@ -50,6 +50,8 @@ struct MakeCommand: AsyncParsableCommand {
     /// option at fault; the library checks the show's rules (``Slideshow/checkSettings()``).
     mutating func validate() throws {
         guard !photos.isEmpty else { throw ValidationError("give at least one photo") }
+        // A photo's warning found while picking is said then, not dropped as already seen.
+        Terminal.reportPhotoWarnings()
         let selection = try options.selection(photos: photos, output: output)
         self.selection = selection
         show = try options.slideshow(photos: selection.photos, output: output, overwrite: overwrite)

@@ -116,7 +116,7 @@ struct RenderOptions: ParsableArguments {
     }, valueName: "order"))
     var order: PhotoOrder = SlideshowOptions.defaults.order
 
-    @Option(help: ArgumentHelp("Pick the best photos and clips from everything given (folders too), in capture order: one per moment (near-duplicates and bursts grouped, the sharpest, best exposed kept), blurred, too dark or over-exposed ones and screenshots only when nothing else is left, spread over the day's parts; a number, or auto: as many as the length fits at about \(Message.seconds(PickRules.secondsPerPick)) s each (with --slide-duration, every good moment). --dry-run lists the choice with reasons.", valueName: "count|auto"))
+    @Option(help: ArgumentHelp("Pick the best photos and clips from everything given (folders too), in capture order: one per moment (near-duplicates and bursts grouped, the sharpest, best exposed kept), blurred, too dark or over-exposed ones and screenshots only when nothing else is left, spread over the day's parts; a number, or auto: as many as the length fits at about \(String(format: "%g", PickRules.secondsPerPick)) s each (with --slide-duration, every good moment). --dry-run lists the choice with reasons.", valueName: "count|auto"))
     var pick: PickCount?
 
     @Option(help: ArgumentHelp(HelpText.choices(MotionPhotoPlayback.self) { playback in

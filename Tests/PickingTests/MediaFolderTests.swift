@@ -90,4 +90,22 @@ import TestSupport
             #expect(error.reason.contains("none: no photo or clip that can be read"))
         }
     }
+
+    @Test(.enabled(if: TestEnvironment.sharedClips != nil, "skipped: ../shared/clips is absent (a fresh clone)"))
+    func aLivePhotoMovieStaysWithItsStillAndCountsOnceInAPick() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder.path("live"), withIntermediateDirectories: true)
+        for (name, copy) in [("livephoto_iphone15pro_IMG_4394.HEIC", "IMG_4394.HEIC"), ("livephoto_iphone15pro_IMG_4394.mov", "IMG_4394.mov")] {
+            try FileManager.default.copyItem(atPath: try #require(TestEnvironment.sharedClip(name)), toPath: folder.path("live/" + copy))
+        }
+        let listing = MediaFolder.list([folder.path("live")])
+        #expect(listing.items == [folder.path("live/IMG_4394.HEIC")])
+        #expect(listing.pairs == [MediaListing.Pair(still: folder.path("live/IMG_4394.HEIC"), movie: folder.path("live/IMG_4394.mov"))])
+        // Named on their own with a pick, the movie counts with its still.
+        var options = SlideshowOptions(duration: 6)
+        options.pick = .count(2)
+        let report = try #require(try options.select([folder.path("live/IMG_4394.HEIC"), folder.path("live/IMG_4394.mov")]).report)
+        #expect(report.picked == [folder.path("live/IMG_4394.HEIC")])
+        #expect(report.decisions.map(\.reason) == [.picked, .livePhotoMovie(of: folder.path("live/IMG_4394.HEIC"))])
+    }
 }

@@ -14,6 +14,8 @@ enum Variant: String, CaseIterable {
     case recompressed
     /// Gaussian blur, sigma 5 at 1600 px.
     case blurred
+    /// Gaussian blur, sigma 20 at 1600 px: blurred whatever its siblings.
+    case veryBlurred
     /// Twice as bright: highlights clipped.
     case overexposed
     /// A seventh of the light.
@@ -24,6 +26,7 @@ enum Variant: String, CaseIterable {
         case .original, .recompressed: "scale=1600:-2"
         case .cropped: "crop=iw*0.94:ih*0.94:iw*0.03:ih*0.02,scale=1600:-2"
         case .blurred: "scale=1600:-2,gblur=sigma=5"
+        case .veryBlurred: "scale=1600:-2,gblur=sigma=20"
         case .overexposed: "scale=1600:-2,lutrgb=r=val*2.2:g=val*2.2:b=val*2.2"
         case .dark: "scale=1600:-2,lutrgb=r=val/7:g=val/7:b=val/7"
         }

@@ -50,7 +50,7 @@ struct VariantPickTests {
         #expect(decision.reason == .duplicate(of: root + "/nikon-original.jpg"), "\(decision.message) \(String(describing: decision.summary))")
     }
 
-    @Test(arguments: [(Variant.blurred, "blurred"), (.overexposed, "overexposed"), (.dark, "too-dark")])
+    @Test(arguments: [(Variant.veryBlurred, "blurred"), (.overexposed, "overexposed"), (.dark, "too-dark")])
     func aFlawedPhotoAloneIsLeftOutForAGoodOne(_ flawed: Variant, _ code: String) throws {
         let folder = try TemporaryFolder()
         let root = try Self.makeSet(folder, variants: [flawed], others: 1)

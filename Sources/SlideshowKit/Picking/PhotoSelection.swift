@@ -99,9 +99,9 @@ extension SlideshowOptions {
             return (number, "asked for \(number)")
         case .auto:
             let cards = (titleCard != nil ? titleCardDuration : 0) + (closingCard != nil ? titleCardDuration : 0)
-            let each = Message.seconds(PickRules.secondsPerPick)
+            let each = PickRules.seconds(PickRules.secondsPerPick)
             if slideDuration != nil {
-                return (nil, "every good moment, \(Message.seconds(slideDuration!)) s each (slide duration)")
+                return (nil, "every good moment, \(PickRules.seconds(slideDuration!)) s each (slide duration)")
             }
             var seconds: Double
             var source: String
@@ -114,16 +114,16 @@ extension SlideshowOptions {
                 } catch {
                     throw OptionError(.audio, error.description)
                 }
-                source = "the music's \(Message.seconds(seconds)) s"
+                source = "the music's \(PickRules.seconds(seconds)) s"
             } else if let duration {
                 seconds = duration
-                source = "\(Message.seconds(duration)) s"
+                source = "\(PickRules.seconds(duration)) s"
             } else {
                 throw OptionError(.pick, "auto needs the show's length: a duration (seconds, or audio for the music's) or a slide duration")
             }
             if cards > 0 {
                 seconds -= cards
-                source += " less \(Message.seconds(cards)) s of cards"
+                source += " less \(PickRules.seconds(cards)) s of cards"
             }
             let count = max(1, Int((seconds / PickRules.secondsPerPick).rounded()))
             return (count, "\(source) at about \(each) s a photo")

@@ -62,7 +62,10 @@ public enum PickRules {
     /// The time within which a looser hash match still counts (a burst, a still and its clip).
     public static let burstSeconds: Int64 = 3
     /// Below this ``PhotoSummary/detail``, a picture is blurred whatever its siblings.
-    public static let blurredDetail = 0.045
+    /// Detail falls slowly with blur and varies with the subject (sharp camera photos measure
+    /// 0.2 to 1, a Gaussian blur of σ 5 px at 1600 px wide 0.08 to 0.28, of σ 20 px 0.035 to 0.06),
+    /// so this catches heavy blur only; a moment's blurred copies are caught by ``relativeBlur``.
+    public static let blurredDetail = 0.07
     /// In a moment, a picture under this share of the sharpest one's ``PhotoSummary/sharpness`` is its blurred copy.
     public static let relativeBlur = 0.5
     /// Clipped highlights over this share: over-exposed.
@@ -75,4 +78,7 @@ public enum PickRules {
     /// Gaps of at least this many seconds, and ``gapOverMedian`` times the median gap, split the day.
     public static let minimumClusterGap: Int64 = 60
     public static let gapOverMedian = 4.0
+
+    /// Seconds in reports: `6`, `2.5`.
+    static func seconds(_ value: Double) -> String { String(format: "%g", value) }
 }
