@@ -10,8 +10,10 @@ import SlideshowKit
 // 2. Precision and recall against hand labels: a set made from the shared camera photos, each
 //    scene at its own hour with the variants of a burst a second apart: the original (labelled
 //    keep), a 6% crop and a hard recompression (near-duplicates), a blurred, an over-exposed and a
-//    dark copy (rejects), plus two screenshots (rejects). The keep labels are the originals: a pick
-//    is right when it is one, and every scene should give one (recall).
+//    dark copy (rejects), plus two screenshots (rejects). The hand labels: the original, the crop
+//    and the recompression are good, the rest bad, and each scene is one moment. Precision: the
+//    picks that are good and the first of their scene; recall: the scenes with a good pick, of
+//    as many as were asked for (at most the scenes).
 
 /// The scenes of the labelled set: the shared camera photos of distinct subjects.
 private let labelledScenes = ["camera_nikon_d90_12mp.jpg", "camera_canon_eos5d_13mp_portrait.jpg", "camera_nokia_8.3_9mp_wide.jpg",
@@ -21,8 +23,8 @@ private let labelledScenes = ["camera_nikon_d90_12mp.jpg", "camera_canon_eos5d_1
 /// The variants of the labelled set, with ffmpeg's filter and whether the label is keep.
 private let labelledVariants: [(name: String, filter: String, quality: String, keep: Bool)] = [
     ("original", "null", "2", true),
-    ("cropped", "crop=iw*0.94:ih*0.94:iw*0.03:ih*0.02", "3", false),
-    ("recompressed", "null", "14", false),
+    ("cropped", "crop=iw*0.94:ih*0.94:iw*0.03:ih*0.02", "3", true),
+    ("recompressed", "null", "14", true),
     ("blurred", "gblur=sigma=8", "3", false),
     ("overexposed", "lutrgb=r=val*2.2:g=val*2.2:b=val*2.2", "3", false),
     ("dark", "lutrgb=r=val/7:g=val/7:b=val/7", "3", false),
@@ -61,6 +63,7 @@ func pickBenchmark(tool: String, ffmpeg: String, photoFolder: String, mediaFolde
     let set = scratch.appendingPathComponent("pick-labelled").path
     try? fm.createDirectory(atPath: set, withIntermediateDirectories: true)
     var keep: Set<String> = []
+    var sceneOf: [String: Int] = [:]
     for (s, scene) in labelledScenes.enumerated() {
         for (v, variant) in labelledVariants.enumerated() {
             let path = set + "/\(scene.prefix { $0 != "." })-\(variant.name).jpg"
@@ -71,6 +74,7 @@ func pickBenchmark(tool: String, ffmpeg: String, photoFolder: String, mediaFolde
             bytes = Array(bytes[0..<2]) + exifDateSegment(date) + Array(bytes[2...])
             try? Data(bytes).write(to: URL(fileURLWithPath: path))
             if variant.keep { keep.insert(path) }
+            if variant.keep { sceneOf[path] = s }
         }
     }
     for (k, size) in ["1170x2532", "1920x1080"].enumerated() {
@@ -86,12 +90,14 @@ func pickBenchmark(tool: String, ffmpeg: String, photoFolder: String, mediaFolde
             lines.append("  labelled set: no report (\(output.prefix(200)))")
             continue
         }
-        let right = picked.filter(keep.contains).count
-        let wanted = min(keep.count, Int(arguments[1])!)
+        let right = Set(picked.compactMap { sceneOf[$0] }).count
+        let wanted = min(labelledScenes.count, Int(arguments[1])!)
         let moments = (object["pick"] as? [String: Any])?["moments"] as? Int ?? 0
         lines.append(String(format: "  labelled set, %d files (%d scenes × %d variants + 2 screenshots), %@: %d picked, precision %.2f, recall %.2f (of %d wanted), %d moments found",
                             files, labelledScenes.count, labelledVariants.count, label, picked.count,
                             picked.isEmpty ? 0 : Double(right) / Double(picked.count), Double(right) / Double(wanted), wanted, moments))
+        let originals = picked.filter { $0.hasSuffix("-original.jpg") }.count
+        lines.append("    of the picks, \(originals) are the originals (the rest a crop or a recompression of one)")
         let wrong = picked.filter { !keep.contains($0) }.map { ($0 as NSString).lastPathComponent }
         if !wrong.isEmpty { lines.append("    picked against the labels: \(wrong.joined(separator: ", "))") }
     }

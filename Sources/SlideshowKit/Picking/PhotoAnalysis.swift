@@ -45,6 +45,7 @@ public enum PhotoAnalysis {
         let manager = ImageManager()
         let info = try manager.inspect(Photo(path: path))
         let bytes = try PhotoFile.read(path).bytes
+        let fileBytes = bytes.count
         let image: RGBImage
         do throws(ImageProblem) {
             image = try manager.decodeOriented(bytes, target: analysisSize, mode: .aspectFit, background: .black).0
@@ -54,6 +55,7 @@ public enum PhotoAnalysis {
         var summary = measure(image.pixels, width: image.width, height: image.height, channels: image.channels, path: path)
         summary.captureDate = info.captureDate
         summary.size = info.displayedSize
+        summary.fileBytes = fileBytes
         summary.content = content(of: summary, format: info.format, colourfulness: colourfulness(image.pixels, count: image.width * image.height, channels: image.channels))
         return summary
     }

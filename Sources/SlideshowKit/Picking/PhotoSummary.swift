@@ -36,6 +36,8 @@ public struct PhotoSummary: Sendable, Hashable {
     public var highlights: Double
     /// The share of pixels at 8 or less: crushed shadows.
     public var shadows: Double
+    /// The file's size in bytes (a clip's 0): between equal siblings, the less compressed wins.
+    public var fileBytes: Int = 0
     /// The share of pixels from 215 to 249: paper white, for telling documents.
     public var paperWhite: Double = 0
 

@@ -129,7 +129,9 @@ public struct PickReport: Sendable, Hashable {
 ///    ``PickRules/duplicateBits`` bits, or in at most ``PickRules/burstBits`` when taken within
 ///    ``PickRules/burstSeconds`` (a burst, a still and its clip); moments are the connected groups.
 /// 3. **The best of a moment**: sharpness relative to the moment's sharpest (``PhotoSummary/detail``,
-///    independent of exposure) times ``PhotoSummary/exposure``; screenshots and documents count a third.
+///    independent of exposure; within 80% of it counts as sharp) times ``PhotoSummary/exposure``
+///    squared; screenshots and documents count a third; equal scores go to the larger picture
+///    (not a crop), then the less compressed file.
 /// 4. **Quality**: a best that is blurred, too dark or over-exposed, or is a screenshot or a
 ///    document, waits: it is picked only when the good moments are fewer than asked.
 /// 5. **Coverage**: with more good moments than places, the capture times are split at their
@@ -176,9 +178,17 @@ public enum Picker {
                 decisions[member].moment = number + 1
                 decisions[member].relativeSharpness = relative
                 let s = summaries[member]
-                score[member] = relative * s.exposure * (s.content == .screenshot || s.content == .document ? 0.33 : 1)
+                // Within 80% of the sharpest counts as sharp: exposure decides between sharp siblings
+                // (clipping sharpens edges, so an over-exposed copy may measure sharper).
+                let exposure = s.exposure
+                score[member] = min(1, relative / 0.8) * exposure * exposure * (s.content == .screenshot || s.content == .document ? 0.33 : 1)
             }
-            let best = members.max { score[$0] < score[$1] || (score[$0] == score[$1] && rank[$0] > rank[$1]) }!
+            // Equal scores: more pixels (not a crop), then more bytes a pixel (less compressed), then sharper, then earlier.
+            func key(_ i: Int) -> (Double, Int, Double, Double, Int) {
+                let s = summaries[i]
+                return (score[i], s.size.width * s.size.height, Double(s.fileBytes) / Double(max(1, s.size.width * s.size.height)), s.detail, -rank[i])
+            }
+            let best = members.max { key($0) < key($1) }!
             bests.append(best)
             for member in members where member != best { decisions[member].reason = .duplicate(of: summaries[best].path) }
         }
