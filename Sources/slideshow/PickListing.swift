@@ -22,13 +22,20 @@ enum PickListing {
             let path = Message.oneLine(decision.path)
             let padded = path + String(repeating: " ", count: max(0, width - path.count))
             if decision.isPicked {
-                let time = decision.summary?.captureDate.map { " \($0)" } ?? " (no capture date)"
+                let time = decision.summary?.captureDate.map { " " + Self.time($0) } ?? " (no capture date)"
                 lines.append("+ \(padded) \(time)")
             } else {
                 lines.append("- \(padded)  \(Message.oneLine(decision.message))")
             }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `2024-05-12 09:02:11`, as the photo gives it (its offset from UTC after it, when given).
+    static func time(_ date: CaptureDate) -> String {
+        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        let offset = date.utcOffsetMinutes.map { ($0 < 0 ? "-" : "+") + two(abs($0) / 60) + ":" + two(abs($0) % 60) } ?? ""
+        return "\(date.year)-\(two(date.month))-\(two(date.day)) \(two(date.hour)):\(two(date.minute)):\(two(date.second))\(offset)"
     }
 
     /// The dry run's JSON: `{"photos": [...], "pick": {...}, "skipped": [...]}`.
@@ -87,7 +94,7 @@ struct ReportPickInput: Codable, Equatable {
     /// The other input the reason names: the moment's best, the pick of its run, the Live Photo's still.
     var of: String?
     var message: String
-    /// Its capture time, ISO 8601 as the photo gives it; null when it has none.
+    /// Its capture time, `2024-05-12 09:02:11` as the photo gives it; null when it has none.
     var time: String?
     /// Its moment and part of the day, from 1.
     var moment: Int?
@@ -112,7 +119,7 @@ struct ReportPickInput: Codable, Equatable {
         }
         message = decision.message
         let summary = decision.summary
-        time = summary?.captureDate?.description
+        time = summary?.captureDate.map(PickListing.time)
         moment = decision.moment
         cluster = decision.cluster
         content = summary?.content.rawValue

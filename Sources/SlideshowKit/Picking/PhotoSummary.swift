@@ -80,6 +80,8 @@ public enum PickRules {
     /// Gaps of at least this many seconds, and ``gapOverMedian`` times the median gap, split the day.
     public static let minimumClusterGap: Int64 = 60
     public static let gapOverMedian = 4.0
+    /// A gap this long (an hour) splits the day whatever the median.
+    public static let alwaysClusterGap: Int64 = 3600
 
     /// Seconds in reports: `6`, `2.5`.
     static func seconds(_ value: Double) -> String { String(format: "%g", value) }

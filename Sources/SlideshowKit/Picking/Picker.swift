@@ -136,7 +136,7 @@ public struct PickReport: Sendable, Hashable {
 ///    document, waits: it is picked only when the good moments are fewer than asked.
 /// 5. **Coverage**: with more good moments than places, the capture times are split at their
 ///    largest gaps (at least ``PickRules/minimumClusterGap`` s and ``PickRules/gapOverMedian``
-///    times the median gap; at most as many parts as places), the places shared among the parts
+///    times the median gap, or an hour, ``PickRules/alwaysClusterGap``; at most as many parts as places), the places shared among the parts
 ///    in proportion to their moments (each at least one, largest remainders), and each part's
 ///    places spread over it: its moments in time order cut into equal runs, the best of each run.
 public enum Picker {
@@ -269,7 +269,8 @@ public enum Picker {
         if !dated.isEmpty {
             let gaps = zip(dated, dated.dropFirst()).map { summaries[$1].seconds! - summaries[$0].seconds! }
             let median = gaps.sorted()[safe: gaps.count / 2] ?? 0
-            let threshold = max(PickRules.minimumClusterGap, Int64((Double(median) * PickRules.gapOverMedian).rounded(.up)))
+            // An hour apart always splits, however sparse the photos (few photos make a long median gap).
+            let threshold = min(PickRules.alwaysClusterGap, max(PickRules.minimumClusterGap, Int64((Double(median) * PickRules.gapOverMedian).rounded(.up))))
             let maximumParts = max(1, places - (undated.isEmpty ? 0 : 1))
             let splits = gaps.indices.filter { gaps[$0] >= threshold }
                 .sorted { (gaps[$0], -$0) > (gaps[$1], -$1) }
