@@ -9,7 +9,7 @@ PACKAGES := pkg-config libavcodec-dev libavformat-dev libswscale-dev libavutil-d
   zlib1g-dev tesseract-ocr tesseract-ocr-fra tesseract-ocr-rus tesseract-ocr-ell tesseract-ocr-ara tesseract-ocr-heb tesseract-ocr-jpn tesseract-ocr-hin
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps demo test bench bench-clips bench-batch bench-audio release fuzz sanitize bench-slides sheets bench-formats
+.PHONY: deps demo test bench bench-pick bench-clips bench-batch bench-audio release fuzz sanitize bench-slides sheets bench-formats
 
 ## deps: install the Debian packages that are missing (FFmpeg's, TurboJPEG's, libheif's, Little CMS's, libwebp's and Pango's headers,
 ## the Noto fonts; ffmpeg, tesseract with its languages (the captions' OCR tests), GNU time, Pillow (python3-pil, the colour tests' reference), heif-convert and the webp tools for the tests)
@@ -48,6 +48,13 @@ fuzz: deps
 ## sanitize: the whole test suite under AddressSanitizer, then ThreadSanitizer
 sanitize: deps
 	SWIFT=$(SWIFT) Tests/sanitizers.sh
+
+## bench-pick: issue 36's figures only: `make --pick` analysis per 100 photos and peak memory at 100, 500 and 1000 JPEGs,
+## 100 HEICs, precision/recall on a labelled set made from the shared photos (release build)
+bench-pick: deps
+	$(SWIFT) build -c release --product slideshow-bench
+	$(SWIFT) build -c release --product slideshow
+	.build/release/slideshow-bench --pick
 
 ## bench-batch: the throughput of `slideshow batch` with one and two jobs at once (release build)
 bench-batch: deps

@@ -83,7 +83,8 @@ let package = Package(
         // Color/ (ICC → sRGB), Framing/ (fit geometry, the crop rule, faces), Looks/, Plan/ (the
         // frame plan: timeline, transitions, motion), Compositor/ (one plan segment → frames, the
         // backdrop), Audio/ (decode → loudness → AAC), Writer/ (H.264, MP4, the asset writer),
-        // Slideshow/ (validates, plans and renders a show), Batch/ (manifests and the runner).
+        // Slideshow/ (validates, plans and renders a show), Batch/ (manifests and the runner),
+        // Picking/ (folders listed; --pick: small decodes summarised, moments grouped, the best chosen).
         .target(
             name: "SlideshowKit",
             dependencies: ["CFFmpeg", "CTurboJPEG", "CProcessTuning", "CEBUR128", "CFaceDetection", "CHeif", "CWebP", "CLCMS", "CZimg", "CAubio", "CPangoCairo", "CZlib"]
@@ -117,5 +118,7 @@ let package = Package(
         .testTarget(name: "BeatTests", dependencies: ["SlideshowKit", "TestSupport"]),
         .testTarget(name: "TextTests", dependencies: ["SlideshowKit", "TestSupport"]),
         .testTarget(name: "VideoTests", dependencies: ["SlideshowKit", "TestSupport"]),
+        // Folders as input and --pick (Picking/): listing, grouping, quality, coverage, the report.
+        .testTarget(name: "PickingTests", dependencies: ["SlideshowKit", "TestSupport"]),
     ]
 )

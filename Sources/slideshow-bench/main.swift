@@ -17,6 +17,7 @@ import Synchronization
 // With --beats, only the beat-cut grid over many songs (BeatGridBench.swift; songs from --songs DIR, default ../songs).
 // With --slides, only the per-slide cost of each look, the blur fill and the date imprint (SlideCostBench.swift).
 // With --clips, only issue 22's clip figures (ClipBench.swift; clips from --clip-folder DIR, default ../shared/clips); a full run prints them last.
+// With --pick, only issue 36's picking figures (PickBench.swift): analysis throughput and memory, precision/recall on a labelled set.
 // With --formats, only the phone-format figures of issue 11 (PhoneFormatBench.swift; HEICs from --media DIR, default ../shared/media).
 
 var runs = 5
@@ -31,6 +32,7 @@ var mediaFolder = "../shared/media"
 var clipFolder = "../shared/clips"
 var clipsOnly = false
 var beatsOnly = false
+var pickOnly = false
 var songFolder = "../songs"
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
@@ -48,9 +50,10 @@ while let argument = arguments.popFirst() {
     case "--clips": clipsOnly = true
     case "--clip-folder": clipFolder = arguments.popFirst() ?? clipFolder
     case "--beats": beatsOnly = true
+    case "--pick": pickOnly = true
     case "--songs": songFolder = arguments.popFirst() ?? songFolder
     default:
-        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --motion | --r2 | --r3 | --audio | --beats | --slides | --formats | --clips] [--media DIR] [--clip-folder DIR] [--songs DIR]")
+        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --motion | --r2 | --r3 | --audio | --beats | --slides | --formats | --clips | --pick] [--media DIR] [--clip-folder DIR] [--songs DIR]")
         exit(64)
     }
 }
@@ -92,6 +95,8 @@ if audioOnly { runAlone { audioBenchmark(tool: tool, ffmpeg: ffmpeg, photos: pho
 if beatsOnly { runAlone { beatGridBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, scratch: scratch, songs: songFolder).forEach { print($0) } } }
 
 if clipsOnly { runAlone { clipBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, clips: clipFolder, scratch: scratchFile, runs: runs).forEach { print($0) } } }
+
+if pickOnly { runAlone { pickBenchmark(tool: tool, ffmpeg: ffmpeg, photoFolder: photoFolder, mediaFolder: mediaFolder, scratch: scratch).forEach { print($0) } } }
 
 if batchOnly { runAlone { batchBenchmark(tool: tool, photos: photos, scratch: scratch, runs: runs) } }
 

@@ -16,7 +16,9 @@ struct BatchCommand: AsyncParsableCommand {
             duration may be "audio". A photo is a path, or an object with \
             \(BatchManifest.photoFields.joined(separator: ", ")) (path required) giving that photo \
             its own length, transition to the next photo, motion and caption, and a clip the part \
-            that plays (in and out, in seconds). Relative paths are relative \
+            that plays (in and out, in seconds). A path may be a folder: its photos and clips, \
+            recursively, as make lists them; pick (a number, or "auto") picks the best of them as \
+            --pick does, when the manifest is read. Relative paths are relative \
             to the manifest's folder (the working folder for stdin). Jobs are numbered from 0. \
             The whole manifest is checked before anything renders, and no job may write a file \
             that a job reads.

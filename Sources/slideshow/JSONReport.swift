@@ -77,6 +77,8 @@ struct Report: Codable {
     var tempo: Double?
     /// With `--cuts beats` and the cuts kept even: why.
     var beatFallback: ReportBeatFallback?
+    /// With `--pick`: every input, picked or left out and why (PickListing.swift).
+    var pick: ReportPick?
 
     init(_ result: RenderResult) {
         output = result.output

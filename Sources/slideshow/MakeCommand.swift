@@ -15,7 +15,7 @@ struct MakeCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The photos and video clips, in order (\(HelpText.photoFormats); see `slideshow formats`).", valueName: "photo"))
+    @Argument(help: ArgumentHelp("The photos and video clips, in order (\(HelpText.photoFormats); see `slideshow formats`), or folders: their photos and clips, recursively, in name order; hidden files, sidecars and thumbnails ignored, Live Photo movies kept with their stills, files that cannot be read left out with one warning.", valueName: "photo|folder"))
     var photos: [String]
 
     @Option(name: .shortAndLong, help: ArgumentHelp("The MP4 file to write.", valueName: "file.mp4"))
@@ -32,22 +32,32 @@ struct MakeCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object describing the result on stdout.")
     var json = false
 
+    @Flag(help: "Render nothing: list the photos the show would play (with --pick, every input picked or left out and why; with --json, as one JSON object).")
+    var dryRun = false
+
     /// The show the words describe: made once, by validate(), and rendered by run().
     private var show: Slideshow?
 
     /// Warnings from making ``show`` (text that was not UTF-8), printed when it renders.
     private var textWarnings: [String] = []
 
-    /// The parsed arguments, without ``show``, which is made from them.
+    /// The items the show plays: folders listed, picks made; by validate().
+    private var selection: PhotoSelection?
+
+    /// The parsed arguments, without ``show`` and ``selection``, which are made from them.
     private enum CodingKeys: CodingKey {
-        case photos, output, options, overwrite, quiet, json
+        case photos, output, options, overwrite, quiet, json, dryRun
     }
 
     /// The words become the library's options here, once: a usage error (status 64) names the
     /// option at fault; the library checks the show's rules (``Slideshow/checkSettings()``).
     mutating func validate() throws {
         guard !photos.isEmpty else { throw ValidationError("give at least one photo") }
-        show = try options.slideshow(photos: photos, output: output, overwrite: overwrite, warnings: &textWarnings)
+        // A photo's warning found while picking is said then, not dropped as already seen.
+        Terminal.reportPhotoWarnings()
+        let selection = try options.selection(photos: photos, output: output)
+        self.selection = selection
+        show = try options.slideshow(photos: selection.photos, output: output, overwrite: overwrite, warnings: &textWarnings)
     }
 
     func run() async throws {
@@ -62,9 +72,16 @@ struct MakeCommand: AsyncParsableCommand {
             return "no output was written"
         }
         Terminal.reportPhotoWarnings()
+        let selection = try self.selection ?? options.selection(photos: photos, output: output)
+        if !quiet, let warning = selection.warning { Terminal.say("slideshow: warning: \(warning)") }
+        if dryRun {
+            Terminal.report(json ? PickListing.json(selection) + "\n" : PickListing.text(selection))
+            return
+        }
+        if !quiet, !json, let report = selection.report { Terminal.say("slideshow: \(PickListing.summary(report))") }
         // The library reads the files and lays the show out once, in validate().
         var warnings = textWarnings
-        let show = try self.show ?? options.slideshow(photos: photos, output: output, overwrite: overwrite, warnings: &warnings)
+        let show = try self.show ?? options.slideshow(photos: selection.photos, output: output, overwrite: overwrite, warnings: &warnings)
         if !quiet { for warning in warnings { Terminal.say("slideshow: warning: \(warning)") } }
         let prepared: PreparedSlideshow
         do {
@@ -77,7 +94,7 @@ struct MakeCommand: AsyncParsableCommand {
         if !quiet, let warning = prepared.planWarning {
             Terminal.say("slideshow: warning: \(warning)")
         }
-        let bar = (quiet || !Terminal.isTerminal(.standardError)) ? nil : ProgressBar(total: photos.count)
+        let bar = (quiet || !Terminal.isTerminal(.standardError)) ? nil : ProgressBar(total: show.photos.count)
         rendering.enter()
         let task = Task {
             defer { rendering.leave() }
@@ -96,7 +113,9 @@ struct MakeCommand: AsyncParsableCommand {
         bar?.clear()
         for warning in result.warnings { Terminal.say("slideshow: warning: \(warning)") }
         if json {
-            Terminal.report(Report(result).json() + "\n")
+            var report = Report(result)
+            report.pick = selection.report.map(ReportPick.init)
+            Terminal.report(report.json() + "\n")
         } else if !quiet {
             Terminal.say("\(result.output): \(result.frames) frames, \(String(format: "%.3f", result.duration.seconds)) s, \(result.size) at \(result.framesPerSecond) fps, \(result.look), \(result.bytes) bytes in \(String(format: "%.2f", result.seconds)) s")
         }

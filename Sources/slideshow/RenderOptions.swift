@@ -116,6 +116,9 @@ struct RenderOptions: ParsableArguments {
     }, valueName: "order"))
     var order: PhotoOrder = SlideshowOptions.defaults.order
 
+    @Option(help: ArgumentHelp("Pick the best photos and clips from everything given (folders too), in capture order: one per moment (near-duplicates and bursts grouped, the sharpest, best exposed kept), blurred, too dark or over-exposed ones and screenshots only when nothing else is left, spread over the day's parts; a number, or auto: as many as the length fits at about \(String(format: "%g", PickRules.secondsPerPick)) s each (with --slide-duration, every good moment). --dry-run lists the choice with reasons.", valueName: "count|auto"))
+    var pick: PickCount?
+
     @Option(help: ArgumentHelp(HelpText.choices(MotionPhotoPlayback.self) { playback in
         switch playback {
         case .still: "the photo alone"
@@ -243,6 +246,7 @@ struct RenderOptions: ParsableArguments {
         options.framing = framing
         options.cuts = cuts
         options.order = order
+        options.pick = pick
         options.motionPhotos = motionPhotos
         options.captions = caption
         options.captionsFrom = captionsFrom
@@ -306,6 +310,19 @@ struct RenderOptions: ParsableArguments {
 }
 
 extension RenderOptions {
+    /// The items the show plays: folders listed and, with `--pick`, the picks (``PhotoSelection``).
+    /// - Throws: `ValidationError` naming the option at fault (nothing readable, `--pick auto`
+    ///   without a length, per-photo captions with a pick).
+    func selection(photos: [String], output: String) throws -> PhotoSelection {
+        var options = self.options
+        if captions != nil { options.captions = [nil] }
+        do {
+            return try options.select(photos, output: output)
+        } catch {
+            throw ValidationError(Self.message(for: error))
+        }
+    }
+
     /// The lines of a `--captions` file: one caption per line (`\n` or `\r\n`), the end's
     /// newline not starting another; see ``CaptionFile/decode(_:)`` for the encodings.
     /// - Returns: the lines, and a warning when bytes were not text.
@@ -351,6 +368,9 @@ extension MotionStyle: ExpressibleByArgument {}
 extension Framing: ExpressibleByArgument {}
 extension CutStyle: ExpressibleByArgument {}
 extension PhotoOrder: ExpressibleByArgument {}
+extension PickCount: ExpressibleByArgument {
+    public init?(argument: String) { self.init(parsing: argument) }
+}
 extension MotionPhotoPlayback: ExpressibleByArgument {}
 extension CaptionSource: ExpressibleByArgument {}
 extension Caption.Position: ExpressibleByArgument {}

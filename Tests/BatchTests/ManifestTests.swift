@@ -198,6 +198,6 @@ struct ManifestTests {
                                               "transition", "transitionDuration", "fadeIn", "fadeOut", "motion", "zoom", "cuts", "order", "motionPhotos",
                                               "captions", "captionsFrom", "captionPosition", "font", "webvtt", "burnCaptions", "captionLanguage",
                                               "titleCard", "titleCardSubtitle", "titleCardDuration", "titleCardBackground", "closingCard",
-                                              "muteClips", "clipVolume", "duck"])
+                                              "muteClips", "clipVolume", "duck", "pick"])
     }
 }

@@ -138,7 +138,7 @@ public struct BatchManifest: Sendable {
             }
             do {
                 if let photos = entry.photos, let output = entry.output, entry.problems.isEmpty {
-                    let photos = photos.map { Photo(path: Self.resolve($0, in: folder)) }
+                    let photos = try Self.selected(photos.map { Self.resolve($0, in: folder) }, options: options, output: Self.resolve(output, in: folder))
                     jobs.append(BatchJob(index: index, slideshow: try options.slideshow(photos: photos, output: Self.resolve(output, in: folder))))
                 } else {
                     try options.validate(photoCount: entry.photos?.count)
@@ -150,6 +150,17 @@ public struct BatchManifest: Sendable {
         errors = Self.inJobOrder(errors + files.outputsRead())
         guard errors.isEmpty else { throw InvalidManifest(errors: errors) }
         self.jobs = jobs
+    }
+
+    /// A job's photos: folders listed and, with a pick, the picks (``SlideshowOptions/select(_:output:)``);
+    /// plain files as they are, unread. Files left out are reported once as a ``PhotoWarning``.
+    private static func selected(_ paths: [String], options: SlideshowOptions, output: String) throws(OptionError) -> [Photo] {
+        guard options.pick != nil || paths.contains(where: { var folder: ObjCBool = false; return FileManager.default.fileExists(atPath: $0, isDirectory: &folder) && folder.boolValue }) else {
+            return paths.map { Photo(path: $0) }
+        }
+        let selection = try options.select(paths, output: output)
+        if let warning = selection.warning { PhotoWarnings.report(PhotoWarning(path: paths.count == 1 ? paths[0] : "photos", reason: warning)) }
+        return selection.photos.map { Photo(path: $0) }
     }
 
     /// The jobs of shard `index` of `count`: those whose index modulo `count` is `index`.

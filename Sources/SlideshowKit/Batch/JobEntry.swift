@@ -194,6 +194,12 @@ struct JobEntry: Decodable {
         if let muted = read("muteClips", in: container, as: Bool.self, "true or false") { settings.clipSound.muted = muted }
         if let level = read("clipVolume", in: container, as: Double.self, "a number of dB, e.g. -6") { settings.clipSound.levelDecibels = level }
         if let duck = read("duck", in: container, as: Double.self, "a number of dB, e.g. -12 (0: none)") { settings.clipSound.duckDecibels = duck }
+        // Picking (PhotoSelection): a number of photos, or "auto".
+        if let count = try? container.decodeIfPresent(Int.self, forKey: Key(stringValue: "pick")) {
+            if let pick = PickCount(parsing: String(count)) { settings.pick = pick } else { invalid("pick", "must be 1 or more, or \"auto\"") }
+        } else if let text = read("pick", in: container, as: String.self, "a number of photos or \"auto\"") {
+            if let pick = PickCount(parsing: text) { settings.pick = pick } else { invalid("pick", "'\(text)' is not a number of photos or \"auto\"") }
+        }
     }
 
     /// The value at a key, nil when absent or null; a value of the wrong type is a problem.

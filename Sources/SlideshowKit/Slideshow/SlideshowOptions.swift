@@ -113,6 +113,9 @@ public struct SlideshowOptions: Sendable, Hashable {
     public var motionPhotos: MotionPhotoPlayback = .still
     /// How the clips' own sound is mixed with the music: as recorded, the music 12 dB down under it.
     public var clipSound: ClipSoundSettings = ClipSoundSettings()
+    /// Pick the best photos from everything given (``PhotoSelection``, ``select(_:output:)``): a
+    /// number, or `auto`; nil (the default) shows every item.
+    public var pick: PickCount? = nil
 
     /// Creates options; a setting left nil keeps its default (``defaults``).
     public init(duration: Double? = nil, slideDuration: Double? = nil, size: String? = nil, fps: Int? = nil,
@@ -224,6 +227,8 @@ public struct SlideshowOptions: Sendable, Hashable {
         case clipVolume
         /// `duck` / `--duck` (``ClipSoundSettings/duckDecibels``; its ramps too).
         case duck
+        /// `pick` / `--pick` (``PickCount``).
+        case pick
 
         /// The MP4 file to write (a manifest's `output`; the command line's `-o`).
         case output
