@@ -172,10 +172,11 @@ public final class ClipReader {
     /// - Throws: ``ClipError`` `.unreadable` when not a single frame can be decoded.
     func advance() throws(ClipError) -> Bool? {
         guard produced < frameCount else { return nil }
-        // Output time t on the clock: zero + inPoint + produced / fps.
-        let inPointTicks = av_rescale_q(inPoint.value, AVRational(num: 1, den: inPoint.timescale), clock)
-        let offsetTicks = av_rescale_q(Int64(produced), AVRational(num: 1, den: fps), clock)
-        let target = zero + inPointTicks + offsetTicks
+        // Output time t on the clock: zero + inPoint + produced / fps, rounded down (a frame
+        // a fraction of a tick after t is not due yet: an AVI's 1001/30000 s frames in a 30-fps show).
+        let seconds = (numerator: inPoint.value * Int64(fps) + Int64(produced) * Int64(inPoint.timescale),
+                       denominator: Int64(inPoint.timescale) * Int64(fps))
+        let target = zero + av_rescale_rnd(seconds.numerator, Int64(clock.den), seconds.denominator * Int64(clock.num), AV_ROUND_DOWN)
         produced += 1
         var changed = produced == 1
         // Move on while the next decoded frame is due (or nothing is shown yet).
