@@ -56,7 +56,8 @@ bench-batch: deps
 	.build/release/slideshow-bench --batch
 
 ## bench-clips: issue 22's clip figures only: a phone clip against ffmpeg decoding, scaling and encoding it, photos around a clip,
-## a 60-s 4K HEVC clip's memory, a 10-minute clip trimmed to 3 s (release build; synthetic clips made once into .build/bench-cache)
+## a 60-s 4K HEVC clip's memory, a 10-minute clip trimmed to 3 s, issue 33's 1080i camcorder clip (bwdif, 50 fps) and Motion JPEG AVI
+## against ffmpeg (release build; synthetic clips made once into .build/bench-cache)
 bench-clips: deps
 	$(SWIFT) build -c release --product slideshow-bench
 	$(SWIFT) build -c release --product slideshow
