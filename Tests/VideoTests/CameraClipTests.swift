@@ -131,6 +131,36 @@ struct CameraClipTests {
         CameraFigures.note("colour \(name) (\(format)): bars within \(worst) levels of the source RGB")
     }
 
+    /// Old phones' 3GP sound: AMR-NB (8 kHz) and AMR-WB (16 kHz). This ffmpeg has no AMR
+    /// encoder, so the stream is written by hand (storage-format frames of pseudo-random bits, the
+    /// highest mode: 12.2 and 23.85 kbit/s, 50 frames a second, which any AMR decoder takes) and
+    /// muxed into an H.263 3GP with ffmpeg.
+    @Test(arguments: [("amr_nb", "#!AMR\n", UInt8(7 << 3 | 4), 31), ("amr_wb", "#!AMR-WB\n", UInt8(8 << 3 | 4), 60)])
+    func amrSoundIn3GP(_ codec: String, _ magic: String, _ header: UInt8, _ payload: Int) throws {
+        let folder = try Clips.temporary()
+        let video = folder.path("video.3gp"), sound = folder.path("sound.amr"), path = folder.path("VIDEO0010.3GP")
+        try Clips.ffmpeg(["-i", Clips.path(Self.source), "-t", "1", "-s", "176x144", "-r", "15", "-c:v", "h263", "-an", video])
+        var bytes = [UInt8](magic.utf8)
+        var state: UInt32 = 12345
+        for _ in 0..<50 {
+            bytes.append(header)
+            for _ in 0..<payload {
+                state = state &* 1_103_515_245 &+ 12345
+                bytes.append(UInt8(truncatingIfNeeded: state >> 16))
+            }
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: sound))
+        try Clips.ffmpeg(["-i", video, "-i", sound, "-map", "0:v", "-map", "1:a", "-c", "copy", path])
+        let audio = try Clips.ffprobe(["-select_streams", "a:0", "-show_entries", "stream=codec_name", "-of", "csv=p=0", path])
+        #expect(audio.trimmingCharacters(in: .whitespacesAndNewlines) == codec)
+        let info = try ClipProbe.probe(ClipSource(path: path))
+        #expect(info.codec == "h263" && info.hasAudio)
+        let placement = try CameraReference.soundPlacement(path, seconds: 0.8)
+        #expect(placement.correlation > 0.95, "correlation \(placement.correlation)")
+        #expect(abs(placement.lag) <= 1, "ours is \(placement.lag) samples off ffmpeg's")
+        CameraFigures.note("sound \(codec) in 3GP: correlation \(String(format: "%.4f", placement.correlation)), lag \(placement.lag) samples")
+    }
+
     /// A video in a codec this FFmpeg can read but not decode, and one in a codec it does not
     /// know: one line that names the file, says it is a video and names the codec; never "not an image".
     @Test func undecodableCodecIsNamed() throws {

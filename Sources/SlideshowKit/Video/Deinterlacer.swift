@@ -90,7 +90,8 @@ final class Deinterlacer {
 
     /// Tells the graph no more frames come: the ones it holds come out.
     func end() {
-        av_buffersrc_add_frame_flags(source, nil, 0)
+        // It fails only on a source already ended.
+        _ = av_buffersrc_add_frame_flags(source, nil, 0)
     }
 
     /// The next deinterlaced picture into `frame` (unreferenced first), if one is ready.
