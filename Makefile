@@ -3,7 +3,7 @@
 # Both first install the Debian packages the build needs, if any are missing.
 
 SWIFT ?= swift
-PACKAGES := pkg-config libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libswresample-dev libebur128-dev libturbojpeg0-dev ffmpeg time libopencv-objdetect-dev opencv-data libheif-dev liblcms2-dev libwebp-dev libzimg-dev python3-pil libheif-examples webp \
+PACKAGES := pkg-config libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libswresample-dev libavfilter-dev libebur128-dev libturbojpeg0-dev ffmpeg time libopencv-objdetect-dev opencv-data libheif-dev liblcms2-dev libwebp-dev libzimg-dev python3-pil libheif-examples webp \
   libaubio-dev aubio-tools espeak-ng \
   libpango1.0-dev libcairo2-dev fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji \
   zlib1g-dev tesseract-ocr tesseract-ocr-fra tesseract-ocr-rus tesseract-ocr-ell tesseract-ocr-ara tesseract-ocr-heb tesseract-ocr-jpn tesseract-ocr-hin
@@ -63,7 +63,8 @@ bench-batch: deps
 	.build/release/slideshow-bench --batch
 
 ## bench-clips: issue 22's clip figures only: a phone clip against ffmpeg decoding, scaling and encoding it, photos around a clip,
-## a 60-s 4K HEVC clip's memory, a 10-minute clip trimmed to 3 s (release build; synthetic clips made once into .build/bench-cache)
+## a 60-s 4K HEVC clip's memory, a 10-minute clip trimmed to 3 s, issue 33's 1080i camcorder clip (bwdif, 50 fps) and Motion JPEG AVI
+## against ffmpeg (release build; synthetic clips made once into .build/bench-cache)
 bench-clips: deps
 	$(SWIFT) build -c release --product slideshow-bench
 	$(SWIFT) build -c release --product slideshow

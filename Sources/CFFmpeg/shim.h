@@ -1,4 +1,5 @@
-// One header over FFmpeg 5.1's libavformat, libavcodec, libswscale, libswresample and libavutil.
+// One header over FFmpeg 5.1's libavformat, libavcodec, libswscale, libswresample, libavfilter (the
+// deinterlacer's filter graph) and libavutil.
 //
 // It exists because Swift imports neither function-like macros (AVERROR, av_err2str) nor
 // some macro constants (AVERROR_EOF, AVERROR_INVALIDDATA, AV_NOPTS_VALUE); each is re-exposed below as a static
@@ -10,6 +11,9 @@
 #include <libavcodec/avcodec.h>
 #include <libswscale/swscale.h>
 #include <libswresample/swresample.h>
+#include <libavfilter/avfilter.h>
+#include <libavfilter/buffersrc.h>
+#include <libavfilter/buffersink.h>
 #include <libavutil/avutil.h>
 #include <libavutil/error.h>
 #include <libavutil/imgutils.h>

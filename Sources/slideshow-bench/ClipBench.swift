@@ -12,6 +12,11 @@ import Foundation
 //     memory (target ≤ 300 MB) and time against ffmpeg's.
 // C4: a 10-minute clip trimmed to 3 s (`#t=300,303`) against the same 3 s cut out beforehand:
 //     the trim seeks, so the two should cost about the same.
+// C5: a camcorder's 1080i (H.264 in MPEG-TS, 50 fields a second, top field first, 4 s) in a
+//     50-fps 1920x1080 show (one frame per field: bwdif at double rate) against ffmpeg doing the
+//     same decode, `bwdif`, scale and encode (issue 33; target ≤ 1.2x).
+// C6: a compact camera's Motion JPEG AVI (640x480 full-range 4:2:2, 30 fps, 4 s) → 1920x1080,
+//     30 fps, against ffmpeg decoding, scaling and encoding it (issue 33; target ≤ 1.2x).
 
 /// The x264 settings of our encoder for a clip's frames, read from the encoder's own settings,
 /// for the peers: a motion run's, or, in a show with a 4K clip (``VideoSettings/motionRuns``
@@ -110,9 +115,57 @@ func clipBenchmark(tool: String, ffmpeg: String, photos: [String], clips: String
     } else {
         lines.append("  C3: the 4K HEVC clip could not be made (ffmpeg without libx265?)")
     }
+    lines += cameraClipBenchmark(tool: tool, ffmpeg: ffmpeg, scratch: scratch, runs: runs)
     if long != nil {
         lines.append("  C4 10 min → 3 s trim \(format(med("C4 trimmed", \.wall))) wall against \(format(med("C4 cut", \.wall))) for the same 3 s cut out"
             + " → \(ratio(med("C4 trimmed", \.wall), med("C4 cut", \.wall))) (the trim seeks: ≈ 1x)")
     }
     return lines
+}
+
+/// C5 and C6 (issue 33): an interlaced camcorder clip and a camera codec, each against ffmpeg
+/// doing the same decode (and `bwdif`), scale and encode, without sound. `--camera` runs only these.
+func cameraClipBenchmark(tool: String, ffmpeg: String, scratch: (String) -> String, runs: Int) -> [String] {
+    // 1080i: 50 pictures a second of a moving pattern woven into 25 interlaced frames.
+    let interlaced = cachedClip("h264-1080i50-4s.mts", ffmpeg: ffmpeg,
+                                ["-f", "lavfi", "-i", "testsrc2=size=1920x1080:rate=50", "-t", "4",
+                                 "-vf", "tinterlace=mode=interleave_top,setfield=tff", "-c:v", "libx264", "-preset", "fast",
+                                 "-flags", "+ildct+ilme", "-x264opts", "tff=1", "-b:v", "16M", "-r", "25", "-f", "mpegts"])
+    let mjpeg = cachedClip("mjpeg-640x480-422-4s.avi", ffmpeg: ffmpeg,
+                           ["-f", "lavfi", "-i", "testsrc2=size=640x480:rate=30", "-t", "4", "-c:v", "mjpeg", "-pix_fmt", "yuvj422p",
+                            "-q:v", "3", "-f", "avi"])
+    guard let interlaced, let mjpeg else { return ["  C5/C6: the camera clips could not be made"] }
+    func fit(_ fps: Int) -> String {
+        "scale=1920:1080:force_original_aspect_ratio=decrease,pad=1920:1080:(ow-iw)/2:(oh-ih)/2,setsar=1,fps=\(fps),format=yuv420p"
+    }
+    func ours(_ input: String, _ name: String, fps: Int) -> [String] {
+        ["make", input, "--slide-duration", "4", "--fps", String(fps), "--mute-clips", "--overwrite", "--quiet", "-o", scratch(name)]
+    }
+    func peer(_ input: String, _ name: String, filters: String) -> [String] {
+        ["-v", "error", "-y", "-i", input, "-vf", filters, "-an"] + ourX264() + ["-movflags", "+faststart", scratch(name)]
+    }
+    let c5 = ours(interlaced, "c5.mp4", fps: 50)
+    let p5 = peer(interlaced, "c5-peer.mp4", filters: "bwdif=mode=send_field:deint=interlaced," + fit(50))
+    let c6 = ours(mjpeg, "c6.mp4", fps: 30)
+    let p6 = peer(mjpeg, "c6-peer.mp4", filters: fit(30))
+    var costs: [String: [Cost]] = [:]
+    _ = measure(tool, c5)
+    for _ in 0..<runs {
+        costs["C5", default: []].append(measure(tool, c5))
+        costs["C5 peer", default: []].append(measure(ffmpeg, p5))
+        costs["C6", default: []].append(measure(tool, c6))
+        costs["C6 peer", default: []].append(measure(ffmpeg, p6))
+    }
+    if let failed = costs.first(where: { $0.value.contains { $0.status != 0 } }) {
+        return ["  camera clips: \(failed.key) failed (exit \(failed.value.first { $0.status != 0 }!.status))"]
+    }
+    func med(_ name: String, _ key: KeyPath<Cost, Double>) -> Double { median(costs[name, default: []].map { $0[keyPath: key] }) }
+    func ratio(_ a: Double, _ b: Double) -> String { String(format: "%.2fx", b > 0 ? a / b : 0) }
+    func line(_ label: String, _ name: String) -> String {
+        "  \(label)\(format(med(name, \.wall))) wall, \(format(med(name, \.cpu))) CPU"
+            + "   ffmpeg \(format(med(name + " peer", \.wall))) wall, \(format(med(name + " peer", \.cpu))) CPU"
+            + "   → \(ratio(med(name, \.wall), med(name + " peer", \.wall))) wall, \(ratio(med(name, \.cpu), med(name + " peer", \.cpu))) CPU (target ≤ 1.20x)"
+    }
+    return [line("C5 1080i → 50 fps     ", "C5") + " [bwdif, one frame per field]",
+            line("C6 MJPEG 4:2:2 AVI    ", "C6")]
 }

@@ -18,6 +18,7 @@ import Synchronization
 // With --slides, only the per-slide cost of each look, the blur fill and the date imprint (SlideCostBench.swift).
 // With --clips, only issue 22's clip figures (ClipBench.swift; clips from --clip-folder DIR, default ../shared/clips); a full run prints them last.
 // With --pick, only issue 36's picking figures (PickBench.swift): analysis throughput and memory, precision/recall on a labelled set.
+// With --camera, only issue 33's camera-clip figures (C5 interlaced 1080i, C6 Motion JPEG; ClipBench.swift), which --clips also prints.
 // With --formats, only the phone-format figures of issue 11 (PhoneFormatBench.swift; HEICs from --media DIR, default ../shared/media).
 
 var runs = 5
@@ -31,6 +32,7 @@ var formatsOnly = false
 var mediaFolder = "../shared/media"
 var clipFolder = "../shared/clips"
 var clipsOnly = false
+var cameraOnly = false
 var beatsOnly = false
 var pickOnly = false
 var songFolder = "../songs"
@@ -48,12 +50,13 @@ while let argument = arguments.popFirst() {
     case "--formats": formatsOnly = true
     case "--media": mediaFolder = arguments.popFirst() ?? mediaFolder
     case "--clips": clipsOnly = true
+    case "--camera": cameraOnly = true
     case "--clip-folder": clipFolder = arguments.popFirst() ?? clipFolder
     case "--beats": beatsOnly = true
     case "--pick": pickOnly = true
     case "--songs": songFolder = arguments.popFirst() ?? songFolder
     default:
-        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --motion | --r2 | --r3 | --audio | --beats | --slides | --formats | --clips | --pick] [--media DIR] [--clip-folder DIR] [--songs DIR]")
+        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --motion | --r2 | --r3 | --audio | --beats | --slides | --formats | --clips | --camera | --pick] [--media DIR] [--clip-folder DIR] [--songs DIR]")
         exit(64)
     }
 }
@@ -93,6 +96,8 @@ if slidesOnly { runAlone { slideCostBenchmark(photos: photos, ffmpeg: ffmpeg, sc
 if audioOnly { runAlone { audioBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, scratch: scratch, runs: runs, songs: songFolder).forEach { print($0) } } }
 
 if beatsOnly { runAlone { beatGridBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, scratch: scratch, songs: songFolder).forEach { print($0) } } }
+
+if cameraOnly { runAlone { cameraClipBenchmark(tool: tool, ffmpeg: ffmpeg, scratch: scratchFile, runs: runs).forEach { print($0) } } }
 
 if clipsOnly { runAlone { clipBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, clips: clipFolder, scratch: scratchFile, runs: runs).forEach { print($0) } } }
 

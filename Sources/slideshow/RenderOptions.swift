@@ -356,7 +356,7 @@ enum HelpText {
 
     /// The formats the items may be in: `JPEG, PNG, HEIF/HEIC, AVIF, WebP or video clips (…)`.
     static var photoFormats: String {
-        let formats = ImageCapabilities.decoders.map(\.format) + ["video clips (MP4, MOV, M4V, MKV or WebM with H.264, HEVC, VP9, AV1 or ProRes; clip.mov#t=2.5,8 plays 2.5 s to 8 s)"]
+        let formats = ImageCapabilities.decoders.map(\.format) + ["video clips (MP4, MOV, MKV, WebM, AVI, MTS/M2TS/TS, MPG/VOB, 3GP, DV: any codec FFmpeg decodes, interlaced ones deinterlaced; clip.mov#t=2.5,8 plays 2.5 s to 8 s)"]
         return formats.count < 2 ? formats.joined() : formats.dropLast().joined(separator: ", ") + " or " + formats[formats.count - 1]
     }
 }

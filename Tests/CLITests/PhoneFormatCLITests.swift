@@ -16,7 +16,7 @@ struct PhoneFormatCLITests {
         #expect(result.status == 0)
         let lines = result.stdoutText.split(separator: "\n").map(String.init)
         #expect(lines.map { String($0.prefix(while: { $0 != " " })) } == ["JPEG", "PNG", "HEIF/HEIC", "AVIF", "WebP", "clips", "colour"])
-        #expect(lines[5].contains("MP4, MOV, M4V, MKV, WebM: H.264 (h264), HEVC (hevc), VP9 (") && lines[5].contains("by FFmpeg libavcodec"))
+        #expect(lines[5].contains("MP4, MOV, M4V, MKV, WebM, 3GP, AVI, MPEG-TS/AVCHD, MPEG-PS (MPG, VOB), DV: H.264 (h264), HEVC (hevc), VP9 (") && lines[5].contains("by FFmpeg libavcodec"))
         #expect(lines[2].contains("libheif 1.") && lines[4].contains("libwebp 1."))
         #expect(lines[2].contains("HEVC decoded by FFmpeg libavcodec 59.") || lines[2].contains("HEVC decoded by FFmpeg libavcodec 6"))
         #expect(lines[6].hasPrefix("colour management: Little CMS 2."))

@@ -117,3 +117,20 @@ final class OwnedScaleContext {
 func setOption(_ options: inout OpaquePointer?, _ key: String, _ value: String) throws(FFmpegError) {
     try check(av_dict_set(&options, key, value, 0), "av_dict_set(\(key))")
 }
+
+/// An owned `AVFilterGraph` (`avfilter_graph_alloc` … `avfilter_graph_free`), which owns the
+/// filters created in it: they are freed with it and never on their own.
+final class OwnedFilterGraph {
+    let pointer: UnsafeMutablePointer<AVFilterGraph>
+
+    /// - Throws: ``FFmpegError`` (`ENOMEM`) when the graph cannot be allocated.
+    init() throws(FFmpegError) {
+        guard let pointer = avfilter_graph_alloc() else { throw FFmpegError(call: "avfilter_graph_alloc", code: -ENOMEM) }
+        self.pointer = pointer
+    }
+
+    deinit {
+        var pointer: UnsafeMutablePointer<AVFilterGraph>? = pointer
+        avfilter_graph_free(&pointer)
+    }
+}

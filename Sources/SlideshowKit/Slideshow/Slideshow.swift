@@ -10,7 +10,7 @@ import Foundation
 /// ```
 public struct Slideshow: Sendable {
     /// The photos, in the order they are shown; an item whose content is a video (MP4, MOV,
-    /// M4V, MKV, WebM: ``ClipProbe``) is a clip, played for its own length or its part
+    /// MKV, WebM, AVI, MPEG-TS/AVCHD, MPEG-PS, 3GP, DV, …: ``ClipProbe``) is a clip, played for its own length or its part
     /// (``PhotoSettings/clipPart``).
     public var photos: [Photo]
     /// The MP4 file to write.

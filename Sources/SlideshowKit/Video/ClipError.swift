@@ -11,10 +11,11 @@ public enum ClipFailure: Sendable, Hashable {
     case unreadable
     /// A media file without a video stream (an audio file; cover art does not count).
     case noVideoStream
-    /// A container other than MP4/MOV/M4V, Matroska or WebM (named in the reason).
+    /// A format libavformat reads that is not a movie: a still picture, a GIF or text read as a
+    /// one-stream "video" (the demuxer named).
     case unsupportedContainer(String)
-    /// Video in a codec other than H.264, HEVC, VP9, AV1 or ProRes, or one this FFmpeg
-    /// cannot decode (named).
+    /// A video stream in a codec this FFmpeg cannot decode (named; `none` when libavcodec does
+    /// not know it at all).
     case unsupportedCodec(String)
     /// Larger than ``ClipLimits`` allow (pixels or duration).
     case tooLarge

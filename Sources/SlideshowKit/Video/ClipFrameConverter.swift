@@ -19,6 +19,8 @@ final class ClipFrameConverter {
     private var linear: LinearLightConverter?
     private var linearKey: FrameKey?
     private var turner: PlanarFrameTurner?
+    /// RGB rows padded to a multiple of 16 pixels, for the one-pass scale to a width that is not.
+    private var padded: [UInt8] = []
 
     /// The parts of a frame a converter is built for; a change rebuilds it.
     struct FrameKey: Equatable {
@@ -144,9 +146,8 @@ final class ClipFrameConverter {
         }
         let context = scaler!.context.pointer
         let height = Int32(frame.pointee.height)
-        let stride = buffer.bytesPerRow
-        let scaled = buffer.withUnsafeMutableBufferPointer { pixels -> Int32 in
-            var destination: [UnsafeMutablePointer<UInt8>?] = [pixels.baseAddress! + place.y * stride + place.x * 3, nil, nil, nil]
+        func run(into pixels: UnsafeMutablePointer<UInt8>, stride: Int) -> Int32 {
+            var destination: [UnsafeMutablePointer<UInt8>?] = [pixels, nil, nil, nil]
             var strides: [Int32] = [Int32(stride), 0, 0, 0]
             return withUnsafePointer(to: &frame.pointee.data) { data in
                 withUnsafePointer(to: &frame.pointee.linesize) { lines in
@@ -158,7 +159,29 @@ final class ClipFrameConverter {
                 }
             }
         }
+        let stride = buffer.bytesPerRow
+        if target.width % 16 == 0 {
+            let scaled = buffer.withUnsafeMutableBufferPointer { pixels in
+                run(into: pixels.baseAddress! + place.y * stride + place.x * 3, stride: stride)
+            }
+            try check(scaled, "sws_scale")
+            return
+        }
+        // libswscale's unscaled YUV-to-RGB converters (4:2:0 and 4:2:2, a frame already at the
+        // size asked) write whole 16-pixel groups: past the place's right edge into the bars, and
+        // past the end of the last row. Rows padded to 16 pixels take that, then are copied.
+        let rowBytes = target.width * 3, paddedStride = (target.width + 15) / 16 * 16 * 3
+        if padded.count < paddedStride * target.height { padded = [UInt8](repeating: 0, count: paddedStride * target.height) }
+        let scaled = padded.withUnsafeMutableBufferPointer { rows in run(into: rows.baseAddress!, stride: paddedStride) }
         try check(scaled, "sws_scale")
+        padded.withUnsafeBufferPointer { rows in
+            buffer.withUnsafeMutableBufferPointer { pixels in
+                for row in 0..<target.height {
+                    (pixels.baseAddress! + (place.y + row) * stride + place.x * 3)
+                        .update(from: rows.baseAddress! + row * paddedStride, count: rowBytes)
+                }
+            }
+        }
     }
 
     /// libswscale's name for an H.273 matrix; unspecified is BT.601, as ffmpeg's own scale filter takes it.

@@ -23,9 +23,11 @@ public struct ClipColor: Sendable, Hashable {
 public struct ClipInfo: Sendable, Hashable {
     /// Where the bytes are.
     public var source: ClipSource
-    /// The container as libavformat names it, e.g. `mov,mp4,m4a,3gp,3g2,mj2` or `matroska,webm`.
+    /// The container as libavformat names it, e.g. `mov,mp4,m4a,3gp,3g2,mj2`, `matroska,webm`,
+    /// `avi`, `mpegts`, `mpeg` (MPEG-PS: MPG, VOB) or `dv`.
     public var container: String
-    /// The video codec's name: `h264`, `hevc`, `vp9`, `av1` or `prores`.
+    /// The video codec's name as libavcodec gives it: `h264`, `hevc`, `vp9`, `av1`, `prores`,
+    /// `mjpeg`, `mpeg4` (Part 2), `h263`, `mpeg2video`, `dvvideo`, ….
     public var codec: String
     /// The coded picture size (before the display matrix turns it).
     public var codedSize: Size
@@ -51,25 +53,62 @@ public struct ClipInfo: Sendable, Hashable {
     /// ``duration`` when the sound runs on after the pictures (the last picture is held then).
     public var videoDuration: Double? = nil
 
-    /// The picture size once turned upright.
-    public var displaySize: Size { orientation.upright(codedSize) }
+    /// The width of a coded pixel over its height (the stream's sample aspect ratio): 1 for square
+    /// pixels; 16/15 for PAL DV and DVD at 4:3, 4/3 for HDV and AVCHD's 1440×1080.
+    public var pixelAspect: Double = 1
+    /// How the pictures are scanned, as the stream states it (per-frame flags decide; see
+    /// ``ClipReader``).
+    public var fieldOrder: ClipFieldOrder = .unknown
+
+    /// The picture size once its pixels are made square (the width scaled by ``pixelAspect``)
+    /// and it is turned upright.
+    public var displaySize: Size {
+        let width = pixelAspect == 1 ? codedSize.width : max(1, Int((Double(codedSize.width) * pixelAspect).rounded()))
+        return orientation.upright(Size(width: width, height: codedSize.height))
+    }
     /// Whether the display matrix mirrors the picture.
     public var isMirrored: Bool { orientation.isMirrored }
 }
 
+/// How a clip's pictures are scanned, as its stream states it (libavformat's `field_order`).
+public enum ClipFieldOrder: Sendable, Hashable {
+    case progressive
+    /// Interlaced, the top field first (1080i from most camcorders, 480i DVDs).
+    case topFirst
+    /// Interlaced, the bottom field first (DV, 576i from many DVD camcorders).
+    case bottomFirst
+    /// Not stated (many containers leave it to the frames' own flags).
+    case unknown
+
+    public var isInterlaced: Bool { self == .topFirst || self == .bottomFirst }
+}
+
 /// Recognises a clip by its content and checks it can be played.
+///
+/// A clip is any file libavformat recognises as a movie (MP4, MOV, 3GP, Matroska, WebM, AVI,
+/// MPEG-TS and AVCHD, MPEG-PS, DV, …) whose first video stream libavcodec can decode; only the
+/// demuxers that read still images or text as "video" are refused.
 public enum ClipProbe {
-    /// The codecs clips may use.
-    public static let supportedCodecs: Set<String> = ["h264", "hevc", "vp9", "av1", "prores"]
+    /// The codecs clips are known to play in (and the tests play): the phones' and the cameras'.
+    /// Any other codec libavcodec decodes plays too.
+    public static let supportedCodecs: Set<String> = ["h264", "hevc", "vp9", "av1", "prores", "mjpeg", "mpeg4", "h263", "mpeg2video",
+                                                      "mpeg1video", "dvvideo"]
+
+    /// libavformat's demuxers that read a still picture (or text, or a GIF) as a one-stream
+    /// "video": such a file is not a clip. Any demuxer whose name ends in `_pipe` is one too.
+    static let stillDemuxers: Set<String> = ["image2", "image2pipe", "gif", "apng", "webp", "ico", "tty", "bin", "xbin", "adf",
+                                             "idf", "alias_pix", "brender_pix", "jpegxl_anim", "imagepipe"]
 
     /// What clips may be, for `slideshow formats`: the containers, the codecs this FFmpeg can
     /// decode (with their decoders' names) and its libavcodec version.
     public static var capabilities: String {
         let codecs: [(String, AVCodecID)] = [("H.264", AV_CODEC_ID_H264), ("HEVC", AV_CODEC_ID_HEVC), ("VP9", AV_CODEC_ID_VP9),
-                                             ("AV1", AV_CODEC_ID_AV1), ("ProRes", AV_CODEC_ID_PRORES)]
+                                             ("AV1", AV_CODEC_ID_AV1), ("ProRes", AV_CODEC_ID_PRORES),
+                                             ("MPEG-2", AV_CODEC_ID_MPEG2VIDEO), ("MPEG-4 Part 2", AV_CODEC_ID_MPEG4),
+                                             ("H.263", AV_CODEC_ID_H263), ("Motion JPEG", AV_CODEC_ID_MJPEG), ("DV", AV_CODEC_ID_DVVIDEO)]
         let decoded = codecs.compactMap { name, id in avcodec_find_decoder(id).map { "\(name) (\(String(cString: $0.pointee.name)))" } }
         let version = Int(avcodec_version())
-        return "MP4, MOV, M4V, MKV, WebM: \(decoded.joined(separator: ", ")) by FFmpeg libavcodec \(version >> 16).\((version >> 8) & 0xFF).\(version & 0xFF); HDR (HLG, PQ) tone-mapped by zimg"
+        return "MP4, MOV, M4V, MKV, WebM, 3GP, AVI, MPEG-TS/AVCHD, MPEG-PS (MPG, VOB), DV: \(decoded.joined(separator: ", ")) and any other video codec it decodes, by FFmpeg libavcodec \(version >> 16).\((version >> 8) & 0xFF).\(version & 0xFF); interlaced video deinterlaced (bwdif); HDR (HLG, PQ) tone-mapped by zimg"
     }
 
     /// Opens the clip, reads its streams and checks codec, size and length.
@@ -140,19 +179,15 @@ public enum ClipProbe {
             throw ClipError(path: path, kind: .noVideoStream, reason: "has no video stream")
         }
         let container = String(cString: context.pointee.iformat.pointee.name)
-        guard container.hasPrefix("mov,mp4") || container.hasPrefix("matroska") else {
-            let name = movieContainers[container] ?? "a \(container) file"
-            throw ClipError(path: path, kind: .unsupportedContainer(container),
-                            reason: "is \(name); clips must be MP4, MOV, M4V, MKV or WebM")
+        guard !container.hasSuffix("_pipe") && !stillDemuxers.contains(container) else {
+            throw ClipError(path: path, kind: .unsupportedContainer(container), reason: "is a still picture or text (\(container)), not a video")
         }
         let parameters = stream.pointee.codecpar!
         let codec = String(cString: avcodec_get_name(parameters.pointee.codec_id))
-        guard supportedCodecs.contains(codec) else {
-            throw ClipError(path: path, kind: .unsupportedCodec(codec),
-                            reason: "its video is \(codec); clips must be H.264, HEVC, VP9, AV1 or ProRes")
-        }
         guard avcodec_find_decoder(parameters.pointee.codec_id) != nil else {
-            throw ClipError(path: path, kind: .unsupportedCodec(codec), reason: "this FFmpeg has no \(codec) decoder")
+            throw ClipError(path: path, kind: .unsupportedCodec(codec),
+                            reason: undecodableReason(codecID: parameters.pointee.codec_id, tag: parameters.pointee.codec_tag,
+                                                      container: context.pointee.iformat))
         }
         let size = Size(width: Int(parameters.pointee.width), height: Int(parameters.pointee.height))
         guard size.width > 0, size.height > 0 else {
@@ -199,6 +234,35 @@ public enum ClipProbe {
         if stream.pointee.duration != nopts && stream.pointee.duration > 0 {
             info.videoDuration = Double(stream.pointee.duration) * av_q2d(timeBase)
         }
+        let aspect = parameters.pointee.sample_aspect_ratio
+        if aspect.num > 0 && aspect.den > 0 && aspect.num != aspect.den {
+            let ratio = av_q2d(aspect)
+            // A stated ratio far from any camera's (a damaged header) is ignored.
+            if ratio >= 0.25 && ratio <= 4 { info.pixelAspect = ratio }
+        }
+        info.fieldOrder = switch parameters.pointee.field_order {
+        case AV_FIELD_PROGRESSIVE: .progressive
+        case AV_FIELD_TT, AV_FIELD_TB: .topFirst
+        case AV_FIELD_BB, AV_FIELD_BT: .bottomFirst
+        default: .unknown
+        }
         return (info, videoIndex)
+    }
+
+    /// The one line for a video stream this FFmpeg cannot decode: that it is a video, in which
+    /// container, and its codec (by name, or by the four characters a container gave when
+    /// libavcodec does not know them).
+    static func undecodableReason(codecID: AVCodecID, tag: UInt32, container: UnsafePointer<AVInputFormat>) -> String {
+        let format = container.pointee.long_name.map { String(cString: $0) } ?? String(cString: container.pointee.name)
+        guard codecID != AV_CODEC_ID_NONE else {
+            let characters = (0..<4).map { UInt8(truncatingIfNeeded: tag >> (8 * $0)) }
+            let printable = characters.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+            let named = tag == 0 ? "" : printable ? " (fourcc '\(String(decoding: characters, as: UTF8.self))')"
+                                               : String(format: " (tag 0x%08X)", tag)
+            return "is a video (\(format)) in a codec FFmpeg does not know\(named): it cannot be decoded"
+        }
+        let name = String(cString: avcodec_get_name(codecID))
+        let long = avcodec_descriptor_get(codecID)?.pointee.long_name.map { String(cString: $0) }
+        return "is a video (\(format)) in \(long.map { "\($0) (\(name))" } ?? name), which this FFmpeg cannot decode"
     }
 }

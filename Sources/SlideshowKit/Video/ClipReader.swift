@@ -10,7 +10,14 @@ import Foundation
 /// applied the edit list, less the container's start time, so a clip starts at zero.
 ///
 /// Only two decoded frames are kept (the one shown and the next one), each converted to RGB
-/// once, however long it is held: memory does not grow with the clip. ``nextFrame()`` gives a
+/// once, however long it is held: memory does not grow with the clip.
+///
+/// Interlaced pictures are deinterlaced (``Deinterlacer``, libavfilter's `bwdif`), each by its
+/// own flag (a stream that mixes progressive and interlaced pictures has only the interlaced
+/// ones filtered), or by the stream's field order for codecs whose frames carry no flag: one
+/// picture per field pair when the show's rate is below one and a half times the clip's frame
+/// rate (a 50i clip, 25 frames a second, in a 25- or 30-fps show), one per field otherwise (in a
+/// 50- or 60-fps show), each field at its own time. ``nextFrame()`` gives a
 /// picture of its own; a player that composes frames asks ``advance()`` whether the picture
 /// changed and has it drawn (``draw(into:at:)``) straight into its frame. A trimmed clip seeks to
 /// the keyframe before its in-point and decodes forward from there. libavcodec decodes on its
@@ -35,7 +42,21 @@ public final class ClipReader {
     private let decoder: OwnedCodecContext
     private let streamIndex: Int32
     private let timeBase: AVRational
+    /// The clock frames are timed on: the stream's time base with twice the ticks, so that a
+    /// field's time (half a frame) is whole.
+    private let clock: AVRational
     private var feed: PacketFeed
+    /// The decoder's output, before it is deinterlaced or moved into `next`.
+    private let decoded: OwnedFrame
+    /// The times of `shown` and `next` on `clock`.
+    private var shownTime: Int64 = 0
+    private var nextTime: Int64 = 0
+    /// Built at the first interlaced picture.
+    private var deinterlacer: Deinterlacer?
+    private var deinterlacerEnded = false
+    private let deinterlaceRate: Deinterlacer.Rate
+    /// Whether the codec's frames say which are interlaced (else the stream's field order does).
+    private let framesCarryFieldFlags: Bool
     private var shown: OwnedFrame
     private var next: OwnedFrame
     private var hasShown = false
@@ -44,7 +65,7 @@ public final class ClipReader {
     private let converter: ClipFrameConverter
     private let fps: Int32
     private let inPoint: MediaTime
-    /// Clip time zero in the stream's time base.
+    /// Clip time zero on `clock`.
     private let zero: Int64
     private var produced = 0
     private var ended = false
@@ -78,8 +99,12 @@ public final class ClipReader {
         }
         let stream = context.pointee.streams[Int(streamIndex)]!
         timeBase = stream.pointee.time_base
+        clock = av_mul_q(timeBase, AVRational(num: 1, den: 2))
         let start = context.pointee.start_time
-        zero = start == shim_av_nopts_value() ? 0 : av_rescale_q(start, AVRational(num: 1, den: AV_TIME_BASE), timeBase)
+        zero = start == shim_av_nopts_value() ? 0 : av_rescale_q(start, AVRational(num: 1, den: AV_TIME_BASE), clock)
+        let clipRate = info.averageFrameRate ?? 0
+        deinterlaceRate = clipRate > 0 && Double(framesPerSecond) >= 1.5 * clipRate ? .field : .frame
+        framesCarryFieldFlags = Self.fieldFlaggingCodecs.contains(info.codec)
         let parameters = stream.pointee.codecpar!
         do {
             let codec = avcodec_find_decoder(parameters.pointee.codec_id)!
@@ -94,12 +119,13 @@ public final class ClipReader {
             feed = try PacketFeed(stream: streamIndex)
             shown = try OwnedFrame()
             next = try OwnedFrame()
+            decoded = try OwnedFrame()
         } catch {
             throw ClipError(path: source.path, kind: .decodeFailed, reason: "cannot open its \(info.codec) decoder (\(error))")
         }
         converter = ClipFrameConverter(size: size, color: info.color, orientation: info.orientation)
         if inPoint > .zero {
-            let target = zero + av_rescale_q(inPoint.value, AVRational(num: 1, den: inPoint.timescale), timeBase)
+            let target = av_rescale_q(zero, clock, timeBase) + av_rescale_q(inPoint.value, AVRational(num: 1, den: inPoint.timescale), timeBase)
             if av_seek_frame(context, streamIndex, target, AVSEEK_FLAG_BACKWARD) >= 0 {
                 avcodec_flush_buffers(decoder.pointer)
             }
@@ -116,6 +142,14 @@ public final class ClipReader {
     /// Whether a clip's pictures are large enough (over 8.3 MP: 4K and up) to be decoded on one
     /// thread, and to keep a show's moving frames in one encoder (``VideoSettings/motionRuns``).
     static func isLarge(codedPixels: Int) -> Bool { codedPixels > 3840 * 2160 / 2 }
+
+    /// The codecs whose decoders flag each frame interlaced or not (and its field order); for
+    /// the others the stream's field order decides for every frame.
+    static let fieldFlaggingCodecs: Set<String> = ["h264", "hevc", "mpeg1video", "mpeg2video", "mpeg4", "dvvideo", "mjpeg", "vc1",
+                                                   "prores", "h263", "vp9", "av1", "vp8"]
+
+    /// Whether the reader deinterlaces (it met an interlaced picture), and at which rate.
+    var deinterlacing: Deinterlacer.Rate? { deinterlacer == nil ? nil : deinterlaceRate }
 
     /// The show time of output frame `index`, relative to the clip's start of play.
     public func time(ofFrame index: Int) -> MediaTime { MediaTime(value: Int64(index), timescale: fps) }
@@ -138,10 +172,11 @@ public final class ClipReader {
     /// - Throws: ``ClipError`` `.unreadable` when not a single frame can be decoded.
     func advance() throws(ClipError) -> Bool? {
         guard produced < frameCount else { return nil }
-        // Output time t in the stream's time base: zero + inPoint + produced / fps.
-        let inPointTicks = av_rescale_q(inPoint.value, AVRational(num: 1, den: inPoint.timescale), timeBase)
-        let offsetTicks = av_rescale_q(Int64(produced), AVRational(num: 1, den: fps), timeBase)
-        let target = zero + inPointTicks + offsetTicks
+        // Output time t on the clock: zero + inPoint + produced / fps, rounded down (a frame
+        // a fraction of a tick after t is not due yet: an AVI's 1001/30000 s frames in a 30-fps show).
+        let seconds = (numerator: inPoint.value * Int64(fps) + Int64(produced) * Int64(inPoint.timescale),
+                       denominator: Int64(inPoint.timescale) * Int64(fps))
+        let target = zero + av_rescale_rnd(seconds.numerator, Int64(clock.den), seconds.denominator * Int64(clock.num), AV_ROUND_DOWN)
         produced += 1
         var changed = produced == 1
         // Move on while the next decoded frame is due (or nothing is shown yet).
@@ -149,8 +184,9 @@ public final class ClipReader {
             if !hasNext {
                 guard try decodeNext() else { break }
             }
-            guard !hasShown || timestamp(of: next) <= target else { break }
+            guard !hasShown || nextTime <= target else { break }
             swap(&shown, &next)
+            shownTime = nextTime
             av_frame_unref(next.pointer)
             hasShown = true
             hasNext = false
@@ -161,8 +197,8 @@ public final class ClipReader {
             throw ClipError(path: info.source.path, kind: .unreadable, reason: "not a single frame of its video could be decoded")
         }
         if ended && !hasNext && !warnings.contains(where: { $0.kind == .endedEarly }) {
-            let last = Double(timestamp(of: shown) - zero) * av_q2d(timeBase)
-            let wanted = Double(target - zero) * av_q2d(timeBase)
+            let last = Double(shownTime - zero) * av_q2d(clock)
+            let wanted = Double(target - zero) * av_q2d(clock)
             let frameGap = max(2 / Double(fps), 0.1)
             // Against the video's own length: sound that runs on after the pictures is no damage.
             if wanted - last > frameGap && last < (info.videoDuration ?? info.duration) - max(frameGap, 0.25) {
@@ -187,36 +223,89 @@ public final class ClipReader {
         }
     }
 
+    /// A decoded frame's time in the stream's time base.
     private func timestamp(of frame: OwnedFrame) -> Int64 {
         let t = frame.pointer.pointee.best_effort_timestamp
+        let zero = av_rescale_q(self.zero, clock, timeBase)
         return t == shim_av_nopts_value() ? (frame.pointer.pointee.pts == shim_av_nopts_value() ? zero : frame.pointer.pointee.pts) : t
     }
 
-    /// Decodes the next frame into `next`; false at the end of the stream.
+    /// Decodes (and deinterlaces) the next frame into `next`; false at the end of the stream.
     private func decodeNext() throws(ClipError) -> Bool {
-        while !ended {
-            let received = avcodec_receive_frame(decoder.pointer, next.pointer)
+        while true {
+            if let deinterlacer {
+                if deinterlacer.receive(into: next.pointer) == .frame {
+                    let pts = next.pointer.pointee.pts
+                    nextTime = pts == shim_av_nopts_value() ? nextTime : av_rescale_q(pts, deinterlacer.timeBase, clock)
+                    hasNext = true
+                    return true
+                }
+                if deinterlacerEnded { return false }
+            }
+            if ended {
+                guard let deinterlacer, !deinterlacerEnded else { return false }
+                deinterlacer.end()
+                deinterlacerEnded = true
+                continue
+            }
+            let received = avcodec_receive_frame(decoder.pointer, decoded.pointer)
             if received >= 0 {
                 decodedFrames += 1
+                let time = timestamp(of: decoded)
+                if deinterlacer != nil || isInterlaced(decoded.pointer) {
+                    try deinterlace(decoded.pointer, at: time)
+                    av_frame_unref(decoded.pointer)
+                    continue
+                }
+                av_frame_unref(next.pointer)
+                av_frame_move_ref(next.pointer, decoded.pointer)
+                nextTime = av_rescale_q(time, timeBase, clock)
                 hasNext = true
                 return true
-            }
-            if received == shim_averror_eof() {
-                ended = true
-                break
             }
             if received == shim_averror_invaliddata() {
                 noteDamage()
                 continue
             }
             guard received == shim_averror_eagain() else {
-                // A decoder failure mid-stream: what was decoded stands; the rest is held.
+                // The end of the stream, or a decoder failure mid-stream: what was decoded stands;
+                // the rest is held.
                 ended = true
-                break
+                continue
             }
             feedDecoder()
         }
-        return false
+    }
+
+    /// Whether a decoded picture is interlaced: by its own flag, or by the stream's field order
+    /// for a codec whose frames carry none.
+    private func isInterlaced(_ frame: UnsafeMutablePointer<AVFrame>) -> Bool {
+        frame.pointee.interlaced_frame != 0 || (!framesCarryFieldFlags && info.fieldOrder.isInterlaced)
+    }
+
+    /// Gives a decoded picture to the deinterlacer (built at the first interlaced one).
+    private func deinterlace(_ frame: UnsafeMutablePointer<AVFrame>, at time: Int64) throws(ClipError) {
+        if !framesCarryFieldFlags && info.fieldOrder.isInterlaced {
+            frame.pointee.interlaced_frame = 1
+            frame.pointee.top_field_first = info.fieldOrder == .topFirst ? 1 : 0
+        }
+        frame.pointee.pts = time
+        do {
+            if deinterlacer == nil {
+                deinterlacer = try Deinterlacer(frame: frame, timeBase: timeBase, rate: deinterlaceRate,
+                                                threads: Self.decodeThreads(codedPixels: info.codedSize.width * info.codedSize.height))
+            }
+            guard deinterlacer!.key == Deinterlacer.Key(width: frame.pointee.width, height: frame.pointee.height,
+                                                         format: frame.pointee.format) else {
+                // The pictures changed size or format mid-stream: what came before stands, the
+                // rest is held (as after a decoder failure).
+                ended = true
+                return
+            }
+            try deinterlacer!.send(frame)
+        } catch {
+            throw ClipError(path: info.source.path, kind: .decodeFailed, reason: "cannot deinterlace its frames (\(error))")
+        }
     }
 
     /// Gives the decoder its next video packet, or the end of the stream. A packet the decoder

@@ -14,9 +14,10 @@ final class YUVScaler {
     private let resize: OwnedScaleContext
     private let toRGB: OwnedScaleContext
     private let middle: OwnedFrame
-    /// RGB rows for a width that is not a multiple of 8, padded: libswscale's vectorised
-    /// converter works on 8 pixels at a time, writing up to 7 past the width when the stride has
-    /// room and leaving the last ones out when it has not.
+    /// RGB rows for a width that is not a multiple of 16, padded: libswscale's vectorised
+    /// converter works on 16 pixels at a time, writing up to 15 past the width when the stride
+    /// has room (past the end of the last row: 360 wide wrote 24 bytes past a 360x288 buffer)
+    /// and leaving the last ones out when it has not.
     private var padded: [UInt8] = []
     private var paddedStride: Int { (size.width + 15) / 16 * 16 * 3 }
 
@@ -64,7 +65,7 @@ final class YUVScaler {
             sws_scale(resize.pointer, planes, lines, 0, frame.pointee.height, &outPlanes, &outLines)
         }
         try check(rows, "sws_scale")
-        if size.width % 8 == 0 {
+        if size.width % 16 == 0 {
             try convert(into: target, stride: stride)
             return
         }
