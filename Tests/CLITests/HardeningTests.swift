@@ -347,17 +347,22 @@ struct HardeningTests {
         #expect(result.stderr == "slideshow: \(fifo): not a regular file (a FIFO), not a font file\n")
     }
 
-    @Test("H.264 in AVI or MPEG-TS is refused as a clip in the wrong container, not as 'not an image'",
+    /// Issue 31 item 11, then issue 33: H.264 in AVI or MPEG-TS was "not a JPEG, PNG, HEIF, AVIF
+    /// or WebP image"; it now plays as a clip, without a warning. (x264's B-frames in an AVI,
+    /// which has no pts: the frames the decoder gives out at the end have no timestamp and were
+    /// timed at 0, "its video stops at 0.00 s"; they follow the frame before now.)
+    @Test("H.264 in AVI or MPEG-TS plays as a clip, not 'not an image', its last frames in time",
           .enabled(if: which("ffmpeg") != nil, "skipped: needs ffmpeg"))
     func clipContainers() throws {
         let folder = try TemporaryFolder()
-        for (name, what) in [("x.avi", "an AVI movie"), ("x.ts", "an MPEG-TS stream")] {
+        for name in ["x.avi", "x.ts"] {
             let clip = folder.path(name)
             let made = try run(which("ffmpeg")!, ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=64x48:d=0.5", "-c:v", "libx264", "-y", clip])
             #expect(made.status == 0, "\(made.stderr)")
-            let result = try slideshow(["make", clip, "--size", "64x48", "-o", folder.path("v.mp4")], timeout: 60)
-            #expect(result.status == 1)
-            #expect(result.stderr == "slideshow: \(clip): is \(what); clips must be MP4, MOV, M4V, MKV or WebM\n")
+            let output = folder.path(name + ".mp4")
+            let result = try slideshow(["make", clip, "--size", "64x48", "--quiet", "-o", output], timeout: 60)
+            #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+            #expect(try probedFramesAndDuration(output).frames == 16)
         }
     }
 

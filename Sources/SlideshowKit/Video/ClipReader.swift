@@ -51,6 +51,8 @@ public final class ClipReader {
     /// The times of `shown` and `next` on `clock`.
     private var shownTime: Int64 = 0
     private var nextTime: Int64 = 0
+    /// The time of the frame decoded last, in the stream's time base.
+    private var lastDecodedTime: Int64?
     /// Built at the first interlaced picture.
     private var deinterlacer: Deinterlacer?
     private var deinterlacerEnded = false
@@ -223,11 +225,17 @@ public final class ClipReader {
         }
     }
 
-    /// A decoded frame's time in the stream's time base.
+    /// A decoded frame's time in the stream's time base: its best-effort timestamp, else its
+    /// pts, else (the frames a B-frame decoder gives out at the end of an AVI, which has no pts)
+    /// the frame before's time and duration; the clip's start for a first frame with none.
     private func timestamp(of frame: OwnedFrame) -> Int64 {
-        let t = frame.pointer.pointee.best_effort_timestamp
-        let zero = av_rescale_q(self.zero, clock, timeBase)
-        return t == shim_av_nopts_value() ? (frame.pointer.pointee.pts == shim_av_nopts_value() ? zero : frame.pointer.pointee.pts) : t
+        var t = frame.pointer.pointee.best_effort_timestamp
+        if t == shim_av_nopts_value() { t = frame.pointer.pointee.pts }
+        if t == shim_av_nopts_value() {
+            t = lastDecodedTime.map { $0 &+ max(1, frame.pointer.pointee.pkt_duration) } ?? av_rescale_q(zero, clock, timeBase)
+        }
+        lastDecodedTime = t
+        return t
     }
 
     /// Decodes (and deinterlaces) the next frame into `next`; false at the end of the stream.
