@@ -40,8 +40,8 @@ enum OpenH264 {
 /// - the held pictures and their held frames (the stills encoder's IDRs, the writer's skip
 ///   slices) and every frame of a show of cuts: bit-exact;
 /// - each motion run's frames: x264's own slices, which OpenH264 does not decode exactly
-///   (B-frames and weighted prediction round differently) and, after a long run, loses the
-///   run's last frame to the IDR that follows it (it puts out the next picture in its place).
+///   (B-frames and weighted prediction round differently) and, at the end of some runs, loses
+///   the run's last frame to the IDR that follows it (it puts out the next picture in its place).
 ///   So each run is compared with x264's own encoding of the same frames (the run and the hold
 ///   after it, a keyframe where the hold starts, our motion encoder's settings), decoded by
 ///   both: a frame OpenH264 loses there (below 40 dB) may be lost in ours; every other frame
