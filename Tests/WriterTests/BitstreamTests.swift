@@ -82,13 +82,30 @@ struct BitstreamTests {
         #expect(writer.frameNum(after: 3) == 4)
     }
 
-    @Test("skip slices need POC type 2, progressive frames and a reference frame")
+    @Test("under POC type 0 a skip slice carries its pic_order_cnt_lsb after frame_num: two a frame after the IDR, modulo MaxPicOrderCntLsb")
+    func skipSliceWithPictureOrder() throws {
+        let sps = SequenceParameterSet(profileIDC: 100, id: 1, log2MaxFrameNum: 4, picOrderCntType: 0, maxNumRefFrames: 3,
+                                       widthInMacroblocks: 120, heightInMapUnits: 68, frameMbsOnly: true, log2MaxPicOrderCntLsb: 5)
+        let writer = try SkipFrameWriter(sps: sps, encoderPPSIDs: [0, 1])
+        #expect(writer.ppsID == 2)
+        for (frames, lsb) in [(1, 2), (15, 30), (16, 0), (21, 10)] {
+            let slice = writer.skipSlice(frameNum: 5, framesAfterIDR: Int64(frames))
+            var reader = BitReader(rbsp: NALUnit.rbsp(of: slice))
+            #expect(try reader.ue() == 0 && reader.ue() == 5 && reader.ue() == 2)
+            #expect(try reader.bits(4) == 5)          // frame_num
+            #expect(try reader.bits(5) == UInt64(lsb))  // pic_order_cnt_lsb
+            #expect(try reader.flag() == false && reader.flag() == false && reader.flag() == false)
+            #expect(try reader.se() == 0 && reader.ue() == 1 && reader.ue() == 8160 && reader.flag() == true)
+        }
+    }
+
+    @Test("skip slices need POC type 2 or 0, progressive frames and a reference frame")
     func unsupportedStreams() {
         let base = SequenceParameterSet(profileIDC: 100, id: 0, log2MaxFrameNum: 4, picOrderCntType: 2, maxNumRefFrames: 3,
                                         widthInMacroblocks: 20, heightInMapUnits: 15, frameMbsOnly: true)
-        var poc0 = base
-        poc0.picOrderCntType = 0
-        #expect(throws: SkipFrameWriter.Unsupported.pictureOrder(0)) { try SkipFrameWriter(sps: poc0, encoderPPSIDs: [0]) }
+        var poc1 = base
+        poc1.picOrderCntType = 1
+        #expect(throws: SkipFrameWriter.Unsupported.pictureOrder(1)) { try SkipFrameWriter(sps: poc1, encoderPPSIDs: [0]) }
         var interlaced = base
         interlaced.frameMbsOnly = false
         #expect(throws: SkipFrameWriter.Unsupported.interlaced) { try SkipFrameWriter(sps: interlaced, encoderPPSIDs: [0]) }

@@ -5,7 +5,8 @@ import TestSupport
 
 /// Issue 25: in a show that composes frames, each run of consecutive pictures goes to an
 /// x264 of its own (B-frames, mb-tree, SPS/PPS id 1); held pictures stay the stills encoder's
-/// IDRs, and the writer's held frames copy them.
+/// IDRs, and the writer's held frames copy them. Issue 33: the stream has one SPS, the motion
+/// encoder's, which the stills encoder's IDRs are rewritten to.
 @Suite("Motion runs: an encoder a run, beside the stills encoder")
 struct MotionRunTests {
     static let size = Size(width: 128, height: 72)
@@ -85,9 +86,9 @@ struct MotionRunTests {
         #expect(probe.packets.map(\.dts) == Array(-1..<24))
         #expect(probe.packets.allSatisfy { $0.pts >= $0.dts && $0.pts - $0.dts <= H264Encoder.motionBFrames + 1 }, "\(probe.packets)")
 
-        // Both encoders' parameter sets (0 and 1), and the skip slices' PPS (2).
+        // One SPS, the motion encoder's (1); both encoders' PPSs (0 and 1), and the skip slices' (2).
         let ids = try Self.parameterSetIDs(of: path)
-        #expect(ids.sps == [0, 1] && ids.pps == [0, 1, 2])
+        #expect(ids.sps == [1] && ids.pps == [0, 1, 2])
 
         let frames = try FrameDecoder.frames(of: path, pixelFormat: "rgb24", width: Self.size.width, height: Self.size.height)
         #expect(frames.count == 25)
@@ -113,10 +114,33 @@ struct MotionRunTests {
         let ids = try Self.parameterSetIDs(of: path)
         #expect(ids.sps == [0] && ids.pps == [0, 1])
         let probe = try Probe(path)
+        #expect(try ProbedVideo(path: path).stream["has_b_frames"] == "0")
         #expect(probe.types.count == 15 && !probe.types.contains("B"))
         #expect(probe.packets.allSatisfy { $0.pts == $0.dts })
         // Pictures 5 and 6 are on consecutive frames: the one encoder codes 6 as a P frame.
         #expect(probe.keyFrames == [0, 5, 12])
+    }
+
+    @Test("the stills encoder's IDRs, rewritten to the motion encoder's SPS, decode to the same pixels as in a show of cuts (CABAC and CAVLC)",
+          arguments: ["medium", "ultrafast"])
+    func rewrittenIDRs(preset: String) async throws {
+        let folder = try TemporaryFolder()
+        var composing = VideoSettings(size: Self.size, preset: preset)
+        composing.composesFrames = true
+        var cuts = composing
+        cuts.composesFrames = false
+        // A held 0–4, a run 5–7, C held 8–11; as cuts, A held 0–4 then C.
+        let (a, b, c) = (gradient(Self.size, seed: 0), gradient(Self.size, seed: 1), gradient(Self.size, seed: 2))
+        try await writeVideo(to: folder.path("composing.mp4"), settings: composing, pictures: [a, b, a, b, c],
+                             starts: [0, 5, 6, 7, 8], endFrame: 12)
+        try await writeVideo(to: folder.path("cuts.mp4"), settings: cuts, pictures: [a, c], starts: [0, 8], endFrame: 12)
+        #expect(try Self.parameterSetIDs(of: folder.path("composing.mp4")).sps == [1])
+        let moving = try FrameDecoder.frames(of: folder.path("composing.mp4"), pixelFormat: "yuv420p", width: Self.size.width, height: Self.size.height)
+        let held = try FrameDecoder.frames(of: folder.path("cuts.mp4"), pixelFormat: "yuv420p", width: Self.size.width, height: Self.size.height)
+        #expect(moving.count == 12 && held.count == 12)
+        // The first picture: the same stills encoder, the same input, so the same pixels; its held frames too.
+        for frame in 0..<5 { #expect(moving[frame] == held[0], "frame \(frame)") }
+        for frame in 9..<12 { #expect(moving[frame] == moving[8], "frame \(frame)") }
     }
 
     @Test("the motion encoder's settings: B-frames that are not references, mb-tree over 6 frames, no psy, trellis in every decision, its own SPS id, CRF 2 below")

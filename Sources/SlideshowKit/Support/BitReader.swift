@@ -7,9 +7,13 @@ struct BitReader {
     struct EndOfData: Error {}
 
     private let bytes: [UInt8]
-    private var position = 0  // in bits
+    /// The next bit's place: bits read so far.
+    private(set) var position = 0
 
     init(rbsp: [UInt8]) { bytes = rbsp }
+
+    /// The bits not yet read.
+    var bitsLeft: Int { bytes.count * 8 - position }
 
     /// u(n).
     mutating func bits(_ count: Int) throws(EndOfData) -> UInt64 {

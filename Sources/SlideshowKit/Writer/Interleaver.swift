@@ -15,8 +15,10 @@ final class Interleaver {
     enum Video {
         /// An encoder packet for `frame`.
         case encoded(OwnedPacket, frame: Int64)
-        /// Held frames: all-skip P slices numbered on from `frameNumBefore`.
-        case held(Range<Int64>, frameNumBefore: Int)
+        /// Held frames: all-skip P slices numbered on from `frameNumBefore`, repeating the
+        /// picture at frame `repeating` (an IDR when the stream's POC type is 0: their picture
+        /// order counts from it).
+        case held(Range<Int64>, frameNumBefore: Int, repeating: Int64)
     }
 
     private let muxer: MP4Muxer
@@ -69,12 +71,13 @@ final class Interleaver {
                     video.removeFirst()
                     try muxer.write(encoded: packet.pointer)
                     continue
-                case .held(let frames, let frameNumBefore) where due(frames.lowerBound):
+                case .held(let frames, let frameNumBefore, let repeating) where due(frames.lowerBound):
                     guard let skipWriter else { preconditionFailure("held frames without a skip writer") }
                     let frameNum = skipWriter.frameNum(after: frameNumBefore)
-                    try muxer.write(bytes: NALUnit.startCode + skipWriter.skipSlice(frameNum: frameNum), frame: frames.lowerBound, keyframe: false)
+                    let slice = skipWriter.skipSlice(frameNum: frameNum, framesAfterIDR: frames.lowerBound - repeating)
+                    try muxer.write(bytes: NALUnit.startCode + slice, frame: frames.lowerBound, keyframe: false)
                     if frames.count > 1 {
-                        video[0] = .held(frames.lowerBound + 1..<frames.upperBound, frameNumBefore: frameNum)
+                        video[0] = .held(frames.lowerBound + 1..<frames.upperBound, frameNumBefore: frameNum, repeating: repeating)
                     } else {
                         video.removeFirst()
                     }

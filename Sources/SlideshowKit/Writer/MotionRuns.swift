@@ -9,16 +9,15 @@ internal import CFFmpeg
 /// encoder and must follow every packet of it. A run starts where the frame before was
 /// held (or at the show's start), so with an IDR anyway, and a fresh encoder costs nothing in
 /// the stream. Every motion encoder of a show has the same settings, so the same parameter
-/// sets (id 1), which go into the file's `avcC` beside the stills encoder's (id 0); the
-/// decoder switches at each IDR.
+/// sets (id 1); their SPS is the stream's only one (``SharedSequence``: the stills encoder's
+/// IDRs are rewritten to it), their PPS goes into the file's `avcC` beside the stills
+/// encoder's (id 0).
 final class MotionRuns {
     private let settings: VideoSettings
     /// The encoder of the run under way, or the one opened ready for the next run.
     private var encoder: H264Encoder?
     /// The motion encoders' global header (SPS and PPS, Annex B).
     let extradata: [UInt8]
-    /// The ids of the motion encoders' picture parameter sets.
-    let ppsIDs: [UInt32]
     /// Whether a run is under way: its encoder has been given pictures and not yet drained.
     private(set) var isRunning = false
 
@@ -28,10 +27,9 @@ final class MotionRuns {
         self.settings = settings
         let encoder = try H264Encoder(settings: settings, globalHeader: true, role: .motion)
         extradata = encoder.extradata
-        guard let sets = EncoderParameterSets(annexB: extradata) else {
+        guard EncoderParameterSets(annexB: extradata) != nil else {
             throw FFmpegError(call: "avcodec_open2(libx264): no sequence parameter set in the motion encoder's header", code: -EINVAL)
         }
-        ppsIDs = sets.ppsIDs
         self.encoder = encoder
     }
 

@@ -22,7 +22,10 @@ internal import CFFmpeg
 /// an encoder of its own (``MotionRuns``, B-frames and mb-tree), opened for the run and
 /// drained at its end, before the frames held after it; the held pictures between runs go to
 /// the stills encoder, as in a show of cuts. To know whether a picture starts a run, the
-/// engine keeps it until the next one comes (or the end): one picture more in memory.
+/// engine keeps it until the next one comes (or the end): one picture more in memory. The
+/// stream has one SPS, the motion encoders' (POC type 0): the stills encoder's IDRs are
+/// rewritten to it (``SharedSequence``), and the held frames' skip slices carry their picture
+/// order, so that decoders which mishandle a change of SPS (OpenH264) play every frame.
 final class WriterEngine {
     private let settings: VideoSettings
     /// The stills encoder: held pictures, and in a show of cuts every picture.
@@ -30,6 +33,8 @@ final class WriterEngine {
     private let stillsSkip: SkipFrameWriter?
     /// Motion runs' encoders, in a show that composes frames with held frames skipped.
     private let motion: MotionRuns?
+    /// With ``motion``: the stream's one SPS, into which the stills encoder's slices are rewritten.
+    private let sharedSequence: SharedSequence?
     /// The last picture given to the encoder, for held frames it encodes again.
     private var lastPicture: EncoderPicture?
     /// With ``motion``: the last picture appended, not yet given to an encoder.
@@ -68,17 +73,23 @@ final class WriterEngine {
         var extradata = stills.extradata
         var stillsSkip: SkipFrameWriter? = nil
         var motion: MotionRuns? = nil
+        var sharedSequence: SharedSequence? = nil
         if settings.hold == .skip, let sets = EncoderParameterSets(annexB: extradata) {
-            motion = settings.composesFrames && settings.motionRuns ? try MotionRuns(settings: settings) : nil
-            if let writer = try? SkipFrameWriter(sps: sets.sps, encoderPPSIDs: sets.ppsIDs + (motion?.ppsIDs ?? [])) {
+            let runs = settings.composesFrames && settings.motionRuns ? try MotionRuns(settings: settings) : nil
+            if let runs, let shared = try? SharedSequence(stills: extradata, motion: runs.extradata),
+               let writer = try? SkipFrameWriter(sps: shared.sps, encoderPPSIDs: shared.ppsIDs) {
+                // A moving show: the motion encoders' SPS for the whole stream, three PPSs.
+                (motion, sharedSequence, stillsSkip) = (runs, shared, writer)
+                extradata = shared.extradata + NALUnit.startCode + writer.pictureParameterSet
+            } else if let writer = try? SkipFrameWriter(sps: sets.sps, encoderPPSIDs: sets.ppsIDs) {
+                // A show of cuts (or runs that cannot share the SPS: the one encoder takes them).
                 stillsSkip = writer
-                extradata += (motion?.extradata ?? []) + NALUnit.startCode + writer.pictureParameterSet
-            } else {
-                motion = nil
+                extradata += NALUnit.startCode + writer.pictureParameterSet
             }
         }
         self.stillsSkip = stillsSkip
         self.motion = motion
+        self.sharedSequence = sharedSequence
         muxer = try MP4Muxer(path: path, encoder: stills, extradata: extradata, framesPerSecond: settings.framesPerSecond,
                              decodeDelay: motion == nil ? 0 : H264Encoder.motionDecodeDelay, metadata: metadata)
         if let audio { try muxer.addAudioStream(from: audio) }
@@ -196,7 +207,7 @@ final class WriterEngine {
         if let skipWriter = stillsSkip {
             if lastPacket >= after {
                 // The encoder has given out the picture already: its copies follow at once.
-                try writeHolds(frames, with: skipWriter)
+                try writeHolds(frames, after: after, with: skipWriter)
             } else {
                 pendingHolds.append((after: after, frames: frames))
             }
@@ -248,32 +259,47 @@ final class WriterEngine {
                 packet.pointee.pts = frame
                 packet.pointee.dts = frame
             }
+            let copy = try OwnedPacket()
+            if encoder === stills, let sharedSequence {
+                // In the stream's one SPS (a copy of the bytes, a little longer).
+                let bytes = Array(UnsafeBufferPointer(start: packet.pointee.data, count: Int(packet.pointee.size)))
+                let rewritten: [UInt8]
+                do {
+                    rewritten = try sharedSequence.rewrite(stillsPacket: bytes)
+                } catch {
+                    throw FFmpegError(call: "avcodec_receive_packet: the stills encoder's frame \(index) does not fit the stream's one SPS (\(error))",
+                                      code: -EINVAL)
+                }
+                try check(av_new_packet(copy.pointer, Int32(rewritten.count)), "av_new_packet")
+                copy.pointer.pointee.data.update(from: rewritten, count: rewritten.count)
+                try check(av_packet_copy_props(copy.pointer, packet), "av_packet_copy_props")
+            } else {
+                // A reference (no copy of the bytes): the encoder reuses its packet.
+                try check(av_packet_ref(copy.pointer, packet), "av_packet_ref")
+            }
             if encoder === stills, let sps = stillsSkip?.sps {
-                let bytes = UnsafeBufferPointer(start: packet.pointee.data, count: Int(packet.pointee.size))
+                let bytes = UnsafeBufferPointer(start: copy.pointer.pointee.data, count: Int(copy.pointer.pointee.size))
                 if let slice = Self.firstSlice(in: bytes, sps: sps) {
                     lastFrameNum = slice.frameNum
                 }
             }
-            // A reference (no copy of the bytes): the encoder reuses its packet.
-            let copy = try OwnedPacket()
-            try check(av_packet_ref(copy.pointer, packet), "av_packet_ref")
             try interleaver.push(.encoded(copy, frame: index))
         }
         guard output == .packet, written else { return output }
         lastPacket = max(lastPacket, index)
         if let skipWriter = stillsSkip, let next = pendingHolds.first, next.after <= lastPacket {
             pendingHolds.removeFirst()
-            try writeHolds(next.frames, with: skipWriter)
+            try writeHolds(next.frames, after: next.after, with: skipWriter)
         }
         return output
     }
 
-    /// Writes held frames: all-skip P slices repeating the picture just written.
-    private func writeHolds(_ frames: Range<Int64>, with skipWriter: SkipFrameWriter) throws {
+    /// Writes held frames: all-skip P slices repeating the picture just written, at frame `after`.
+    private func writeHolds(_ frames: Range<Int64>, after: Int64, with skipWriter: SkipFrameWriter) throws {
         // They may wait for the sound as a range; their frame_nums follow on from here.
         let before = lastFrameNum
         for _ in frames { lastFrameNum = skipWriter.frameNum(after: lastFrameNum) }
-        try interleaver.push(.held(frames, frameNumBefore: before))
+        try interleaver.push(.held(frames, frameNumBefore: before, repeating: after))
     }
 
     /// The header of the first coded slice in an Annex B packet.

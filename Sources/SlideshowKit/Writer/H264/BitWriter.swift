@@ -28,6 +28,25 @@ struct BitWriter {
         write(ue: value > 0 ? UInt32(2 * Int64(value) - 1) : UInt32(-2 * Int64(value)))
     }
 
+    /// Whether the next bit starts a byte.
+    var isByteAligned: Bool { used == 0 }
+
+    /// Whole bytes, at a byte boundary (e.g. CABAC slice data after its alignment bits).
+    mutating func append<Bytes: Collection<UInt8>>(alignedBytes: Bytes) {
+        precondition(used == 0, "bytes appended off a byte boundary")
+        bytes.append(contentsOf: alignedBytes)
+    }
+
+    /// The next `count` bits of `reader`, as they are.
+    mutating func copy(_ count: Int, from reader: inout BitReader) throws(BitReader.EndOfData) {
+        var left = count
+        while left > 0 {
+            let chunk = min(left, 32)
+            write(bits: try reader.bits(chunk), count: chunk)
+            left -= chunk
+        }
+    }
+
     /// rbsp_trailing_bits(): a one, then zeros to the byte boundary; returns the RBSP.
     mutating func finishRBSP() -> [UInt8] {
         writeBit(true)

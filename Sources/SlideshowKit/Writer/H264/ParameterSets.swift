@@ -8,6 +8,11 @@ struct SequenceParameterSet: Equatable {
     var widthInMacroblocks: Int
     var heightInMapUnits: Int
     var frameMbsOnly: Bool
+    /// `log2_max_pic_order_cnt_lsb` under POC type 0 (the width of a slice's
+    /// `pic_order_cnt_lsb`); 0 under the other types.
+    var log2MaxPicOrderCntLsb = 0
+    /// `chroma_format_idc` (1: 4:2:0).
+    var chromaFormatIDC: UInt32 = 1
 
     /// Macroblocks in a frame: PicSizeInMbs for progressive frames.
     var macroblocksPerFrame: Int { widthInMacroblocks * heightInMapUnits * (frameMbsOnly ? 1 : 2) }
@@ -27,6 +32,7 @@ extension SequenceParameterSet {
             id = try reader.ue()
             if [100, 110, 122, 244, 44, 83, 86, 118, 128, 138, 139, 134, 135].contains(profileIDC) {
                 let chromaFormat = try reader.ue()
+                chromaFormatIDC = chromaFormat
                 if chromaFormat == 3 { _ = try reader.flag() }  // separate_colour_plane_flag
                 _ = try reader.ue()  // bit_depth_luma_minus8
                 _ = try reader.ue()  // bit_depth_chroma_minus8
@@ -41,7 +47,7 @@ extension SequenceParameterSet {
             picOrderCntType = try reader.ue()
             switch picOrderCntType {
             case 0:
-                _ = try reader.ue()  // log2_max_pic_order_cnt_lsb_minus4
+                log2MaxPicOrderCntLsb = Int(try reader.ue()) + 4
             case 1:
                 _ = try reader.flag()
                 _ = try reader.se()
@@ -66,6 +72,78 @@ extension SequenceParameterSet {
             next = (last + (try reader.se()) + 256) % 256
             last = next == 0 ? last : next
         }
+    }
+}
+
+/// What a slice header's layout depends on in a picture parameter set (H.264 §7.3.2.2).
+struct PictureParameterSet: Equatable {
+    var id: UInt32
+    var spsID: UInt32
+    /// CABAC (slice data byte-aligned after the header) rather than CAVLC.
+    var entropyCodingMode: Bool
+    var bottomFieldPicOrderInFramePresent: Bool
+    var sliceGroups: UInt32
+    var deblockingFilterControlPresent: Bool
+    var redundantPicCntPresent: Bool
+
+    enum ParseError: Error, Equatable { case notAPPS, truncated }
+
+    /// Parses a PPS NAL unit (header byte included).
+    init(nalUnit: [UInt8]) throws(ParseError) {
+        guard NALUnit.type(of: nalUnit) == 8 else { throw .notAPPS }
+        var reader = BitReader(rbsp: NALUnit.rbsp(of: nalUnit))
+        do {
+            id = try reader.ue()
+            spsID = try reader.ue()
+            entropyCodingMode = try reader.flag()
+            bottomFieldPicOrderInFramePresent = try reader.flag()
+            sliceGroups = try reader.ue() + 1
+            guard sliceGroups == 1 else {
+                // Slice group maps (Baseline's FMO) never come from x264; their syntax is not read.
+                deblockingFilterControlPresent = false
+                redundantPicCntPresent = false
+                return
+            }
+            _ = try reader.ue()  // num_ref_idx_l0_default_active_minus1
+            _ = try reader.ue()  // num_ref_idx_l1_default_active_minus1
+            _ = try reader.flag()  // weighted_pred_flag
+            _ = try reader.bits(2)  // weighted_bipred_idc
+            _ = try reader.se()  // pic_init_qp_minus26
+            _ = try reader.se()  // pic_init_qs_minus26
+            _ = try reader.se()  // chroma_qp_index_offset
+            deblockingFilterControlPresent = try reader.flag()
+            _ = try reader.flag()  // constrained_intra_pred_flag
+            redundantPicCntPresent = try reader.flag()
+        } catch {
+            throw .truncated
+        }
+    }
+
+    /// The same PPS NAL unit naming another SPS: every other field copied bit for bit.
+    static func pointing(_ nalUnit: [UInt8], atSPS spsID: UInt32) throws(ParseError) -> [UInt8] {
+        guard NALUnit.type(of: nalUnit) == 8 else { throw .notAPPS }
+        let rbsp = NALUnit.rbsp(of: nalUnit)
+        var reader = BitReader(rbsp: rbsp)
+        var bits = BitWriter()
+        do {
+            bits.write(ue: try reader.ue())  // pic_parameter_set_id
+            _ = try reader.ue()  // seq_parameter_set_id
+            bits.write(ue: spsID)
+            try bits.copy(RBSP.payloadBits(rbsp) - reader.position, from: &reader)
+        } catch {
+            throw .truncated
+        }
+        return NALUnit.make(header: nalUnit[0], rbsp: bits.finishRBSP())
+    }
+}
+
+/// Where an RBSP's payload ends.
+enum RBSP {
+    /// The bits before `rbsp_stop_one_bit` (the last set bit; zero bytes after it, such as
+    /// CABAC's `cabac_zero_word`s, are not payload).
+    static func payloadBits(_ rbsp: [UInt8]) -> Int {
+        guard let last = rbsp.lastIndex(where: { $0 != 0 }) else { return 0 }
+        return last * 8 + 7 - rbsp[last].trailingZeroBitCount
     }
 }
 

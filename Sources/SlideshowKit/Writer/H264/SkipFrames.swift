@@ -9,8 +9,9 @@
 /// prediction, deblocking control present), added beside the encoder's in the stream's
 /// configuration. Each slice is a reference picture that carries on the encoder's
 /// `frame_num` sequence; sliding-window reference marking keeps the decoder's list in step.
-/// The stream must use `pic_order_cnt_type` 2 (x264 does when there are no B-frames), where
-/// picture order follows decoding order.
+/// The stream uses `pic_order_cnt_type` 2 (x264's without B-frames: a show of cuts), where
+/// picture order follows decoding order, or 0 (a moving show's one SPS, ``SharedSequence``),
+/// where each slice carries its `pic_order_cnt_lsb`: two a frame after the IDR it repeats.
 struct SkipFrameWriter {
     let sps: SequenceParameterSet
     /// The id of the writer's own picture parameter set.
@@ -22,7 +23,7 @@ struct SkipFrameWriter {
     ///   - sps: the encoder's sequence parameter set.
     ///   - encoderPPSIDs: the ids the encoder's own PPSs use; the writer picks the next free one.
     init(sps: SequenceParameterSet, encoderPPSIDs: [UInt32]) throws(Unsupported) {
-        guard sps.picOrderCntType == 2 else { throw .pictureOrder(sps.picOrderCntType) }
+        guard sps.picOrderCntType == 2 || sps.picOrderCntType == 0 else { throw .pictureOrder(sps.picOrderCntType) }
         guard sps.frameMbsOnly else { throw .interlaced }
         guard sps.maxNumRefFrames > 0 else { throw .noReferenceFrames }
         self.sps = sps
@@ -51,14 +52,22 @@ struct SkipFrameWriter {
     }
 
     /// One held frame: a non-IDR reference P slice of all-skipped macroblocks (H.264 §7.3.3, §7.3.4).
-    /// - Parameter frameNum: the previous reference frame's `frame_num` plus one, modulo MaxFrameNum.
-    func skipSlice(frameNum: Int) -> [UInt8] {
+    /// - Parameters:
+    ///   - frameNum: the previous reference frame's `frame_num` plus one, modulo MaxFrameNum.
+    ///   - framesAfterIDR: under POC type 0, how many frames after the IDR it repeats this
+    ///     one is shown (its picture order count is twice that, the IDR's 0); unused under type 2.
+    func skipSlice(frameNum: Int, framesAfterIDR: Int64 = 0) -> [UInt8] {
         var bits = BitWriter()
         bits.write(ue: 0)        // first_mb_in_slice
         bits.write(ue: 5)        // slice_type: P, every slice of the picture
         bits.write(ue: ppsID)    // pic_parameter_set_id
         bits.write(bits: UInt64(frameNum), count: sps.log2MaxFrameNum)
-        // frame_mbs_only: no field_pic_flag; not IDR: no idr_pic_id; POC type 2: no POC fields.
+        // frame_mbs_only: no field_pic_flag; not IDR: no idr_pic_id. POC type 2: no POC
+        // fields; type 0: the lsb (the writer's PPS has no bottom field order).
+        if sps.picOrderCntType == 0 {
+            let lsb = UInt64(truncatingIfNeeded: 2 * framesAfterIDR) & ((1 << UInt64(sps.log2MaxPicOrderCntLsb)) - 1)
+            bits.write(bits: lsb, count: sps.log2MaxPicOrderCntLsb)
+        }
         bits.write(flag: false)  // num_ref_idx_active_override_flag
         bits.write(flag: false)  // ref_pic_list_modification_flag_l0
         bits.write(flag: false)  // adaptive_ref_pic_marking_mode_flag: sliding window
