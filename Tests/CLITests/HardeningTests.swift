@@ -366,6 +366,29 @@ struct HardeningTests {
         }
     }
 
+    /// Issue 31 item 12: a show of clips alone ignores `--duration` (the README says so), even
+    /// when it would leave each item no frame: 91 one-frame clips with the default 3 s, and a
+    /// 2-s title card in a clips-only show with `--duration 1`. A photo among them is refused.
+    @Test("a show of clips alone ignores a --duration that leaves its items no frame, and a card beside it",
+          .enabled(if: which("ffmpeg") != nil, "skipped: needs ffmpeg"))
+    func clipsAloneIgnoreTheDuration() throws {
+        let folder = try TemporaryFolder()
+        let clip = folder.path("one.mp4")
+        let made = try run(which("ffmpeg")!, ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=64x48:r=30", "-frames:v", "1", "-c:v", "libx264", "-y", clip])
+        #expect(made.status == 0, "\(made.stderr)")
+        let many = try slideshow(["make"] + [String](repeating: clip, count: 91) + ["--size", "64x48", "--quiet", "-o", folder.path("many.mp4")], timeout: 120)
+        #expect(many.status == 0, "\(many.stderr)")
+        #expect(try probedFramesAndDuration(folder.path("many.mp4")).frames == 91)
+        let carded = try slideshow(["make", clip, clip, "--size", "64x48", "--duration", "1", "--title-card", "Title", "--title-card-duration", "2",
+                                    "--quiet", "-o", folder.path("card.mp4")], timeout: 60)
+        #expect(carded.status == 0, "\(carded.stderr)")
+        #expect(try probedFramesAndDuration(folder.path("card.mp4")).frames == 62)
+        let mixed = try slideshow(["make"] + [String](repeating: clip, count: 90) + [samplePhotos[0], "--size", "64x48", "-o", folder.path("mixed.mp4")], timeout: 120)
+        #expect(mixed.status == 64)
+        #expect(mixed.stderr.contains("--duration: 3.0 s in total at 30 fps gives 90 frames for 91 photos"), "\(mixed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("mixed.mp4")))
+    }
+
     @Test("a part to play (#t=) on a photo is a usage error, not ignored")
     func partOnAPhoto() throws {
         let folder = try TemporaryFolder()

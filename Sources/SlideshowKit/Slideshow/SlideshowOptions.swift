@@ -1,3 +1,5 @@
+import Foundation
+
 /// A slideshow's settings as a person writes them, on the command line (`slideshow make`) or
 /// in a batch manifest, and the product's defaults (``defaults``).
 ///
@@ -257,8 +259,26 @@ public struct SlideshowOptions: Sendable, Hashable {
     public func slideshow(photos: [Photo], output: String, overwrite: Bool = false) throws(OptionError) -> Slideshow {
         var show = try parsed(photos: photos, output: output)
         show.overwrite = overwrite
-        try check(show, photoCount: photos.count)
+        do {
+            try check(show, photoCount: photos.count)
+        } catch where (error.field == .duration || error.field == .titleCardDuration) && Self.noneIsAnImage(photos) {
+            // A show of clips alone lasts as long as they do, whatever its total:
+            // ``Slideshow/validate()`` checks it again once the clips' lengths are known.
+        }
         return show
+    }
+
+    /// Whether no item is an image by its first bytes (all clips, likely): a length that
+    /// leaves each item no frame is then not refused before the items are read. False when
+    /// one cannot be read (its own error comes later).
+    static func noneIsAnImage(_ photos: [Photo]) -> Bool {
+        photos.allSatisfy { photo in
+            guard PhotoFile.isRegularFile(photo.path), let handle = FileHandle(forReadingAtPath: photo.path) else { return false }
+            defer { try? handle.close() }
+            guard let bytes = try? handle.read(upToCount: 64) else { return false }
+            if case .supported = FormatSniffer.sniff([UInt8](bytes)) { return false }
+            return true
+        }
     }
 
     /// The show's own rules, in these settings' words: the show knows only its length, the
