@@ -144,10 +144,10 @@ private func placementExists(frames: Int, fps: Int, even bounds: [Int], beats ti
     return true
 }
 
-/// The `--json` report of a `make` run, or nil when it failed.
-private func jsonReport(_ tool: String, _ arguments: [String]) -> [String: Any]? {
+/// What a program prints on stdout, or nil when it cannot start or fails.
+private func standardOutput(_ executable: String, _ arguments: [String]) -> Data? {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: tool)
+    process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     let pipe = Pipe()
     process.standardOutput = pipe
@@ -155,37 +155,27 @@ private func jsonReport(_ tool: String, _ arguments: [String]) -> [String: Any]?
     guard (try? process.run()) != nil else { return nil }
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    guard process.terminationStatus == 0 else { return nil }
-    return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+    return process.terminationStatus == 0 ? data : nil
+}
+
+/// The times a tracker prints, one a line.
+private func times(_ data: Data) -> [Double] {
+    String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+}
+
+/// The `--json` report of a `make` run, or nil when it failed.
+private func jsonReport(_ tool: String, _ arguments: [String]) -> [String: Any]? {
+    standardOutput(tool, arguments).flatMap { (try? JSONSerialization.jsonObject(with: $0)) as? [String: Any] }
 }
 
 /// The beats librosa's tracker (`librosa.beat.beat_track`, Ellis's) finds in a sound file; nil
 /// when python3 has no librosa (`pip install librosa`).
 private func librosaBeats(_ path: String) -> [Double]? {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", "import sys, librosa\ny, sr = librosa.load(sys.argv[1], sr=22050)\nprint('\\n'.join(str(t) for t in librosa.beat.beat_track(y=y, sr=sr, units='time')[1]))", path]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
-    guard (try? process.run()) != nil else { return nil }
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else { return nil }
-    return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { Double($0) }
+    let script = "import sys, librosa\ny, sr = librosa.load(sys.argv[1], sr=22050)\nprint('\\n'.join(str(t) for t in librosa.beat.beat_track(y=y, sr=sr, units='time')[1]))"
+    return standardOutput("/usr/bin/env", ["python3", "-c", script, path]).map(times)
 }
 
 /// The beats `aubio beat` finds in a sound file (2048-sample window, 512 hop, as the tests use it).
 private func aubioBeats(_ aubio: String, _ path: String) -> [Double]? {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: aubio)
-    process.arguments = ["beat", "-B", "2048", "-H", "512", "-i", path]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
-    guard (try? process.run()) != nil else { return nil }
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else { return nil }
-    return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+    standardOutput(aubio, ["beat", "-B", "2048", "-H", "512", "-i", path]).map(times)
 }
