@@ -57,6 +57,8 @@ import Testing
         let music = MusicLayout(start: 0, passLength: 10, loops: false)
         let placed = BeatCutPlanner.place(frameCount: 600, framesPerSecond: 30, evenCuts: [150, 300, 450], grid: grid, music: music)
         #expect(placed == .failure(.noBeatNearCut(cut: 2)))
+        // Photo 2 (the third) is the one whose end has no beat.
+        #expect(BeatCutFallback.noBeatNearCut(cut: 2).photo == 2 && BeatCutFallback.noBeatNearCut(cut: 2).reason == "music-ends")
     }
 
     /// 3 photos of 90 frames, beats every 0.7 s from 0. Every 2nd beat (1.4 s ≤ 1.5 s) puts the

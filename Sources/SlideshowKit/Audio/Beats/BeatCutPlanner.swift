@@ -46,11 +46,12 @@ public enum BeatCutFallback: Error, Sendable, Hashable, CustomStringConvertible 
         }
     }
 
-    /// The item (0 for the first, in play order) that cannot be fitted, when one is to blame.
+    /// The item (0 for the first, in play order) that cannot be fitted, when one is to blame:
+    /// for music that ends, the one whose end has no beat.
     public var photo: Int? {
         switch self {
         case .shareOutOfBounds(let photo, _), .transitionsDoNotFit(let photo): photo
-        case .noBeatNearCut(let cut): cut + 1
+        case .noBeatNearCut(let cut): cut
         default: nil
         }
     }
