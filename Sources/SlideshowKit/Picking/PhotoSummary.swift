@@ -40,6 +40,14 @@ public struct PhotoSummary: Sendable, Hashable {
     public var fileBytes: Int = 0
     /// The share of pixels from 215 to 249: paper white, for telling documents.
     public var paperWhite: Double = 0
+    /// Faces large enough at the analysis size to tell their eyes (``PhotoAnalysis/eyes(in:width:height:)``).
+    public var faces: Int = 0
+    /// Of those, the faces where an open eye was found.
+    public var facesWithOpenEyes: Int = 0
+
+    /// 1 without faces to judge, else from 0.5 (every face's eyes shut or hidden) to 1 (every
+    /// face's eyes open): a blink loses to its sibling, whatever else is equal.
+    public var eyes: Double { faces == 0 ? 1 : 0.5 + 0.5 * Double(facesWithOpenEyes) / Double(faces) }
 
     /// The capture time in seconds since 1970 (``CaptureDate/secondsSince1970``).
     public var seconds: Int64? { captureDate?.secondsSince1970 }

@@ -181,7 +181,7 @@ public enum Picker {
                 // Within 80% of the sharpest counts as sharp: exposure decides between sharp siblings
                 // (clipping sharpens edges, so an over-exposed copy may measure sharper).
                 let exposure = s.exposure
-                score[member] = min(1, relative / 0.8) * exposure * exposure * (s.content == .screenshot || s.content == .document ? 0.33 : 1)
+                score[member] = min(1, relative / 0.8) * exposure * exposure * s.eyes * (s.content == .screenshot || s.content == .document ? 0.33 : 1)
             }
             // Equal scores: more pixels (not a crop), then more bytes a pixel (less compressed), then sharper, then earlier.
             func key(_ i: Int) -> (Double, Int, Double, Double, Int) {
