@@ -4,12 +4,15 @@ import Foundation
 ///
 /// A photo is decoded to cover about 320x320 (``analysisSize``) through the image stage's own
 /// path (``ImageManager``: TurboJPEG's DCT scaling, so a 12-megapixel JPEG decodes at 1/8,
-/// some 500x375; HEIF and AVIF resampled from their decoded planes; colour managed, upright);
+/// some 500x375; a HEIF's own thumbnail where it has one of 240 pixels or more, else HEIF and
+/// AVIF resampled from their decoded planes; colour managed, upright);
 /// a clip's first picture is decoded at about 256 pixels wide. Only the summary outlives the
 /// call: memory is a decode or two per core, whatever the number of inputs.
 public enum PhotoAnalysis {
     /// The size the analysis decodes to cover.
     public static let analysisSize = Size(width: 320, height: 320)
+    /// The shortest side of a HEIF thumbnail the analysis takes instead of the picture.
+    static let thumbnailSide = 240
 
     /// The summaries of `paths`, in parallel on every core, in the paths' order.
     /// - Parameters:
@@ -48,7 +51,12 @@ public enum PhotoAnalysis {
         let fileBytes = bytes.count
         let image: RGBImage
         do throws(ImageProblem) {
-            image = try manager.decodeOriented(bytes, target: analysisSize, mode: .aspectFit, background: .black).0
+            // A HEIF's own thumbnail where it has one large enough: a phone's 320x240 instead of its 12 MP grid.
+            if info.format == .heif, let thumbnail = try HEIFDecoder(bytes, formatName: "HEIF").thumbnail(shorterSideAtLeast: thumbnailSide) {
+                image = thumbnail
+            } else {
+                image = try manager.decodeOriented(bytes, target: analysisSize, mode: .aspectFit, background: .black).0
+            }
         } catch {
             throw error.error(for: path)
         }

@@ -290,6 +290,47 @@ final class HEIFDecoder {
         }
     }
 
+    /// The largest 8-bit thumbnail the file carries whose shorter side is at least `minimum`,
+    /// decoded upright (its own transformations applied) to RGB; nil when it has none that large.
+    /// Phones store one of some 320x240 beside the full picture: picking reads it instead of
+    /// decoding a 12-megapixel grid.
+    /// - Throws: libheif's failure to decode the thumbnail, as ``problem(_:formatName:)``.
+    func thumbnail(shorterSideAtLeast minimum: Int) throws(ImageProblem) -> RGBImage? {
+        let count = Int(heif_image_handle_get_number_of_thumbnails(handle))
+        guard count > 0 else { return nil }
+        var ids = [heif_item_id](repeating: 0, count: count)
+        let listed = Int(heif_image_handle_get_list_of_thumbnail_IDs(handle, &ids, Int32(count)))
+        var best: (handle: OpaquePointer, pixels: Int)?
+        for id in ids.prefix(max(0, min(listed, count))) {
+            var thumbnail: OpaquePointer?
+            guard heif_image_handle_get_thumbnail(handle, id, &thumbnail).code == heif_error_Ok, let thumbnail else { continue }
+            let width = Int(heif_image_handle_get_width(thumbnail)), height = Int(heif_image_handle_get_height(thumbnail))
+            if min(width, height) >= minimum, width * height > best?.pixels ?? 0, heif_image_handle_get_luma_bits_per_pixel(thumbnail) == 8 {
+                if let previous = best { heif_image_handle_release(previous.handle) }
+                best = (thumbnail, width * height)
+            } else {
+                heif_image_handle_release(thumbnail)
+            }
+        }
+        guard let chosen = best?.handle else { return nil }
+        defer { heif_image_handle_release(chosen) }
+        return try withDecodedImage(heif_colorspace_RGB, heif_chroma_interleaved_RGB, of: chosen) { decoded throws(ImageProblem) -> RGBImage in
+            var stride: Int32 = 0
+            guard let plane = heif_image_get_plane_readonly(decoded, heif_channel_interleaved, &stride) else {
+                throw ImageProblem(.corrupt, "corrupt \(formatName) data (no decoded thumbnail)")
+            }
+            let width = Int(heif_image_get_width(decoded, heif_channel_interleaved))
+            let height = Int(heif_image_get_height(decoded, heif_channel_interleaved))
+            var pixels = [UInt8](repeating: 0, count: width * height * 3)
+            pixels.withUnsafeMutableBufferPointer { out in
+                for y in 0..<height {
+                    (out.baseAddress! + y * width * 3).update(from: plane + y * Int(stride), count: width * 3)
+                }
+            }
+            return RGBImage(width: width, height: height, channels: 3, pixels: pixels)
+        }
+    }
+
     /// Resamples three full-size planes into a new interleaved RGB image of `size`.
     private static func resample(_ planes: [UnsafePointer<UInt8>], strides: [Int32], with resampler: SlicedResampler,
                                  to size: Size) throws(ImageProblem) -> RGBImage {
@@ -322,6 +363,7 @@ final class HEIFDecoder {
     /// - Throws: `.unsupported` when the decoder cannot start; libheif's failure as
     ///   ``problem(_:formatName:)``; what `body` throws.
     private func withDecodedImage<Result>(_ colorspace: heif_colorspace, _ chroma: heif_chroma, ignoringTransformations: Bool = false,
+                                          of item: OpaquePointer? = nil,
                                           _ body: (OpaquePointer) throws(ImageProblem) -> Result) throws(ImageProblem) -> Result {
         guard let options = heif_decoding_options_alloc() else {
             throw ImageProblem(.unsupported, "cannot start the \(formatName) decoder (out of memory)")
@@ -330,7 +372,7 @@ final class HEIFDecoder {
         options.pointee.ignore_transformations = ignoringTransformations ? 1 : 0
         options.pointee.convert_hdr_to_8bit = 0
         var decoded: OpaquePointer?
-        let status = heif_decode_image(handle, &decoded, colorspace, chroma, options)
+        let status = heif_decode_image(item ?? handle, &decoded, colorspace, chroma, options)
         guard status.code == heif_error_Ok, let decoded else { throw Self.problem(status, formatName: formatName) }
         defer { heif_image_release(decoded) }
         return try body(decoded)
