@@ -130,8 +130,15 @@ public enum FaceFraming {
 /// Finds faces in a grey image: the small interface the framing stands on, so another
 /// detector (dlib's, a neural one) can replace OpenCV's cascade.
 protocol FaceDetector: Sendable {
-    /// Face rectangles, in the grey image's pixels.
-    func faces(inGrey grey: [UInt8], width: Int, height: Int) -> [Rect]
+    /// Face rectangles at least `minimumSize` pixels wide, in the grey image's pixels.
+    func faces(inGrey grey: [UInt8], width: Int, height: Int, minimumSize: Int) -> [Rect]
+}
+
+extension FaceDetector {
+    /// Face rectangles of 20 pixels or more (the cascades' own window).
+    func faces(inGrey grey: [UInt8], width: Int, height: Int) -> [Rect] {
+        faces(inGrey: grey, width: width, height: height, minimumSize: 20)
+    }
 }
 
 /// OpenCV's cascade classifier: owns one `sfd_cascade`, freed once in deinit.
@@ -151,13 +158,13 @@ final class CascadeFaceDetector: FaceDetector, @unchecked Sendable {
 
     deinit { sfd_cascade_close(cascade) }
 
-    func faces(inGrey grey: [UInt8], width: Int, height: Int) -> [Rect] {
+    func faces(inGrey grey: [UInt8], width: Int, height: Int, minimumSize: Int) -> [Rect] {
         precondition(grey.count >= width * height)
         let capacity = 64
         var rects = [Int32](repeating: 0, count: capacity * 4)
         let count = lock.withLock { _ in
             grey.withUnsafeBufferPointer { grey in
-                sfd_cascade_detect(cascade, grey.baseAddress, Int32(width), Int32(height), Int32(width), 20, &rects, Int32(capacity))
+                sfd_cascade_detect(cascade, grey.baseAddress, Int32(width), Int32(height), Int32(width), Int32(minimumSize), &rects, Int32(capacity))
             }
         }
         guard count > 0 else { return [] }

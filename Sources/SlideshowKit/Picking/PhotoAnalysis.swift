@@ -88,7 +88,16 @@ public enum PhotoAnalysis {
                 grey[index] = UInt8((red + green + blue + 128) >> 8)
             }
         }
-        let faces = faceDetector.faces(inGrey: grey, width: width, height: height).filter { $0.width >= minimumFace }
+        // Only faces large enough to judge are looked for, at two thirds of the size: the small
+        // windows and the pixels are most of the work.
+        let (smallWidth, smallHeight) = (width * 2 / 3, height * 2 / 3)
+        var small = [UInt8](repeating: 0, count: smallWidth * smallHeight)
+        for y in 0..<smallHeight {
+            let sourceRow = (y * 3 / 2) * width
+            for x in 0..<smallWidth { small[y * smallWidth + x] = grey[sourceRow + x * 3 / 2] }
+        }
+        let faces = faceDetector.faces(inGrey: small, width: smallWidth, height: smallHeight, minimumSize: minimumFace * 2 / 3)
+            .map { Rect(x: $0.x * 3 / 2, y: $0.y * 3 / 2, width: $0.width * 3 / 2, height: $0.height * 3 / 2) }
         var open = 0
         for face in faces {
             // The band of the eyes, twice as large (bilinear).
