@@ -79,15 +79,8 @@ public enum PhotoAnalysis {
     /// with ``eyeDetector``.
     static func eyes(in image: RGBImage) -> (faces: Int, open: Int) {
         guard let faceDetector = FaceFraming.detector, let eyeDetector else { return (0, 0) }
-        let width = image.width, height = image.height, channels = image.channels
-        var grey = [UInt8](repeating: 0, count: width * height)
-        image.pixels.withUnsafeBufferPointer { source in
-            for index in 0..<(width * height) {
-                let p = index * channels
-                let red = 77 * Int(source[p]), green = 150 * Int(source[p + 1]), blue = 29 * Int(source[p + 2])
-                grey[index] = UInt8((red + green + blue + 128) >> 8)
-            }
-        }
+        let width = image.width, height = image.height
+        let grey = luma(image.pixels, count: width * height, channels: image.channels)
         // Only faces large enough to judge are looked for, at two thirds of the size: the small
         // windows and the pixels are most of the work.
         let (smallWidth, smallHeight) = (width * 2 / 3, height * 2 / 3)
@@ -161,19 +154,9 @@ public enum PhotoAnalysis {
     /// The summary's picture figures from packed RGB (or RGBA) pixels; the rest is the caller's.
     static func measure(_ pixels: [UInt8], width: Int, height: Int, channels: Int, path: String) -> PhotoSummary {
         let count = width * height
-        var luma = [UInt8](repeating: 0, count: count)
+        let luma = luma(pixels, count: count, channels: channels)
         var histogram = [Int](repeating: 0, count: 256)
-        pixels.withUnsafeBufferPointer { source in
-            luma.withUnsafeMutableBufferPointer { grey in
-                for index in 0..<count {
-                    let p = index * channels
-                    // BT.601 luma, in integers.
-                    let y = (77 * Int(source[p]) + 150 * Int(source[p + 1]) + 29 * Int(source[p + 2]) + 128) >> 8
-                    grey[index] = UInt8(y)
-                    histogram[y] += 1
-                }
-            }
-        }
+        for y in luma { histogram[Int(y)] += 1 }
         var sum = 0.0, squares = 0.0
         for (value, n) in histogram.enumerated() {
             sum += Double(value * n)
@@ -190,6 +173,20 @@ public enum PhotoAnalysis {
                                    meanLuma: mean, highlights: highlights, shadows: shadows)
         summary.paperWhite = Double(histogram[215..<250].reduce(0, +)) / Double(max(count, 1))
         return summary
+    }
+
+    /// BT.601 luma, in integers, of `count` packed RGB (or RGBA) pixels.
+    static func luma(_ pixels: [UInt8], count: Int, channels: Int) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: count) { grey, initialized in
+            pixels.withUnsafeBufferPointer { source in
+                for index in 0..<count {
+                    let p = index * channels
+                    let red = 77 * Int(source[p]), green = 150 * Int(source[p + 1]), blue = 29 * Int(source[p + 2])
+                    grey[index] = UInt8((red + green + blue + 128) >> 8)
+                }
+            }
+            initialized = count
+        }
     }
 
     /// The variance of the 4-neighbour Laplacian over the picture's inside.
