@@ -87,7 +87,7 @@ import TestSupport
     @Test func theSameSummariesInAnyOrderGiveTheSamePicks() {
         let items = Self.day()
         let reference = Picker.pick(items, target: 7).picked.map { items[$0].path }
-        var generator = SplitMix(seed: 7)
+        var generator = SplitMix64(state: 7)
         for _ in 0..<5 {
             let shuffled = items.shuffled(using: &generator)
             #expect(Picker.pick(shuffled, target: 7).picked.map { shuffled[$0].path } == reference)
@@ -113,15 +113,3 @@ import TestSupport
     }
 }
 
-/// A small seeded generator for repeatable shuffles.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
