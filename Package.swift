@@ -1,6 +1,12 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+/// The library's layers, bottom to top (tests and tools may reach any of them).
+let layers = ["SlideshowSupport", "SlideshowPixels", "SlideshowFFmpeg", "SlideshowFormats", "SlideshowColor", "SlideshowMetadata",
+              "SlideshowFraming", "SlideshowText", "SlideshowAudio", "SlideshowVideo", "SlideshowMix", "SlideshowImages",
+              "SlideshowLooks", "SlideshowPlan", "SlideshowPicking", "SlideshowCompositor", "SlideshowWriter", "SlideshowKit"]
+let everyLayer: [Target.Dependency] = layers.map { .target(name: $0) }
+
 let package = Package(
     name: "slideshow",
     // Linux only (Debian 12's FFmpeg 5.1 and libjpeg-turbo through pkg-config); no Apple platform is supported.
@@ -24,13 +30,14 @@ let package = Package(
             providers: [.apt(["libturbojpeg0-dev"])]
         ),
         .systemLibrary(name: "CProcessTuning"),
-        // OpenCV's cascade face detector (libopencv-objdetect-dev) behind a C shim; the cascade
-        // itself is read at run time from opencv-data.
-        .target(
-            name: "CFaceDetection",
-            cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
-            linkerSettings: [.linkedLibrary("opencv_objdetect"), .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core")]
+        // OpenCV's cascade face detector behind a C shim (its headers and libraries through
+        // OpenCV's pkg-config module, libopencv-dev); the cascade itself is read at run time from opencv-data.
+        .systemLibrary(
+            name: "COpenCV",
+            pkgConfig: "opencv4",
+            providers: [.apt(["libopencv-dev"])]
         ),
+        .target(name: "CFaceDetection", dependencies: ["COpenCV"]),
         .systemLibrary(
             name: "CEBUR128",
             pkgConfig: "libebur128",
@@ -76,25 +83,55 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"])]
         ),
 
-        // The library, in folders by pipeline stage:
-        // Support/ (messages, process tuning, file errors), Pixels/ (sizes, colours, pixel buffers,
-        // media time), FFmpeg/ (owned AVFrame/AVPacket, check), Metadata/ (orientation, capture
-        // dates, ICC), Images/ (the request layer; JPEG/, PNG/, HEIF/, WebP/ one folder per format),
-        // Color/ (ICC → sRGB), Framing/ (fit geometry, the crop rule, faces), Looks/, Plan/ (the
-        // frame plan: timeline, transitions, motion), Compositor/ (one plan segment → frames, the
-        // backdrop), Audio/ (decode → loudness → AAC), Writer/ (H.264, MP4, the asset writer),
-        // Slideshow/ (validates, plans and renders a show), Batch/ (manifests and the runner),
-        // Picking/ (folders listed; --pick: small decodes summarised, moments grouped, the best chosen).
+        // The library, one target a layer; each target's dependencies are the whole truth, and a
+        // lower layer cannot import a higher one (docs/architecture.md draws the graph):
+        //   Support → Pixels → FFmpeg, Formats → Color → Metadata → Framing, Text, Audio
+        //   → Video → Mix, Images → Looks, Plan, Picking → Compositor → Writer → SlideshowKit → the tool.
+        // Support: messages, file errors, paths as bytes, process tuning, the read probe.
+        .target(name: "SlideshowSupport", dependencies: ["CProcessTuning"]),
+        // Pixels: sizes, colours, pixel buffers, media time, orientation.
+        .target(name: "SlideshowPixels", dependencies: ["SlideshowSupport"]),
+        // FFmpeg: owned AVFrame/AVPacket/contexts, byte-range I/O.
+        .target(name: "SlideshowFFmpeg", dependencies: ["SlideshowPixels", "SlideshowSupport", "CFFmpeg"]),
+        // Formats: container walkers (JPEG markers, HEIF boxes), sniffing, reading a photo's bytes.
+        .target(name: "SlideshowFormats", dependencies: ["SlideshowPixels", "SlideshowSupport"]),
+        // Color: ICC profiles to sRGB through Little CMS.
+        .target(name: "SlideshowColor", dependencies: ["SlideshowPixels", "SlideshowSupport", "CLCMS"]),
+        // Metadata: orientation, capture dates, captions, ICC profiles, PNG chunks.
+        .target(name: "SlideshowMetadata", dependencies: ["SlideshowFormats", "SlideshowColor", "SlideshowPixels", "SlideshowSupport", "CZlib"]),
+        // Framing: fit geometry, the crop rule, faces.
+        .target(name: "SlideshowFraming", dependencies: ["SlideshowPixels", "SlideshowSupport", "CFaceDetection"]),
+        // Text: captions, cards and subtitles, shaped and drawn by Pango.
+        .target(name: "SlideshowText", dependencies: ["SlideshowFormats", "SlideshowPixels", "SlideshowSupport", "CPangoCairo"]),
+        // Audio: decode → loudness → mix → AAC; beats.
+        .target(name: "SlideshowAudio", dependencies: ["SlideshowFFmpeg", "SlideshowPixels", "SlideshowSupport", "CFFmpeg", "CEBUR128", "CAubio"]),
+        // Video: clips probed, decoded, deinterlaced, turned; motion photos.
+        .target(name: "SlideshowVideo", dependencies: ["SlideshowAudio", "SlideshowFFmpeg", "SlideshowFormats", "SlideshowMetadata", "SlideshowPixels", "SlideshowSupport", "CFFmpeg", "CZimg"]),
+        // Mix: the music and the clips' own sound, ducked and mixed.
+        .target(name: "SlideshowMix", dependencies: ["SlideshowAudio", "SlideshowFFmpeg", "SlideshowPixels", "SlideshowSupport", "SlideshowVideo", "CFFmpeg"]),
+        // Images: the request layer; JPEG/, PNG/, HEIF/, WebP/ one folder per format.
+        .target(name: "SlideshowImages", dependencies: ["SlideshowColor", "SlideshowFFmpeg", "SlideshowFormats", "SlideshowFraming", "SlideshowMetadata", "SlideshowPixels", "SlideshowSupport", "SlideshowText", "SlideshowVideo", "CFFmpeg", "CHeif", "CLCMS", "CTurboJPEG", "CWebP", "CZimg"]),
+        // Looks: the film looks and the date imprint.
+        .target(name: "SlideshowLooks", dependencies: ["SlideshowMetadata", "SlideshowPixels", "SlideshowSupport"]),
+        // Plan: the frame plan: timeline, transitions, motion, order.
+        .target(name: "SlideshowPlan", dependencies: ["SlideshowMetadata", "SlideshowPixels", "SlideshowSupport"]),
+        // Picking: folders listed; small decodes summarised, moments grouped, the best chosen.
+        .target(name: "SlideshowPicking", dependencies: ["SlideshowAudio", "SlideshowFFmpeg", "SlideshowFormats", "SlideshowFraming", "SlideshowImages", "SlideshowMetadata", "SlideshowPixels", "SlideshowPlan", "SlideshowSupport", "SlideshowVideo"]),
+        // Compositor: one plan segment → frames, the backdrop.
+        .target(name: "SlideshowCompositor", dependencies: ["SlideshowFormats", "SlideshowFraming", "SlideshowImages", "SlideshowPixels", "SlideshowPlan", "SlideshowSupport", "SlideshowText", "SlideshowVideo", "CZimg"]),
+        // Writer: H.264, MP4, the asset writer.
+        .target(name: "SlideshowWriter", dependencies: ["SlideshowAudio", "SlideshowFFmpeg", "SlideshowFormats", "SlideshowMetadata", "SlideshowPixels", "SlideshowSupport", "SlideshowText", "CFFmpeg"]),
+        // SlideshowKit: the show (validates, plans and renders), batch manifests and the runner.
         .target(
             name: "SlideshowKit",
-            dependencies: ["CFFmpeg", "CTurboJPEG", "CProcessTuning", "CEBUR128", "CFaceDetection", "CHeif", "CWebP", "CLCMS", "CZimg", "CAubio", "CPangoCairo", "CZlib"]
+            dependencies: ["SlideshowAudio", "SlideshowColor", "SlideshowCompositor", "SlideshowFFmpeg", "SlideshowFormats", "SlideshowFraming", "SlideshowImages", "SlideshowLooks", "SlideshowMetadata", "SlideshowMix", "SlideshowPicking", "SlideshowPixels", "SlideshowPlan", "SlideshowSupport", "SlideshowText", "SlideshowVideo", "SlideshowWriter"]
         ),
 
         // The command-line tool: parses, calls the library, reports.
         .executableTarget(
             name: "slideshow",
             dependencies: [
-                "SlideshowKit",
+                "SlideshowKit", "SlideshowSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -103,22 +140,22 @@ let package = Package(
         .executableTarget(name: "slideshow-example", dependencies: ["SlideshowKit"], path: "Samples/Library"),
 
         // The speed and memory benchmark: `make bench`.
-        .executableTarget(name: "slideshow-bench", dependencies: ["SlideshowKit"]),
+        .executableTarget(name: "slideshow-bench", dependencies: everyLayer),
 
         // Helpers every test target shares: where the shared photos are, ffprobe, temp folders.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "ImagesTests", dependencies: ["SlideshowKit", "TestSupport"]),
-        .testTarget(name: "LooksTests", dependencies: ["SlideshowKit", "TestSupport"]),
-        .testTarget(name: "WriterTests", dependencies: ["SlideshowKit", "TestSupport"]),
-        .testTarget(name: "SlideshowTests", dependencies: ["SlideshowKit", "TestSupport"]),
+        .testTarget(name: "ImagesTests", dependencies: everyLayer + ["TestSupport"]),
+        .testTarget(name: "LooksTests", dependencies: everyLayer + ["TestSupport"]),
+        .testTarget(name: "WriterTests", dependencies: everyLayer + ["TestSupport"]),
+        .testTarget(name: "SlideshowTests", dependencies: everyLayer + ["TestSupport"]),
         // Snapshots/: the help texts, compared by HelpSnapshotTests (SNAPSHOT_UPDATE=1 rewrites them).
-        .testTarget(name: "CLITests", dependencies: ["slideshow", "TestSupport"], exclude: ["Snapshots"]),
-        .testTarget(name: "BatchTests", dependencies: ["SlideshowKit", "TestSupport"]),
-        .testTarget(name: "AudioTests", dependencies: ["SlideshowKit", "TestSupport", "slideshow"]),
-        .testTarget(name: "BeatTests", dependencies: ["SlideshowKit", "TestSupport"]),
-        .testTarget(name: "TextTests", dependencies: ["SlideshowKit", "TestSupport"]),
-        .testTarget(name: "VideoTests", dependencies: ["SlideshowKit", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: everyLayer + ["slideshow", "TestSupport"], exclude: ["Snapshots"]),
+        .testTarget(name: "BatchTests", dependencies: everyLayer + ["TestSupport"]),
+        .testTarget(name: "AudioTests", dependencies: everyLayer + ["TestSupport", "slideshow"]),
+        .testTarget(name: "BeatTests", dependencies: everyLayer + ["TestSupport"]),
+        .testTarget(name: "TextTests", dependencies: everyLayer + ["TestSupport"]),
+        .testTarget(name: "VideoTests", dependencies: everyLayer + ["TestSupport"]),
         // Folders as input and --pick (Picking/): listing, grouping, quality, coverage, the report.
-        .testTarget(name: "PickingTests", dependencies: ["SlideshowKit", "TestSupport"]),
+        .testTarget(name: "PickingTests", dependencies: everyLayer + ["TestSupport"]),
     ]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import SlideshowKit
+import SlideshowAudio
 
 // The soundtrack's figures (issue 12): what a 3-minute MP3 adds to R1, the peak memory of a
 // 60-minute show with a 60-minute FLAC, and the same show with music made by ffmpeg's CLI and

@@ -1,5 +1,6 @@
 import Foundation
 import SlideshowKit
+import SlideshowAudio
 
 // Cuts on the beat over many songs and show shapes (issue 30): for each song, the tempo found
 // against its label, the fallbacks over a grid of photo counts and lengths, and the cuts of a

@@ -1,5 +1,6 @@
 import Foundation
-@_spi(Benchmark) import SlideshowKit
+import SlideshowKit
+import SlideshowWriter
 
 // Issue 22's figures: clips among the photos, against ffmpeg doing the same work.
 //

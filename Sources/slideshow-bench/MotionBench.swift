@@ -1,5 +1,8 @@
 import Foundation
-@_spi(Benchmark) import SlideshowKit
+import SlideshowKit
+import SlideshowFormats
+import SlideshowImages
+import SlideshowWriter
 
 // R2/P2 and R3/P3: a crossfade show and a Ken Burns show against ffmpeg's recipes, with
 // their floors, R3 and P3 at the same file size with SSIM, and the memory of the motion show

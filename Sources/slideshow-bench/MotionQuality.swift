@@ -1,5 +1,6 @@
 import Foundation
-@_spi(Benchmark) import SlideshowKit
+import SlideshowKit
+import SlideshowWriter
 
 // Rate and quality of the motion benchmark's shows (issue 25): SSIM against a reference,
 // the CRF at which the peer's encode reaches our file's size, and which frames of our file

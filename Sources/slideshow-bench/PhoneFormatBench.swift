@@ -1,5 +1,7 @@
 import Foundation
-@_spi(Benchmark) import SlideshowKit
+import SlideshowKit
+import SlideshowFormats
+import SlideshowImages
 
 // Issue 11's figures: HEIC decode against libheif's own heif-convert, the colour transform per
 // photo, and a render of three HEICs against the same photos as JPEGs (time and peak RSS).

@@ -1,5 +1,12 @@
 import Foundation
-@_spi(Benchmark) import SlideshowKit
+import SlideshowKit
+import SlideshowCompositor
+import SlideshowFormats
+import SlideshowFraming
+import SlideshowImages
+import SlideshowLooks
+import SlideshowMetadata
+import SlideshowPixels
 
 /// The cost of each per-slide stage on one 1920x1080 slide, in this process, on one core:
 /// the looks, the blurred backdrop (`--fit blur`) and the date imprint, each beside its

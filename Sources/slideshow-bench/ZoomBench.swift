@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Benchmark) import SlideshowKit
+import SlideshowKit
 
 // R3 against P3 (see MotionBench.swift): speed, and rate and quality at the same file size.
 

@@ -1,6 +1,12 @@
 import Foundation
 import Synchronization
-@_spi(Benchmark) import SlideshowKit
+import SlideshowKit
+import SlideshowFormats
+import SlideshowImages
+import SlideshowLooks
+import SlideshowPixels
+import SlideshowSupport
+import SlideshowWriter
 
 // slideshow-bench: the speed and memory figures of issue R1 against ffmpeg's best recipe (P1).
 //

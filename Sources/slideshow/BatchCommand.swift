@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SlideshowKit
+import SlideshowSupport
 
 /// `slideshow batch`: the slideshows of a manifest, several at a time.
 struct BatchCommand: AsyncParsableCommand {

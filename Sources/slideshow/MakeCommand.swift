@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import SlideshowKit
 import Synchronization
+import SlideshowSupport
 
 /// `slideshow make`: one slideshow.
 struct MakeCommand: AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import Foundation
 import SlideshowKit
+import SlideshowSupport
 
 /// What `make --dry-run` prints, and the `pick` of `make --json`: the items the show would play,
 /// and with `--pick` every input's fate.

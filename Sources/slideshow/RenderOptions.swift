@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SlideshowKit
+import SlideshowSupport
 
 /// The options that describe how a slideshow looks and is encoded. The library's
 /// ``SlideshowOptions`` holds their defaults and checks them, by the same rules as a batch

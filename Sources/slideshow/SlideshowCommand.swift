@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SlideshowKit
+import SlideshowSupport
 
 /// `slideshow`: photos to an exact-length H.264 MP4.
 @main

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import SlideshowKit
 import Synchronization
+import SlideshowSupport
 
 /// The tool's dealings with the terminal and the process: messages, exit codes, signals.
 enum Terminal {

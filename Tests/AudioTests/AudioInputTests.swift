@@ -4,6 +4,8 @@ import Synchronization
 import SlideshowKit
 import Testing
 import TestSupport
+import SlideshowPixels
+import SlideshowWriter
 
 @Suite("AssetWriterAudioInput: the writer's audio input beside the video one")
 struct AudioInputTests {

@@ -2,6 +2,9 @@ import Foundation
 @testable import SlideshowKit
 import Testing
 import TestSupport
+import SlideshowAudio
+import SlideshowFFmpeg
+import SlideshowPixels
 
 /// The clips' own sound in the output, through the library: a photo-only show validated, its
 /// ``PreparedSlideshow/clipSounds`` laid in as validation lays them for clips, rendered, and

@@ -2,6 +2,8 @@ import Foundation
 import SlideshowKit
 import Testing
 import TestSupport
+import SlideshowAudio
+import SlideshowFormats
 
 /// `--mute-clips`, `--clip-volume`, `--duck` and the manifest's `muteClips`, `clipVolume`,
 /// `duck`: parsed into ``ClipSoundSettings`` and checked by the show's rules.

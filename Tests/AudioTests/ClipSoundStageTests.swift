@@ -2,6 +2,10 @@ import Foundation
 @testable import SlideshowKit
 import Testing
 import TestSupport
+import SlideshowAudio
+import SlideshowFFmpeg
+import SlideshowMix
+import SlideshowPixels
 
 /// The mix stage's parts without encoding: the duck's envelope, the soft limit, and the
 /// readers opened only around their clips' time.

@@ -2,6 +2,11 @@ import Foundation
 @testable import SlideshowKit
 import Testing
 import TestSupport
+import SlideshowAudio
+import SlideshowFFmpeg
+import SlideshowFormats
+import SlideshowKit
+import SlideshowPixels
 
 /// `../shared/clips`, or nil in a fresh clone that lacks it.
 let sharedClips = TestEnvironment.sharedClips

@@ -2,6 +2,7 @@ import Foundation
 import SlideshowKit
 import Testing
 import TestSupport
+import SlideshowAudio
 
 @Suite("batch manifests: the music's fields, and the loudness in the job lines", needsBuiltTool)
 struct ManifestAudioTests {

@@ -2,6 +2,9 @@ import Foundation
 import SlideshowKit
 import Testing
 import TestSupport
+import SlideshowFormats
+import SlideshowPixels
+import SlideshowWriter
 
 /// The project's three sample photos.
 private let samples = ["landscape.jpg", "portrait-orient6.jpg", "square.jpg"].map { Photo(path: TestEnvironment.sample($0)) }

@@ -2,6 +2,7 @@ import Foundation
 import SlideshowKit
 import Testing
 import TestSupport
+import SlideshowText
 
 /// The problems of a manifest whose relative paths are relative to `folder`; empty when it is accepted.
 private func problems(_ jobs: [String], in folder: TemporaryFolder) -> [ManifestError] {

@@ -2,6 +2,11 @@ import Foundation
 import SlideshowKit
 import Testing
 import TestSupport
+import SlideshowFormats
+import SlideshowPixels
+import SlideshowPlan
+import SlideshowSupport
+import SlideshowWriter
 
 /// The problems a manifest's bytes are refused for; empty when it is accepted.
 private func problems(_ text: String, relativeTo folder: String? = nil) -> [ManifestError] {

@@ -1,6 +1,7 @@
 import Foundation
 import SlideshowKit
 import Testing
+import SlideshowPlan
 
 private func jobs(_ text: String) throws(InvalidManifest) -> [BatchJob] {
     try BatchManifest(data: Data("[\(text)]".utf8), relativeTo: nil).jobs

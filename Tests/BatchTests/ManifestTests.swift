@@ -2,6 +2,9 @@ import Foundation
 import SlideshowKit
 import Testing
 import TestSupport
+import SlideshowFormats
+import SlideshowPixels
+import SlideshowWriter
 
 /// A manifest of one or more jobs, as a JSON array.
 private func manifest(_ jobs: String..., relativeTo folder: String? = nil) throws(InvalidManifest) -> BatchManifest {

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import TestSupport
 @testable import SlideshowKit
+import SlideshowAudio
+import SlideshowPlan
 
 /// Cuts on the beat of the shared music with a steady beat, checked against aubio's own beat
 /// tracker run on the music file (start offsets, loops and their seams included).

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 import SlideshowKit
+import SlideshowAudio
 
 /// The analysis of a 3-minute MP3: its tempo, and its time on one core.
 @Suite struct BeatCostTests {

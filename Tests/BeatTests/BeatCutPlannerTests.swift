@@ -1,5 +1,6 @@
 import Testing
 @testable import SlideshowKit
+import SlideshowAudio
 
 /// The pure part: cuts moved to a given grid, the grid step chosen, the bounds kept, the
 /// beats carried across loop seams. Every figure is worked out by hand in the comments.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import SlideshowKit
+import SlideshowAudio
 
 /// Music without a steady beat gives no grid, and the cuts stay even with the reason.
 @Suite struct BeatFallbackTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import SlideshowKit
+import SlideshowAudio
 
 /// The grid fit on synthetic onset functions: the tempo level a listener taps, not the 2:1 or
 /// 3:2 one a syncopated pattern suggests, and no grid where the hits do not keep time.

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 import TestSupport
 @testable import SlideshowKit
+import SlideshowAudio
+import SlideshowFormats
+import SlideshowKit
+import SlideshowText
 
 /// Cuts on the beat under an opening title card: the music starts with the video, under the
 /// card, so the photos' cuts (which come the card's length after the video's start) are laid

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import TestSupport
 @testable import SlideshowKit
+import SlideshowFormats
+import SlideshowKit
 
 /// Cuts on the beat across loop seams, checked on the sound the video carries.
 ///

@@ -1,5 +1,7 @@
 import Testing
 import SlideshowKit
+import SlideshowMetadata
+import SlideshowPlan
 
 /// `--order`: natural name order and capture-date order, a pure function of names and dates.
 @Suite struct PhotoOrderTests {

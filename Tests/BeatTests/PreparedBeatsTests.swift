@@ -2,6 +2,11 @@ import Foundation
 import Testing
 import TestSupport
 @testable import SlideshowKit
+import SlideshowAudio
+import SlideshowFormats
+import SlideshowImages
+import SlideshowKit
+import SlideshowSupport
 
 /// The cuts on the beat and the photo order as ``Slideshow/validate()`` applies them: once, on
 /// the headers and the music it already read, before the one frame plan.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import SlideshowKit
+import SlideshowAudio
 
 /// The tempo and the beats found in whole songs with labelled tempi: a folder named by the
 /// environment variable `SLIDESHOW_SONGS`, holding `SONGS.tsv` (tab-separated, with a header

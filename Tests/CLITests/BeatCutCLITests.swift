@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import SlideshowFormats
 
 /// `../shared/clips`, where the shared music is; nil in a fresh clone.
 private let sharedClips: String? = {

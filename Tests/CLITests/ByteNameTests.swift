@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SlideshowKit
 import TestSupport
+import SlideshowSupport
 
 /// The names in a folder, as the bytes the system has (`opendir`/`readdir`, no decoding).
 private func byteNames(in folder: String) -> [[UInt8]] {

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import TestSupport
+import SlideshowText
 
 /// A small, quick job for a manifest (tests run in debug builds).
 private func job(_ photos: [String], _ output: String, _ extra: String = "") -> String {

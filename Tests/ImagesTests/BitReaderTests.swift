@@ -1,5 +1,6 @@
 import Testing
 @testable import SlideshowKit
+import SlideshowSupport
 
 /// The one bit reader (Support/BitReader.swift) that the H.264 parameter-set parser and the
 /// HEIF photos' HEVC and AV1 header readers share.

@@ -1,5 +1,7 @@
 import Testing
 @testable import SlideshowKit
+import SlideshowCompositor
+import SlideshowPixels
 
 /// `--fit blur`: the backdrop is the picture, blurred and darkened, with no bars and no seams.
 @Suite("Blurred backdrop")

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import TestSupport
 @testable import SlideshowKit
+import SlideshowFormats
+import SlideshowMetadata
 
 @Suite("Capture dates: EXIF DateTimeOriginal from TIFF bytes, JPEG and PNG")
 struct CaptureDateTests {

@@ -2,6 +2,11 @@ import Foundation
 import Testing
 @testable import SlideshowKit
 import TestSupport
+import SlideshowColor
+import SlideshowFormats
+import SlideshowImages
+import SlideshowMetadata
+import SlideshowPixels
 
 @Suite("Colour management", .enabled(if: haveSharedMedia, noSharedMedia))
 struct ColorManagementTests {

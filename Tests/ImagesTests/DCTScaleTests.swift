@@ -1,5 +1,8 @@
 import Testing
 @testable import SlideshowKit
+import SlideshowFraming
+import SlideshowImages
+import SlideshowPixels
 
 /// One DCT scale choice with its expected factor.
 struct ScaleCase: Sendable, CustomTestStringConvertible {

@@ -1,6 +1,9 @@
 import Testing
 @testable import SlideshowKit
 import TestSupport
+import SlideshowImages
+import SlideshowMetadata
+import SlideshowPixels
 
 
 @Suite("EXIF orientation")

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 import TestSupport
 @testable import SlideshowKit
+import SlideshowFormats
+import SlideshowFraming
+import SlideshowImages
+import SlideshowPixels
 
 @Suite("Face framing: the crop keeps the faces")
 struct FaceFramingTests {

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 @testable import SlideshowKit
 import TestSupport
+import SlideshowFormats
+import SlideshowImages
+import SlideshowPixels
 
 @Suite("Reading photo files")
 struct FileReadingTests {

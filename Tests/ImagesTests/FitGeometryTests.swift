@@ -1,5 +1,7 @@
 import Testing
 @testable import SlideshowKit
+import SlideshowFraming
+import SlideshowPixels
 
 /// One hand-computed layout.
 struct LayoutCase: Sendable, CustomTestStringConvertible {

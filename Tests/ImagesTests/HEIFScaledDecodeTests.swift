@@ -3,6 +3,11 @@ import Synchronization
 import Testing
 @testable import SlideshowKit
 import TestSupport
+import SlideshowColor
+import SlideshowFormats
+import SlideshowFraming
+import SlideshowImages
+import SlideshowPixels
 
 /// A slide's HEIF/AVIF is resampled from libheif's planar RGB and interleaved in one
 /// libswscale pass, then colour-converted at the slide's size. These tests hold it against the

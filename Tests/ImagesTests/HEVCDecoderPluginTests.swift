@@ -2,6 +2,9 @@ import Foundation
 import Testing
 @testable import SlideshowKit
 import TestSupport
+import SlideshowFormats
+import SlideshowImages
+import SlideshowPixels
 
 /// HEIC pictures decoded by FFmpeg's libavcodec through ``HEVCDecoderPlugin`` instead of
 /// libheif's libde265: chosen by libheif, the same pictures, the same refusals.

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 @testable import SlideshowKit
 import TestSupport
+import SlideshowFormats
+import SlideshowFraming
+import SlideshowImages
+import SlideshowPixels
 
 /// A HEIC slide decoded by ``HEVCTileDecoder``: the grid read from the boxes, the YCbCr tiles
 /// pasted into one canvas, and libswscale converting with the picture's own matrix, range and

@@ -1,6 +1,10 @@
 import Foundation
 @testable import SlideshowKit
 import TestSupport
+import SlideshowFormats
+import SlideshowFraming
+import SlideshowImages
+import SlideshowPixels
 
 /// Whether the shared photos are present; suites that need them are disabled (and say so) otherwise.
 let haveSharedPhotos = TestEnvironment.sharedPhotos != nil

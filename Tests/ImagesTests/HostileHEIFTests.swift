@@ -2,6 +2,9 @@ import Foundation
 import Testing
 @testable import SlideshowKit
 import TestSupport
+import SlideshowFormats
+import SlideshowImages
+import SlideshowPixels
 
 /// The offset of the first box of a type (its size field) at or after `from`, found by its
 /// four-character code.

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 @testable import SlideshowKit
 import TestSupport
+import SlideshowFormats
+import SlideshowImages
+import SlideshowPixels
 
 /// A 512x512 RGB test picture as a PNG file.
 private func testPNG(in folder: TemporaryFolder) throws -> String {

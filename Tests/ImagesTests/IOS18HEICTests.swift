@@ -2,6 +2,10 @@ import Foundation
 import Testing
 @testable import SlideshowKit
 import TestSupport
+import SlideshowFormats
+import SlideshowImages
+import SlideshowMetadata
+import SlideshowPixels
 
 /// `../shared/clips` (the iPhone 15 Pro Live Photo, iOS 18.5), or nil in a fresh clone.
 private let clipsFolder: URL? = {

@@ -2,6 +2,12 @@ import Foundation
 @testable import SlideshowKit
 import Testing
 import TestSupport
+import SlideshowFormats
+import SlideshowFraming
+import SlideshowImages
+import SlideshowMetadata
+import SlideshowPixels
+import SlideshowSupport
 
 /// A PNG of 8-bit RGB pixels, one row.
 private func rowPNG(_ colors: [RGBColor]) -> [UInt8] {

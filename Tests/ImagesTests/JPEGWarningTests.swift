@@ -2,6 +2,10 @@ import Foundation
 import Testing
 @testable import SlideshowKit
 import TestSupport
+import SlideshowFormats
+import SlideshowImages
+import SlideshowMetadata
+import SlideshowPixels
 
 @Suite("Harmless JPEG warnings")
 struct JPEGWarningTests {

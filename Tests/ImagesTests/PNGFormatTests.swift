@@ -2,6 +2,9 @@ import Foundation
 import Testing
 @testable import SlideshowKit
 import TestSupport
+import SlideshowFormats
+import SlideshowImages
+import SlideshowPixels
 
 /// One PNG colour type and bit depth, with the RGBA (0...1) each pixel should show.
 struct PNGCase: Sendable, CustomTestStringConvertible {

@@ -2,6 +2,11 @@ import Foundation
 import Testing
 @testable import SlideshowKit
 import TestSupport
+import SlideshowFormats
+import SlideshowFraming
+import SlideshowImages
+import SlideshowMetadata
+import SlideshowPixels
 
 @Suite("HEIF, AVIF and WebP", .enabled(if: haveSharedMedia, noSharedMedia))
 struct PhoneFormatTests {

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 import TestSupport
 @testable import SlideshowKit
+import SlideshowFormats
+import SlideshowImages
+import SlideshowMetadata
+import SlideshowPixels
 
 @Suite("Photo metadata: one EXIF/XMP reader for JPEG, PNG, HEIF, AVIF and WebP")
 struct PhotoMetadataTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import SlideshowKit
+import SlideshowPixels
 
 @Suite("Pixel maths: orientation transforms, CMYK, alpha")
 struct PixelMathTests {

@@ -1,5 +1,8 @@
 import Testing
 @testable import SlideshowKit
+import SlideshowFraming
+import SlideshowImages
+import SlideshowPixels
 
 @Suite("Resampling into the slide")
 struct ResamplingTests {

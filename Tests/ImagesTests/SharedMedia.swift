@@ -2,6 +2,10 @@ import Foundation
 import Testing
 @testable import SlideshowKit
 import TestSupport
+import SlideshowFormats
+import SlideshowFraming
+import SlideshowImages
+import SlideshowPixels
 
 /// `../shared/media` (phone formats, colour profiles, warnings), or nil in a fresh clone.
 let sharedMediaFolder: URL? = {

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 @testable import SlideshowKit
 import TestSupport
+import SlideshowFormats
+import SlideshowImages
+import SlideshowPixels
 
 /// Why a comparison with ffmpeg's decode could not be made: a failure, never a silent pass.
 private let noReference: Comment = "no reference pixels: ffmpeg is missing (make deps installs it) or could not decode the file"

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 @testable import SlideshowKit
 import TestSupport
+import SlideshowFormats
+import SlideshowFraming
+import SlideshowImages
+import SlideshowPixels
 
 /// The peak resident memory of the built tool rendering one photo at a small size, measured in
 /// a process of its own (GNU time): the test process's own peak is shared with every test that

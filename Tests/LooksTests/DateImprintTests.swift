@@ -1,5 +1,8 @@
 import Testing
 @testable import SlideshowKit
+import SlideshowLooks
+import SlideshowMetadata
+import SlideshowPixels
 
 /// The film-camera date imprint: its text, where it goes, how big, and what it changes.
 @Suite("Date imprint")

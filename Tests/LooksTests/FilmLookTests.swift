@@ -1,5 +1,7 @@
 import Testing
 @testable import SlideshowKit
+import SlideshowLooks
+import SlideshowPixels
 
 /// The fast film looks against the floating-point reference, and the properties each look
 /// promises.

@@ -1,5 +1,6 @@
 import Testing
 @testable import SlideshowKit
+import SlideshowLooks
 
 /// Looks in a chain, written as a list or with the builder.
 @Suite struct LookChainTests {

@@ -1,5 +1,7 @@
 import Testing
 @testable import SlideshowKit
+import SlideshowLooks
+import SlideshowPixels
 
 /// The catalogue, the bars, the grain's determinism.
 @Suite struct LooksTests {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import SlideshowKit
+import SlideshowLooks
+import SlideshowPixels
 
 /// A film look computed the slow, obvious way: per pixel, in `Double`, with `pow`, exactly as
 /// FILTERS.md writes it. The fast tables in `FilmLookTables` are checked against this.

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import SlideshowKit
+import SlideshowKit
+import SlideshowLooks
+import SlideshowPixels
 
 /// Sepia and vignette against their formulas, computed per pixel in `Double`.
 @Suite struct SepiaVignetteTests {

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import TestSupport
 @testable import SlideshowKit
+import SlideshowFraming
+import SlideshowPicking
 
 /// Faces with open eyes (issue 36): OpenCV's eye cascade on each face's band of the eyes, at the
 /// analysis size; a blink (here the eyes painted over with the skin beside them) loses to its

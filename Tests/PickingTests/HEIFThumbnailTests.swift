@@ -2,6 +2,9 @@ import Foundation
 import Testing
 import TestSupport
 @testable import SlideshowKit
+import SlideshowFormats
+import SlideshowImages
+import SlideshowPicking
 
 /// Picking reads a HEIF's own thumbnail where it has one (issue 36: "HEIF thumbnails where
 /// present"): the phones' 320x240 beside a 12-MP grid, upright as the picture is.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import SlideshowKit
+import SlideshowKit
 
 /// A manifest's folders and `pick`: listed and picked when the manifest is read, refused by field.
 @Suite struct ManifestPickTests {

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import TestSupport
 @testable import SlideshowKit
+import SlideshowKit
+import SlideshowPicking
 
 /// Folders as input: recursion, natural order, hidden files, sidecars, unreadable files, Live Photos.
 /// Made from the project's own sample photos: no shared files needed.

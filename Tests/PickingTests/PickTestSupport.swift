@@ -2,6 +2,9 @@ import Foundation
 import Testing
 import TestSupport
 @testable import SlideshowKit
+import SlideshowMetadata
+import SlideshowPicking
+import SlideshowPixels
 
 /// Variants of one shared camera photo, made with ffmpeg at 1600 pixels wide (small enough for
 /// debug builds), each given a capture date: the sets the grouping and quality tests pick from.

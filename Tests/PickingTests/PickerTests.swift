@@ -2,6 +2,9 @@ import Foundation
 import Testing
 import TestSupport
 @testable import SlideshowKit
+import SlideshowKit
+import SlideshowPicking
+import SlideshowPlan
 
 /// The picker on made-up summaries: moments, quality, coverage and determinism, exactly.
 @Suite struct PickerTests {

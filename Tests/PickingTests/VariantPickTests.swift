@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import SlideshowKit
+import SlideshowKit
 
 /// Picking from real photos and variants made of them: near-duplicates grouped into one pick,
 /// the sharp, well-exposed original kept over its blurred, over-exposed and dark copies,

@@ -2,6 +2,7 @@ import Foundation
 @testable import SlideshowKit
 import Testing
 import TestSupport
+import SlideshowAudio
 
 /// A mono 16-bit WAV of `frames` samples at 48 kHz, a 440 Hz tone at half scale.
 func toneWAV(frames: Int) -> Data {

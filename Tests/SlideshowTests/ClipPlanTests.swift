@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 @testable import SlideshowKit
+import SlideshowFraming
+import SlideshowKit
+import SlideshowPixels
+import SlideshowPlan
 
 /// The clips' side of the plan as values: media fragments, the frames a video is composed on,
 /// and a clip's fit, without a pixel.

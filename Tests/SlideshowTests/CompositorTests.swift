@@ -2,6 +2,14 @@ import Foundation
 @testable import SlideshowKit
 import Testing
 import TestSupport
+import SlideshowCompositor
+import SlideshowFormats
+import SlideshowFraming
+import SlideshowImages
+import SlideshowKit
+import SlideshowPixels
+import SlideshowPlan
+import SlideshowWriter
 
 /// A buffer whose pixel values run through 0…255 (channel by channel, offset per pixel).
 private func gradient(_ size: Size, offset: Int = 0, reversed: Bool = false) -> PixelBuffer {

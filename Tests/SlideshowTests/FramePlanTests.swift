@@ -1,5 +1,6 @@
 import SlideshowKit
 import Testing
+import SlideshowPlan
 
 /// A plan with one effect everywhere, no motion.
 private func plan(photos: Int, seconds: Double, fps: Int = 30, effect: TransitionEffect, transition: Double,

@@ -1,5 +1,9 @@
 import Testing
 @testable import SlideshowKit
+import SlideshowCompositor
+import SlideshowFraming
+import SlideshowPixels
+import SlideshowPlan
 
 /// Issue 25: composed frames reuse their arrays (``FramePool``) instead of fresh pages every frame.
 @Suite("Composed frames' arrays: reused, released, never shared")

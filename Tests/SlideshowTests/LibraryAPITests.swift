@@ -3,6 +3,10 @@ import Synchronization
 import SlideshowKit
 import Testing
 import TestSupport
+import SlideshowFormats
+import SlideshowLooks
+import SlideshowPixels
+import SlideshowWriter
 
 /// The project's three sample photos.
 private let samples = ["landscape.jpg", "portrait-orient6.jpg", "square.jpg"].map { Photo(path: TestEnvironment.sample($0)) }

@@ -2,6 +2,14 @@ import Foundation
 @testable import SlideshowKit
 import Testing
 import TestSupport
+import SlideshowFormats
+import SlideshowFraming
+import SlideshowKit
+import SlideshowLooks
+import SlideshowMetadata
+import SlideshowPixels
+import SlideshowPlan
+import SlideshowWriter
 
 private let haveSharedPhotos = TestEnvironment.sharedPhotos != nil
 

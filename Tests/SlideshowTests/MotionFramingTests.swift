@@ -2,6 +2,12 @@ import Foundation
 @testable import SlideshowKit
 import Testing
 import TestSupport
+import SlideshowFormats
+import SlideshowFraming
+import SlideshowKit
+import SlideshowPixels
+import SlideshowPlan
+import SlideshowWriter
 
 /// One crop rule for still and moving photos, and faces held by every frame of a motion.
 @Suite("Motion framing: one crop rule, faces in every frame")

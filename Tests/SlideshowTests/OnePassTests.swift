@@ -2,6 +2,15 @@ import Foundation
 @testable import SlideshowKit
 import Testing
 import TestSupport
+import SlideshowAudio
+import SlideshowFormats
+import SlideshowImages
+import SlideshowKit
+import SlideshowLooks
+import SlideshowPixels
+import SlideshowPlan
+import SlideshowSupport
+import SlideshowWriter
 
 /// The project's three sample photos (small headers: each is read in one go).
 private let samples = ["landscape.jpg", "portrait-orient6.jpg", "square.jpg"].map { Photo(path: TestEnvironment.sample($0)) }

@@ -1,5 +1,7 @@
 import Testing
 @testable import SlideshowKit
+import SlideshowPixels
+import SlideshowPlan
 
 @Suite("Timeline: frames and presentation times")
 struct TimelineTests {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import SlideshowKit
+import SlideshowPixels
+import SlideshowText
 
 /// Bad input: broken UTF-8, control characters, markup and format characters, empty text,
 /// 10 kB captions, unknown families and unreadable font files.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import SlideshowKit
+import SlideshowPixels
+import SlideshowText
 
 /// Where captions go, how big, how they wrap, and that they stay legible on any photo.
 @Suite("Caption layout")

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 @testable import SlideshowKit
 import TestSupport
+import SlideshowFormats
+import SlideshowImages
+import SlideshowMetadata
 
 /// Captions from the metadata of PNG, WebP and HEIC files as real tools write it: Pillow
 /// (Debian's python3-pil) writes the PNG text chunks, the PNG `eXIf` chunk and the WebP

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 @testable import SlideshowKit
 import TestSupport
+import SlideshowFormats
+import SlideshowImages
+import SlideshowKit
+import SlideshowText
 
 /// Captions read from a photo's own metadata: XMP `dc:description`/`dc:title` before EXIF
 /// `ImageDescription`, repaired when not UTF-8, and used only when asked.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import SlideshowKit
+import SlideshowPixels
+import SlideshowText
 
 /// Compositing an overlay onto a frame with an opacity, and title cards.
 @Suite("Overlays and title cards")

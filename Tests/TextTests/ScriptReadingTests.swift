@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import SlideshowKit
+import SlideshowPixels
+import SlideshowText
 
 /// Captions in every script read back by an independent reader (tesseract OCR), and colour
 /// emoji drawn in colour.

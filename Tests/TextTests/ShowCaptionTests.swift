@@ -2,6 +2,12 @@ import Foundation
 import Testing
 @testable import SlideshowKit
 import TestSupport
+import SlideshowCompositor
+import SlideshowFormats
+import SlideshowKit
+import SlideshowPixels
+import SlideshowPlan
+import SlideshowText
 
 /// Captions in a rendered show: read back by OCR from the video, drawn once per held slide,
 /// kept still over a moving photo and fading with their photo in a dissolve.

@@ -2,6 +2,12 @@ import Foundation
 import Testing
 @testable import SlideshowKit
 import TestSupport
+import SlideshowFormats
+import SlideshowKit
+import SlideshowPixels
+import SlideshowPlan
+import SlideshowText
+import SlideshowWriter
 
 /// The captions as the MP4's mov_text track and a WebVTT file beside the video: each cue is its photo's share, to the frame.
 @Suite("Captions as the MP4's subtitle track and a WebVTT file")

@@ -1,5 +1,6 @@
 import Testing
 @testable import SlideshowKit
+import SlideshowText
 
 /// The outline's stamps and the shadow's blur, against their definitions.
 @Suite("Text effects")

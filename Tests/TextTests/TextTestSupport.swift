@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SlideshowKit
+import SlideshowPixels
 
 /// What the text tests share: frames to draw on, an independent reader (tesseract), and the
 /// measures (edit distance, WCAG contrast, saturation, changed pixels).

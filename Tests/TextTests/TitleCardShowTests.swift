@@ -2,6 +2,11 @@ import Foundation
 import Testing
 @testable import SlideshowKit
 import TestSupport
+import SlideshowFormats
+import SlideshowKit
+import SlideshowMetadata
+import SlideshowPixels
+import SlideshowText
 
 /// The opening title card in a rendered show: read back by OCR, its time taken from a total
 /// length (the video as long as asked), the captions' cues after it.

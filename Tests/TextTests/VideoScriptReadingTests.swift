@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import SlideshowKit
 import TestSupport
+import SlideshowKit
 
 /// Captions in scripts beyond Latin read back from the rendered video: one show with a photo
 /// per script, one frame of each photo decoded by ffmpeg and read by tesseract in the script's

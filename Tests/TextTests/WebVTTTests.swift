@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import SlideshowKit
+import SlideshowPixels
+import SlideshowText
 
 /// Subtitle cues as a WebVTT file: exact text.
 @Suite("WebVTT")

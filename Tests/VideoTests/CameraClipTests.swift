@@ -2,6 +2,13 @@ import Foundation
 import Testing
 import TestSupport
 @testable import SlideshowKit
+import SlideshowFFmpeg
+import SlideshowFormats
+import SlideshowFraming
+import SlideshowKit
+import SlideshowPixels
+import SlideshowVideo
+import SlideshowWriter
 
 /// Camera clips (issue 33): every container and codec family that cameras, camcorders and old
 /// phones write, made with ffmpeg from a shared clip in the test itself (tiny: a second or so,

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 import TestSupport
 @testable import SlideshowKit
+import SlideshowFFmpeg
+import SlideshowPixels
+import SlideshowVideo
 
 /// A clip's sound from its in-point, for its length, in the project's audio format.
 @Suite(.enabled(if: Clips.available, Clips.skipped))

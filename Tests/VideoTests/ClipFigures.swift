@@ -2,6 +2,9 @@ import Foundation
 import Testing
 import TestSupport
 @testable import SlideshowKit
+import SlideshowFFmpeg
+import SlideshowPixels
+import SlideshowVideo
 
 /// The figures for the report, printed rather than asserted (the assertions are in the other
 /// suites): decode speed beside ffmpeg's, PSNRs, tone-mapping deltas. Run with

@@ -1,5 +1,8 @@
 import Testing
 @testable import SlideshowKit
+import SlideshowFFmpeg
+import SlideshowSupport
+import SlideshowVideo
 
 /// ``ClipError`` is the library's one file error, ``FileError``, with the clip's kinds.
 @Suite("ClipError: FileError with ClipFailure kinds")

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import TestSupport
 @testable import SlideshowKit
+import SlideshowPixels
+import SlideshowVideo
 
 /// The shared clips (`../shared/clips`) and the references the tests compare with: ffmpeg's
 /// own decodes, and clips made with ffmpeg for the cases no shared file covers.

@@ -2,6 +2,12 @@ import Foundation
 import Testing
 import TestSupport
 @testable import SlideshowKit
+import SlideshowCompositor
+import SlideshowFFmpeg
+import SlideshowFraming
+import SlideshowKit
+import SlideshowPixels
+import SlideshowVideo
 
 /// The lean clip path: planes turned before the scale, the two-pass scale, frames composed
 /// into a few reused buffers with exact bars.

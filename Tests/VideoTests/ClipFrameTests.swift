@@ -2,6 +2,9 @@ import Foundation
 import Testing
 import TestSupport
 @testable import SlideshowKit
+import SlideshowFFmpeg
+import SlideshowPixels
+import SlideshowVideo
 
 /// Frames at given show times match ffmpeg's own decode, autorotation and scale of the frame
 /// due at that time (the last whose timestamp is at most the time).

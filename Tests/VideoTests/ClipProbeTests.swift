@@ -2,6 +2,9 @@ import Foundation
 import Testing
 import TestSupport
 @testable import SlideshowKit
+import SlideshowFFmpeg
+import SlideshowPixels
+import SlideshowVideo
 
 /// What ``ClipProbe`` learns of each shared clip: the facts ffprobe reports (MANIFEST.tsv).
 @Suite(.enabled(if: Clips.available, Clips.skipped))

@@ -2,6 +2,12 @@ import Foundation
 import Testing
 import TestSupport
 @testable import SlideshowKit
+import SlideshowFormats
+import SlideshowFraming
+import SlideshowKit
+import SlideshowMetadata
+import SlideshowPixels
+import SlideshowVideo
 
 /// Items that are not what they seem, and motion photos: each bad input refused at validation
 /// as one typed error naming the file; damaged videos played as far as they go, with a warning.

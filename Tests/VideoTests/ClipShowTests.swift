@@ -2,6 +2,14 @@ import Foundation
 import Testing
 import TestSupport
 @testable import SlideshowKit
+import SlideshowAudio
+import SlideshowFFmpeg
+import SlideshowFormats
+import SlideshowFraming
+import SlideshowKit
+import SlideshowPixels
+import SlideshowText
+import SlideshowWriter
 
 /// Shows with clips among the photos, rendered through the library and read back with
 /// ffmpeg/ffprobe: which clip frame each show frame holds, its fit and orientation, the

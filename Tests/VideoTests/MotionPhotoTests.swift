@@ -2,6 +2,11 @@ import Foundation
 import Testing
 import TestSupport
 @testable import SlideshowKit
+import SlideshowFFmpeg
+import SlideshowFormats
+import SlideshowPixels
+import SlideshowSupport
+import SlideshowVideo
 
 /// Motion photos' videos are found in place, with the right byte ranges.
 @Suite(.enabled(if: Clips.available, Clips.skipped))

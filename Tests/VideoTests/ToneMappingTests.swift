@@ -2,6 +2,9 @@ import Foundation
 import Testing
 import TestSupport
 @testable import SlideshowKit
+import SlideshowFFmpeg
+import SlideshowPixels
+import SlideshowVideo
 
 /// HDR clips (HLG and PQ, BT.2020) come out as SDR BT.709 within 5% of ffmpeg's
 /// `zscale,tonemap=hable` chain in mean luma and mean saturation.

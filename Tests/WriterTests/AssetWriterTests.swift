@@ -2,6 +2,8 @@ import Foundation
 import Testing
 @testable import SlideshowKit
 import TestSupport
+import SlideshowPixels
+import SlideshowWriter
 
 @Suite("Asset writer: the file, checked with ffprobe and ffmpeg")
 struct AssetWriterTests {

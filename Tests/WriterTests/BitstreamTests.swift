@@ -1,5 +1,7 @@
 import Testing
 @testable import SlideshowKit
+import SlideshowSupport
+import SlideshowWriter
 
 @Suite("H.264 bitstream: Exp-Golomb, emulation prevention, parameter sets, skip slices")
 struct BitstreamTests {

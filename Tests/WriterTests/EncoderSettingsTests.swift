@@ -1,7 +1,11 @@
 import Foundation
 import Testing
-@_spi(Benchmark) @testable import SlideshowKit
+@testable import SlideshowKit
 import TestSupport
+import SlideshowFormats
+import SlideshowImages
+import SlideshowPixels
+import SlideshowWriter
 
 /// Issue 25: a motion run's P frames are encoded without x264's mixed references; the stills
 /// encoder's settings are the same in every show.

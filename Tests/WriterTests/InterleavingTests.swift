@@ -4,6 +4,11 @@ import Synchronization
 @testable import SlideshowKit
 import Testing
 import TestSupport
+import SlideshowAudio
+import SlideshowFormats
+import SlideshowKit
+import SlideshowPixels
+import SlideshowWriter
 
 @Suite("Writer: one readiness scheduler for both inputs; one interleaving loop")
 struct InterleavingTests {

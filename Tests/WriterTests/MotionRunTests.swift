@@ -1,7 +1,10 @@
 import Foundation
 import Testing
-@_spi(Benchmark) @testable import SlideshowKit
+@testable import SlideshowKit
 import TestSupport
+import SlideshowPixels
+import SlideshowSupport
+import SlideshowWriter
 
 /// Issue 25: in a show that composes frames, each run of consecutive pictures goes to an
 /// x264 of its own (B-frames, mb-tree, SPS/PPS id 1); held pictures stay the stills encoder's

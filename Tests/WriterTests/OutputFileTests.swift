@@ -2,6 +2,10 @@ import Foundation
 @testable import SlideshowKit
 import Testing
 import TestSupport
+import SlideshowFormats
+import SlideshowKit
+import SlideshowPixels
+import SlideshowWriter
 
 private let small = Size(width: 64, height: 48)
 

@@ -1,5 +1,7 @@
 import Testing
 @testable import SlideshowKit
+import SlideshowPixels
+import SlideshowWriter
 
 /// Issue 25: the encoder's pictures take their planes from a pool (``PicturePool``) instead
 /// of fresh pages every frame.

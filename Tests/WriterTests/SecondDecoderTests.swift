@@ -1,7 +1,12 @@
 import Foundation
 import Testing
-@_spi(Benchmark) @testable import SlideshowKit
+@testable import SlideshowKit
 import TestSupport
+import SlideshowFormats
+import SlideshowKit
+import SlideshowPixels
+import SlideshowPlan
+import SlideshowWriter
 
 /// OpenH264 through GStreamer: a second H.264 decoder, independent of libavcodec (issue 33).
 enum OpenH264 {

@@ -2,6 +2,9 @@ import Foundation
 @testable import SlideshowKit
 import Testing
 import TestSupport
+import SlideshowFFmpeg
+import SlideshowPixels
+import SlideshowWriter
 
 private let small = Size(width: 64, height: 48)
 

@@ -2,6 +2,8 @@ import Dispatch
 import Foundation
 @testable import SlideshowKit
 import TestSupport
+import SlideshowPixels
+import SlideshowWriter
 
 /// A synthetic picture: a diagonal gradient tinted by `seed`, so neighbouring pictures differ everywhere.
 func gradient(_ size: Size, seed: Int) -> PixelBuffer {

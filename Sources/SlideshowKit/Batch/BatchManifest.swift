@@ -1,4 +1,7 @@
 import Foundation
+import SlideshowFormats
+import SlideshowSupport
+import SlideshowText
 
 /// One job of a batch: its place in the manifest and the slideshow it renders.
 public struct BatchJob: Sendable {

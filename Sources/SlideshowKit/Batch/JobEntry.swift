@@ -1,4 +1,10 @@
 import Foundation
+import SlideshowFraming
+import SlideshowPicking
+import SlideshowPlan
+import SlideshowSupport
+import SlideshowText
+import SlideshowWriter
 
 /// A key of a job or photo object, any string: unknown keys are reported, not dropped.
 private struct Key: CodingKey {

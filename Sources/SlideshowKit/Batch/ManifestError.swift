@@ -1,3 +1,5 @@
+import SlideshowSupport
+
 /// One problem of a manifest: the job and the field at fault, and why.
 public struct ManifestError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The job's index (from 0); nil when the manifest as a whole is at fault (not JSON, unreadable).

@@ -1,4 +1,5 @@
 import Foundation
+import SlideshowSupport
 
 /// The files a manifest's jobs write and read, to refuse before anything renders a manifest in
 /// which two jobs write one file, or a job writes a file that a job reads (its own or another's
@@ -7,7 +8,7 @@ import Foundation
 /// (a job's WebVTT file that is its own video, or another job's video or WebVTT file, is refused).
 ///
 /// Outputs are compared with each other as files, not as spellings, under every key that names
-/// the file (``identities(of:)``); an output with the inputs by the file's device and inode
+/// the file (``FileIdentity/names(of:)``); an output with the inputs by the file's device and inode
 /// (an input that does not exist cannot be overwritten), which costs nothing when no output
 /// exists yet. Names are compared as bytes, not as Swift strings: a name in NFC and the same
 /// name in NFD are canonically equivalent strings but two different files on Linux.
@@ -41,7 +42,7 @@ struct ManifestFiles {
     /// - Returns: the problem, on `field`, when a file recorded before is the same file: another
     ///   job's (`job 0 writes a.mp4 too`) or this job's own video (`this job writes a.vtt as its output too`).
     mutating func addOutput(_ spelled: String, at path: String, job: Int, field: String = "output") -> ManifestError? {
-        var keys = Self.identities(of: path)
+        var keys = FileIdentity.names(of: path)
         let file = Self.fileKey(of: path)
         if let file { keys.append(file) }
         if let first = keys.compactMap({ outputs[$0] }).first {
@@ -69,21 +70,6 @@ struct ManifestFiles {
             let reader = input.job == output.job ? "this job" : "job \(input.job)"
             return ManifestError(job: output.job, field: output.field, reason: "\(output.spelled) is read by \(reader) (\(input.role)): no job may write a file a job reads")
         }
-    }
-
-    /// The keys under which an output is the same file as another, whether or not it exists: its
-    /// absolute path with `.` and `..` removed, and, when its folder exists, the folder's device
-    /// and inode with the file's name (so a folder reached through a symbolic link is the same folder).
-    static func identities(of path: String) -> [Key] {
-        var keys = [Array(URL(fileURLWithPath: path).standardizedFileURL.path.utf8)]
-        let name = (path as NSString).lastPathComponent
-        var parent = (path as NSString).deletingLastPathComponent
-        if parent.isEmpty { parent = "." }
-        var info = stat()
-        if !name.isEmpty, name != ".", name != "..", PathBytes.withCString(parent, { stat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
-            keys.append(Array("\u{0}\(info.st_dev):\(info.st_ino)/".utf8) + Array(name.utf8))
-        }
-        return keys
     }
 
     /// The key of an existing file, whatever names it (a hard or symbolic link): its device and

@@ -1,4 +1,6 @@
 import Synchronization
+import SlideshowPixels
+import SlideshowText
 
 /// Draws the show's captions for the slide chain (``SlideBuilder``): one renderer for the
 /// render, shared by the threads that prepare slides (drawing a caption takes a few

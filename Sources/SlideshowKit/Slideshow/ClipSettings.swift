@@ -24,26 +24,6 @@ public enum MotionPhotoPlayback: String, Sendable, Hashable, CaseIterable {
     case play
 }
 
-/// How the clips' own sound is mixed with the music.
-public struct ClipSoundSettings: Sendable, Hashable {
-    /// Whether the clips' sound is left out; false by default.
-    public var muted: Bool
-    /// The clips' sound level, in dB (0 leaves it as recorded).
-    public var levelDecibels: Double
-    /// How far the music goes down under a clip with sound, in dB (negative); −12 by default.
-    public var duckDecibels: Double
-    /// The length of the music's ramps down and up around such a clip, in seconds.
-    public var rampSeconds: Double
-
-    /// Creates settings; the defaults play the clips' sound as recorded and duck the music by 12 dB.
-    public init(muted: Bool = false, levelDecibels: Double = 0, duckDecibels: Double = -12, rampSeconds: Double = 0.25) {
-        self.muted = muted
-        self.levelDecibels = levelDecibels
-        self.duckDecibels = duckDecibels
-        self.rampSeconds = rampSeconds
-    }
-}
-
 extension MotionPhotoPlayback: SettingChoice {}
 
 extension ClipPart {

@@ -1,3 +1,5 @@
+import SlideshowPlan
+
 /// Where a show's cuts fall (`--cuts even|beats`, a manifest's `cuts`).
 public enum CutStyle: String, Sendable, Hashable, CaseIterable {
     /// The length shared out evenly (or by the photos' own durations): the default.

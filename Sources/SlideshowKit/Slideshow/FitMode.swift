@@ -1,3 +1,5 @@
+import SlideshowFraming
+
 /// Letterbox, fill or blur: how photos of another shape fill the frame, by the names the
 /// command line and manifests use.
 public enum FitMode: String, Sendable, Hashable, CaseIterable {

@@ -1,6 +1,12 @@
 import Dispatch
 import Foundation
 import Synchronization
+import SlideshowCompositor
+import SlideshowImages
+import SlideshowPixels
+import SlideshowPlan
+import SlideshowVideo
+import SlideshowFormats
 
 /// Produces the pictures of a plan with composed frames, in order, on a thread of its own:
 /// a held still once per hold, and every frame of a transition, a motion or a fade.
@@ -21,7 +27,7 @@ final class FrameComposer: FrameFeed {
     }
 
     /// Pictures composed ahead of the writer.
-    static let depth = 2
+    static let depth = Compositor.picturesInFlight
 
     /// The composed frames' arrays: as many spare as can be in flight (queued, converting,
     /// composing) besides the ones in use.
@@ -196,5 +202,13 @@ final class FrameComposer: FrameFeed {
         } catch {
             return .failure(.photo(error))
         }
+    }
+}
+
+extension Compositor.Failure {
+    /// The render's error, naming the item by its path.
+    func error(path: String) -> RenderError {
+        if let clip { return .clip(clip) }
+        return .photo((problem ?? ImageProblem(.corrupt, "cannot be composed")).error(for: path))
     }
 }

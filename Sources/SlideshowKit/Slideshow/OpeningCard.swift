@@ -1,4 +1,13 @@
 import Synchronization
+import SlideshowCompositor
+import SlideshowImages
+import SlideshowMetadata
+import SlideshowPixels
+import SlideshowPlan
+import SlideshowSupport
+import SlideshowText
+import SlideshowVideo
+import SlideshowFormats
 
 /// What an opening title card is drawn over.
 public enum CardBackground: Sendable, Hashable {

@@ -1,3 +1,6 @@
+import SlideshowAudio
+import SlideshowSupport
+
 /// Why ``SlideshowOptions`` cannot make a slideshow, or a ``Slideshow``'s settings break one of
 /// its rules: the setting at fault and the reason.
 ///
@@ -26,4 +29,20 @@ public struct OptionError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// `<field>: <reason>`, one line, e.g. `size: 'big' is not WIDTHxHEIGHT …`.
     public var description: String { Message.oneLine("\(field.rawValue): \(reason)") }
+}
+
+extension OptionError {
+    /// A sound setting's error as the option's that carries the setting.
+    init(_ error: AudioSettingError) {
+        let field: SlideshowOptions.Field = switch error.setting {
+        case .start: .audioStart
+        case .fadeIn: .audioFadeIn
+        case .fadeOut: .audioFadeOut
+        case .loudness: .loudness
+        case .bitrate: .audioBitrate
+        case .clipLevel: .clipVolume
+        case .duck: .duck
+        }
+        self.init(field, error.reason)
+    }
 }

@@ -1,6 +1,12 @@
 import Dispatch
 import Foundation
 import Synchronization
+import SlideshowAudio
+import SlideshowImages
+import SlideshowPlan
+import SlideshowSupport
+import SlideshowText
+import SlideshowWriter
 
 /// A slideshow checked once and laid out once: everything a render needs to know before it
 /// decodes a pixel. ``Slideshow/validate()`` makes it; ``render(progress:)`` renders from it
@@ -244,20 +250,3 @@ extension Slideshow {
     }
 }
 
-/// Counts what a validation and a render read and lay out, so that tests can hold the
-/// library to "once each": bound for a task with `ReadProbe.$current.withValue(probe) { … }`;
-/// nil (nothing counted) otherwise.
-final class ReadProbe: Sendable {
-    @TaskLocal static var current: ReadProbe?
-    /// Photo headers read (``PhotoFile`` reads with a limit).
-    let photoHeaders = Atomic<Int>(0)
-    /// Frame plans laid out.
-    let plans = Atomic<Int>(0)
-    /// Times the music's file was opened for checking, measuring or a stream's first pass
-    /// (a loop's later passes, on the audio queue, are not counted).
-    let musicOpens = Atomic<Int>(0)
-    /// zlib streams inflated (a PNG's compressed text chunks, ``Inflater``).
-    let inflations = Atomic<Int>(0)
-    /// Movies opened for their content identifier (the Live Photo scan, ``MotionPhoto``).
-    let movieIdentifierReads = Atomic<Int>(0)
-}

@@ -1,6 +1,12 @@
 import Dispatch
 import Foundation
 import Synchronization
+import SlideshowAudio
+import SlideshowPixels
+import SlideshowSupport
+import SlideshowVideo
+import SlideshowWriter
+import SlideshowMix
 
 /// Drives the asset writer for one slideshow: prepares slides ahead, appends one buffer per
 /// photo at its presentation time from the input's ready-for-more-data loop, and ends the
@@ -205,7 +211,7 @@ struct Renderer {
             guard let soundtrack = music, clips.isEmpty else {
                 let (mix, loudness) = try SoundMix.prepare(music: music, opened: prepared.openedMusic, clips: clips,
                                                            settings: slideshow.clipSound, totalFrames: totalFrames)
-                let input = AssetWriterAudioInput(bitrate: music?.bitrate ?? Soundtrack.defaultBitrate)
+                let input = AssetWriterAudioInput(bitrate: music?.bitrate ?? Soundtrack.defaults.bitrate)
                 return (SoundtrackFeed(stream: mix, input: input), loudness)
             }
             let loudness = try soundtrack.measureLoudness(totalFrames: totalFrames)

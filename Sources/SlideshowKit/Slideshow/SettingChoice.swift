@@ -1,3 +1,7 @@
+import SlideshowFraming
+import SlideshowPlan
+import SlideshowWriter
+
 /// A setting whose value is one of a few names (`--fit letterbox`, `"transition": "fade"`):
 /// the one list that the command line's parser, the manifest's reader and the help texts use.
 public protocol SettingChoice: RawRepresentable<String>, CaseIterable, Sendable {}

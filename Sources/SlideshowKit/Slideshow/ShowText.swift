@@ -1,3 +1,7 @@
+import SlideshowImages
+import SlideshowText
+import SlideshowWriter
+
 /// The words on a show: each photo's caption and how captions look.
 ///
 /// ```swift

@@ -1,3 +1,12 @@
+import SlideshowCompositor
+import SlideshowFraming
+import SlideshowImages
+import SlideshowPixels
+import SlideshowPlan
+import SlideshowText
+import SlideshowVideo
+import SlideshowFormats
+
 /// The slide chain for items that play a video: clips, and motion photos under
 /// ``MotionPhotoPlayback/play``. Each frame goes as a still's does: decode (the reader's picture
 /// fitted, ``ClipFit``) → look → backdrop → date imprint → caption.

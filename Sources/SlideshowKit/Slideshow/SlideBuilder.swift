@@ -1,3 +1,11 @@
+import SlideshowCompositor
+import SlideshowImages
+import SlideshowMetadata
+import SlideshowPixels
+import SlideshowPlan
+import SlideshowText
+import SlideshowFormats
+
 /// Builds one photo of a render into what the writer or the compositor takes: the one slide
 /// chain that the held-frame path (``SlidePreparer``) and the composer (``FrameComposer``)
 /// both call.

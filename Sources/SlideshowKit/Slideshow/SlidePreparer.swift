@@ -1,5 +1,8 @@
 import Dispatch
 import Synchronization
+import SlideshowImages
+import SlideshowPixels
+import SlideshowFormats
 
 /// Prepares slides (decode, orient, fit, look) on background threads ahead of the writer,
 /// and hands them over in order.

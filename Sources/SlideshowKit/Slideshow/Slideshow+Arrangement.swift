@@ -1,4 +1,8 @@
 import Foundation
+import SlideshowAudio
+import SlideshowImages
+import SlideshowPlan
+import SlideshowSupport
 
 /// What ``Slideshow/validate()`` decides beyond the settings: the photos' order and where the
 /// cuts fall on the music. Both are applied once, at validation, from what it already read

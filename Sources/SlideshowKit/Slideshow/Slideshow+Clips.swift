@@ -1,4 +1,13 @@
 import Foundation
+import SlideshowAudio
+import SlideshowFFmpeg
+import SlideshowFormats
+import SlideshowImages
+import SlideshowMetadata
+import SlideshowPixels
+import SlideshowPlan
+import SlideshowSupport
+import SlideshowVideo
 
 /// Clips among the photos, and motion photos that play, as ``Slideshow/validate()`` finds them:
 /// each item read once, its kind learnt from its content, its length known before the one

@@ -1,3 +1,8 @@
+import SlideshowImages
+import SlideshowPlan
+import SlideshowSupport
+import SlideshowWriter
+
 /// A photo's own settings, overriding the show's (a manifest's per-photo objects).
 public struct PhotoSettings: Sendable, Hashable {
     /// The transition from this photo to the next; nil for the show's.
@@ -55,8 +60,8 @@ extension Slideshow {
         }
         // Size and rate together (the H.264 level's macroblock rate).
         if let problem = video.problem { throw OptionError(.size, problem) }
-        if let error = soundtrack?.settingError { throw error }
-        if let error = clipSound.settingError { throw error }
+        if let error = soundtrack?.settingError { throw OptionError(error) }
+        if let error = clipSound.settingError { throw OptionError(error) }
         if cuts == .beats && soundtrack == nil { throw OptionError(.cuts, "cutting on the beat needs music: give an audio file too") }
         // The length first: the transitions and fades are measured against it.
         if case .soundtrack = length {

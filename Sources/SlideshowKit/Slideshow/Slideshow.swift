@@ -1,4 +1,14 @@
 import Foundation
+import SlideshowAudio
+import SlideshowFormats
+import SlideshowFraming
+import SlideshowImages
+import SlideshowLooks
+import SlideshowPixels
+import SlideshowPlan
+import SlideshowSupport
+import SlideshowVideo
+import SlideshowWriter
 
 /// One slideshow to render: the photos, the output file and how it should look.
 ///
@@ -179,18 +189,5 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
         case .output(let error): Message.oneLine(error.description)
         case .cancelled: "cancelled"
         }
-    }
-}
-
-/// A file's device and inode, to tell whether two paths name the same file.
-struct FileIdentity: Equatable {
-    var device: UInt64
-    var inode: UInt64
-
-    init?(path: String) {
-        var info = stat()
-        guard PathBytes.withCString(path, { stat($0, &info) }) == 0 else { return nil }
-        device = UInt64(info.st_dev)
-        inode = UInt64(info.st_ino)
     }
 }

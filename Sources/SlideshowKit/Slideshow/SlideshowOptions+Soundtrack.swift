@@ -1,3 +1,5 @@
+import SlideshowAudio
+
 extension SlideshowOptions {
     /// The soundtrack the audio settings describe, or nil without an audio file; its settings'
     /// ranges are ``Soundtrack``'s rules, checked with the show's (``Slideshow/checkSettings()``).

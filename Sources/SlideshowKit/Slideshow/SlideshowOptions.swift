@@ -1,4 +1,14 @@
 import Foundation
+import SlideshowAudio
+import SlideshowFormats
+import SlideshowFraming
+import SlideshowLooks
+import SlideshowPicking
+import SlideshowPixels
+import SlideshowPlan
+import SlideshowSupport
+import SlideshowText
+import SlideshowWriter
 
 /// A slideshow's settings as a person writes them, on the command line (`slideshow make`) or
 /// in a batch manifest, and the product's defaults (``defaults``).
@@ -69,17 +79,17 @@ public struct SlideshowOptions: Sendable, Hashable {
     /// The music's file (``Soundtrack``); none by default.
     public var audio: String? = nil
     /// The AAC bit rate, e.g. `192k` or `128000`; `192k` by default.
-    public var audioBitrate: String = "192k"
+    public var audioBitrate: String = "\(Soundtrack.defaults.bitrate / 1000)k"
     /// Seconds into the music where the show's sound starts; 0 by default.
-    public var audioStart: Double = 0
+    public var audioStart: Double = Soundtrack.defaults.start
     /// Seconds of fade-in; 0 by default.
-    public var audioFadeIn: Double = 0
+    public var audioFadeIn: Double = Soundtrack.defaults.fadeIn
     /// Seconds of fade-out, capped at half the show; 2 by default.
-    public var audioFadeOut: Double = 2
+    public var audioFadeOut: Double = Soundtrack.defaults.fadeOut
     /// Whether music shorter than the show loops (with a 100 ms crossfade); true by default.
-    public var audioLoop: Bool = true
+    public var audioLoop: Bool = Soundtrack.defaults.loops
     /// The integrated loudness to bring the music to, in LUFS; none by default.
-    public var loudness: Double? = nil
+    public var loudness: Double? = Soundtrack.defaults.loudness
     /// Whether the show lasts as long as the music (`--duration audio`); false by default.
     public var durationFollowsAudio: Bool = false
     /// Where the cuts fall: `even` (the default) or on the music's `beats`.

@@ -1,5 +1,8 @@
 import Dispatch
 import Synchronization
+import SlideshowAudio
+import SlideshowWriter
+import SlideshowMix
 
 /// Feeds a show's sound (its music, its clips' sound, or both mixed) to the writer's audio input from its own ready-for-more-data
 /// loop, on its own queue, beside the pictures' loop: the input's readiness keeps the sound

@@ -1,4 +1,8 @@
 import Foundation
+import SlideshowPixels
+import SlideshowSupport
+import SlideshowText
+import SlideshowWriter
 
 extension PreparedSlideshow {
     /// The captions as timed cues: each from its photo's first frame to the frame after its
@@ -65,7 +69,7 @@ extension Slideshow {
     /// No file the show writes is a file it reads, or another file it writes, before anything
     /// is written: compared as files (device and inode, whatever the spelling or the links),
     /// and, for the written files, which need not exist yet, as paths resolved (absolute, `.`
-    /// and `..` removed, the folder by its device and inode: ``ManifestFiles/identities(of:)``).
+    /// and `..` removed, the folder by its device and inode: ``FileIdentity/names(of:)``).
     /// - Parameter written: how many of ``writtenFiles`` to check (the video alone first, then
     ///   the WebVTT file once the video's own path has been checked).
     /// - Throws: ``RenderError/invalid(_:)``: `v.vtt: the WebVTT file is the video's file`,
@@ -74,10 +78,10 @@ extension Slideshow {
         let outputs = Array(writtenFiles.prefix(written))
         var inputs: [(identity: FileIdentity, what: String)]? = nil
         for (index, (path, what)) in outputs.enumerated() {
-            let keys = Set(ManifestFiles.identities(of: path))
+            let keys = Set(FileIdentity.names(of: path))
             let identity = FileIdentity(path: path)
             for (earlier, _) in outputs[..<index] {
-                if !keys.isDisjoint(with: ManifestFiles.identities(of: earlier)) || (identity != nil && identity == FileIdentity(path: earlier)) {
+                if !keys.isDisjoint(with: FileIdentity.names(of: earlier)) || (identity != nil && identity == FileIdentity(path: earlier)) {
                     throw .invalid("\(path): \(what) is the video's file")
                 }
             }

@@ -1,0 +1,103 @@
+import SlideshowPixels
+
+/// How the music lies under a show: where in the music the show starts, and where it loops.
+///
+/// Mirrors ``SoundtrackStream``: the part of the music after ``start`` plays from show time
+/// 0; when it is shorter than the show and loops, pass k + 1 starts ``crossfade`` before pass k ends (the two overlap in an
+/// equal-power crossfade), so pass k starts at show time `k × (passLength − crossfade)`.
+/// Within a seam's crossfade the beats of the outgoing pass are heard until its middle, those
+/// of the incoming pass after it: the grid (in music time) carries on across every seam.
+///
+/// With an opening title card the music starts under the card, ``lead`` seconds before the
+/// photos: the beats are given in the photos' time (the card's length earlier than the video's).
+public struct MusicLayout: Sendable, Hashable {
+    /// Seconds into the music at show time 0 (`--audio-start`).
+    public var start: Double
+    /// The music's length after ``start`` in seconds when the show outlasts it; nil when the
+    /// music outlasts the show.
+    public var passLength: Double?
+    /// Whether the music starts again after ``passLength`` (else the rest of the show is silent).
+    public var loops: Bool
+    /// The overlap of two passes at a seam, in seconds (``Soundtrack/crossfade``, or half the
+    /// pass when the pass is shorter than twice that).
+    public var crossfade: Double
+    /// Seconds the music plays before the photos' time 0: an opening card's length, else 0.
+    public var lead: Double
+
+    /// Creates a layout.
+    /// - Parameters:
+    ///   - start: seconds into the music at show time 0.
+    ///   - passLength: the music's length after `start` when the show outlasts it; nil when
+    ///     the music outlasts the show.
+    ///   - loops: whether the music starts again at its end; true by default, as a soundtrack's.
+    ///   - crossfade: the overlap at a seam; ``Soundtrack/crossfade`` (0.1 s) by default, capped
+    ///     at half the pass as the soundtrack caps it.
+    ///   - lead: seconds the music plays before the photos' time 0 (an opening card's length).
+    public init(start: Double = 0, passLength: Double? = nil, loops: Bool = true, crossfade: Double = Soundtrack.crossfade.seconds,
+                lead: Double = 0) {
+        precondition(start.isFinite && start >= 0, "the music starts at 0 s or later")
+        precondition(lead.isFinite && lead >= 0, "the music starts with the video or before the photos")
+        self.lead = lead
+        precondition(passLength.map { $0.isFinite && $0 > 0 } ?? true, "a pass lasts a positive time")
+        self.start = start
+        self.passLength = passLength
+        self.loops = loops
+        self.crossfade = passLength.map { min(crossfade, $0 / 2) } ?? crossfade
+    }
+
+    /// The layout of a soundtrack under a show of `showLength` seconds.
+    /// - Parameters:
+    ///   - musicLength: the music's whole length in seconds (from the file's start).
+    ///   - showLength: the photos' length in seconds.
+    ///   - lead: seconds the music plays before the photos (an opening card's length).
+    public init(soundtrack: Soundtrack, musicLength: Double, showLength: Double, lead: Double = 0) {
+        let pass = musicLength - soundtrack.start
+        self.init(start: soundtrack.start, passLength: pass > 0 && pass < showLength + lead ? pass : nil, loops: soundtrack.loops, lead: lead)
+    }
+
+    /// The video time (from the music's start, before any card) where each pass starts
+    /// (`k × (passLength − crossfade)`), for a video `duration` seconds long.
+    public func passStarts(through duration: Double) -> [Double] {
+        guard let pass = passLength, loops else { return [0] }
+        let step = pass - crossfade
+        guard step > 0 else { return [0] }
+        return stride(from: 0.0, through: duration, by: step).map { $0 }
+    }
+
+    /// The photos' times of the grid's beats heard in `0 ... duration` of the photos' time, in
+    /// order, with their beat index in music time. Only the beats whose index is `offset`
+    /// modulo `every` are kept (`every` 2 for every other beat; the index counts in music time,
+    /// so every pass keeps the same beats).
+    public func beats(of grid: BeatGrid, every: Int = 1, offset: Int = 0, through duration: Double) -> [(time: Double, index: Int)] {
+        lead == 0 ? videoBeats(of: grid, every: every, offset: offset, through: duration)
+            : videoBeats(of: grid, every: every, offset: offset, through: duration + lead).compactMap {
+                $0.time >= lead ? ($0.time - lead, $0.index) : nil
+            }
+    }
+
+    /// ``beats(of:every:offset:through:)`` in video time: from the music's start.
+    private func videoBeats(of grid: BeatGrid, every: Int, offset: Int, through duration: Double) -> [(time: Double, index: Int)] {
+        precondition(every >= 1, "every beat or fewer")
+        var result: [(time: Double, index: Int)] = []
+        let starts = passStarts(through: duration)
+        for (pass, passStart) in starts.enumerated() {
+            // The show times this pass is heard: from the middle of the seam before it to the middle of the seam after it.
+            let from = pass == 0 ? 0 : passStart + crossfade / 2
+            var until = pass + 1 < starts.count ? starts[pass + 1] + crossfade / 2 : duration
+            // Music that plays once ends after its pass: no beats in the silence after it.
+            if !loops, let passLength { until = min(until, passLength) }
+            guard until > from else { continue }
+            var index = grid.beat(nearest: start + from - passStart) - 1
+            while true {
+                let show = grid.time(ofBeat: index) - start + passStart
+                if show > until || show > duration { break }
+                let keep = ((index % every) + every) % every == ((offset % every) + every) % every
+                if keep && show >= from && (show < until || (pass + 1 == starts.count && show <= until)) {
+                    result.append((show, index))
+                }
+                index += 1
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,203 @@
+import SlideshowFraming
+import SlideshowImages
+import SlideshowPixels
+import SlideshowVideo
+
+/// One clip (or a motion photo's video) on screen: its frames, one per show frame, chosen by
+/// timestamp (``ClipReader``), fitted into the frame (``ClipFit``) and finished as a still slide
+/// is (the look, the blurred backdrop, the date imprint, the caption), never moved by Ken Burns.
+///
+/// Timing, in show frames: the clip's part starts at its cut (``cut``), where clip time is its
+/// in-point, and clip time runs with the show from there, through the whole span the item is
+/// on screen. In the frames of a transition before the cut, the clip shows what comes before
+/// its in-point when it has some, else its first frame held; after its share, what comes after
+/// its out-point, else its last frame held. A motion photo plays its video from its cut for
+/// ``videoEnd`` − ``cut`` frames, its first frame held in a transition before the cut, then shows
+/// its still.
+///
+/// The reader is opened at the first frame asked for and closed after ``videoEnd``, so only
+/// the clips on screen hold a decoder (and its two frames). Frames must be asked for in order.
+/// Each new picture of the clip is composed once, into one of a few frame buffers reused in
+/// turn (``PixelBufferPool``), so a clip allocates no memory per frame.
+///
+/// `@unchecked Sendable`: made on the thread that prepares photos and then used only by the
+/// composer's one thread, one frame after another; no two threads touch it at once.
+package final class ClipPlayer: @unchecked Sendable {
+    /// What is played.
+    package let info: ClipInfo
+    /// Where its pictures go.
+    package let fit: ClipFit
+    /// The show's frame size and rate.
+    package let frameSize: Size
+    package let framesPerSecond: Int
+    /// The frames the item is on screen (transitions included).
+    package let span: Range<Int>
+    /// The frame its share starts at, where the in-point shows.
+    package let cut: Int
+    /// The in-point, seconds of clip time.
+    package let inPoint: Double
+    /// The first frame after the video: a motion photo's still from here on.
+    package let videoEnd: Int
+    /// A motion photo's still slide (finished as a hold shows it); nil for a clip.
+    package let still: PixelBuffer?
+    /// The bars' colour and whether they are the blurred picture instead.
+    package let background: RGBColor
+    package let blurredBackdrop: Bool
+    /// The look, the date imprint and the caption, applied to a frame whose bars are painted.
+    package let finish: @Sendable (inout PixelBuffer, _ beforeBackdrop: Bool) -> Void
+    /// What the reader noticed (a clip that stopped early, damaged packets), once it is closed.
+    package private(set) var warnings: [ClipWarning] = []
+    /// Frames the reader decoded, counted when it is closed (what a trimmed clip's seek saves).
+    package private(set) var decodedFrames = 0
+
+    private var reader: ClipReader?
+    private var opened = false
+    /// The show frame of the reader's frame 0.
+    private var readerStart = 0
+    private var produced = 0
+    private var last: PixelBuffer?
+    /// Whether the reader moved to another picture since ``last`` was composed.
+    private var stale = true
+    /// The frames composed, written over in turn: the composer's queue, the writer's frame and
+    /// ``last`` are all the frames in flight at once (at most ``Compositor/picturesInFlight`` + 1; one more to spare).
+    private var frames: PixelBufferPool
+    /// The reader's whole picture when only a crop of it shows (fill), reused.
+    private var whole: PixelBuffer?
+
+    /// Frame buffers allocated so far: at most the pool's capacity, however long the clip.
+    package var allocatedFrames: Int { frames.allocations }
+
+    package init(info: ClipInfo, fit: ClipFit, frameSize: Size, framesPerSecond: Int, span: Range<Int>, cut: Int, inPoint: Double,
+         videoEnd: Int, still: PixelBuffer?, background: RGBColor, blurredBackdrop: Bool,
+         finish: @escaping @Sendable (inout PixelBuffer, Bool) -> Void) {
+        self.info = info
+        self.fit = fit
+        self.frameSize = frameSize
+        self.framesPerSecond = framesPerSecond
+        self.span = span
+        self.cut = cut
+        self.inPoint = inPoint
+        self.videoEnd = videoEnd
+        self.still = still
+        self.background = background
+        self.blurredBackdrop = blurredBackdrop
+        self.finish = finish
+        frames = PixelBufferPool(size: frameSize, capacity: Compositor.picturesInFlight + 2)
+    }
+
+    /// The picture of show frame `frame`.
+    /// - Throws: ``ClipError`` when the clip cannot be opened, or not one of its frames decoded.
+    package func picture(at frame: Int) throws(ClipError) -> PixelBuffer {
+        if frame >= videoEnd, let still {
+            close()
+            return still
+        }
+        if !opened { try open(at: frame) }
+        let wanted = max(0, frame - readerStart)
+        while produced <= wanted, let reader {
+            guard let changed = try reader.advance() else {
+                close()
+                break
+            }
+            produced += 1
+            stale = stale || changed
+            // A picture held by the reader (a clip slower than the show) is composed once.
+            if produced > wanted, stale || last == nil {
+                last = try compose(from: reader)
+                stale = false
+            }
+        }
+        if frame + 1 >= videoEnd { close() }
+        guard let last else {
+            throw ClipError(path: info.source.path, kind: .unreadable, reason: "not a single frame of its video could be decoded")
+        }
+        return last
+    }
+
+    /// Opens the reader where clip time is ≥ 0 first on screen (its first frame held before).
+    private func open(at frame: Int) throws(ClipError) {
+        opened = true
+        let fps = Double(framesPerSecond)
+        // Clip time at show frame f is inPoint + (f − cut) / fps.
+        readerStart = max(frame, cut - Int((inPoint * fps).rounded(.down)))
+        let start = max(0, inPoint + Double(readerStart - cut) / fps)
+        let frames = max(1, videoEnd - readerStart)
+        reader = try ClipReader(source: info.source, size: fit.readerSize, framesPerSecond: framesPerSecond,
+                                inPoint: MediaTime(value: Int64((start * 1_000_000).rounded()), timescale: 1_000_000),
+                                duration: MediaTime(value: Int64(frames), timescale: Int32(framesPerSecond)))
+    }
+
+    /// Drops the reader (its decoder and frames), keeping what it noticed.
+    private func close() {
+        if let reader {
+            warnings += reader.warnings
+            decodedFrames += reader.decodedFrames
+        }
+        reader = nil
+    }
+
+    /// A frame of the show from the reader's current picture: the bars, the picture (or its crop)
+    /// in its place, finished. The frame is one of the pool's, written over in place; the
+    /// reader draws the picture straight into it unless only a crop of it shows.
+    fileprivate func compose(from reader: ClipReader) throws(ClipError) -> PixelBuffer {
+        let (fit, size) = (self.fit, frameSize)
+        var picture = frames.take()
+        if fit.crop == Rect(fit.readerSize) {
+            try reader.draw(into: &picture, at: fit.content)
+        } else {
+            var whole = self.whole ?? PixelBuffer(size: fit.readerSize)
+            self.whole = nil
+            try reader.draw(into: &whole, at: Rect(fit.readerSize))
+            Self.copy(fit.crop, of: whole, into: &picture, at: fit.content)
+            self.whole = whole
+        }
+        picture.contentRect = fit.content
+        if fit.content != Rect(size) {
+            let background = self.background
+            picture.withUnsafeMutableBufferPointer { frame in
+                ImageManager.fillBackground(frame.baseAddress!, size: size, except: fit.content, with: background)
+            }
+        }
+        finish(&picture, true)
+        if blurredBackdrop { BlurredBackdrop.fill(&picture) }
+        finish(&picture, false)
+        frames.recycle(picture)
+        return picture
+    }
+
+    /// Copies the part `crop` of `source` into `frame` at `place` (of the crop's size).
+    private static func copy(_ crop: Rect, of source: PixelBuffer, into frame: inout PixelBuffer, at place: Rect) {
+        let rowBytes = frame.bytesPerRow
+        source.withUnsafeBytes { bytes in
+            let from = bytes.bindMemory(to: UInt8.self).baseAddress!
+            frame.withUnsafeMutableBufferPointer { out in
+                for row in 0..<place.height {
+                    let line = from + ((crop.y + row) * source.width + crop.x) * 3
+                    (out.baseAddress! + (place.y + row) * rowBytes + place.x * 3).update(from: line, count: place.width * 3)
+                }
+            }
+        }
+    }
+}
+
+extension ClipPlayer {
+    /// One picture of a clip filling a frame (centre crop): what a card is drawn over when the
+    /// show starts or ends with a clip.
+    /// - Parameters:
+    ///   - info: the clip.
+    ///   - seconds: the clip time of the picture (the last frame at or before it).
+    ///   - frame: the frame size.
+    /// - Throws: ``ClipError`` when the clip cannot be opened or no frame decoded.
+    package static func picture(of info: ClipInfo, at seconds: Double, filling frame: Size) throws(ClipError) -> PixelBuffer {
+        let fit = ClipFit(display: info.displaySize, frame: frame, mode: .aspectFill, framing: .center)
+        let reader = try ClipReader(source: info.source, size: fit.readerSize, framesPerSecond: 1,
+                                    inPoint: MediaTime(value: Int64((max(0, seconds) * 1_000_000).rounded()), timescale: 1_000_000),
+                                    duration: MediaTime(value: 1, timescale: 1))
+        guard try reader.advance() != nil else {
+            throw ClipError(path: info.source.path, kind: .unreadable, reason: "not a single frame of its video could be decoded")
+        }
+        let player = ClipPlayer(info: info, fit: fit, frameSize: frame, framesPerSecond: 1, span: 0..<1, cut: 0, inPoint: 0,
+                                videoEnd: 1, still: nil, background: .black, blurredBackdrop: false) { _, _ in }
+        return try player.compose(from: reader)
+    }
+}

@@ -1,0 +1,138 @@
+package import CFFmpeg
+import SlideshowPixels
+import SlideshowSupport
+
+// One owner per FFmpeg object: each class below allocates exactly one C object in its
+// `init` and frees it exactly once in its `deinit`. A type that needs several (an encoder's
+// context and packet, a muxer's format context) holds several of these, so a throwing
+// initialiser never frees anything itself: whatever was allocated before the throw is freed
+// once, by its own owner, when the partly built value goes away.
+
+/// An owned `AVPacket` (`av_packet_alloc` … `av_packet_free`).
+package final class OwnedPacket {
+    package let pointer: UnsafeMutablePointer<AVPacket>
+
+    /// - Throws: ``FFmpegError`` (`ENOMEM`) when the packet cannot be allocated.
+    package init() throws(FFmpegError) {
+        guard let pointer = av_packet_alloc() else { throw FFmpegError(call: "av_packet_alloc", code: -ENOMEM) }
+        self.pointer = pointer
+    }
+
+    deinit {
+        var pointer: UnsafeMutablePointer<AVPacket>? = pointer
+        av_packet_free(&pointer)
+    }
+}
+
+/// An owned `AVFrame` (`av_frame_alloc` … `av_frame_free`), with whatever buffers it references.
+package final class OwnedFrame {
+    package let pointer: UnsafeMutablePointer<AVFrame>
+
+    /// - Throws: ``FFmpegError`` (`ENOMEM`) when the frame cannot be allocated.
+    package init() throws(FFmpegError) {
+        guard let pointer = av_frame_alloc() else { throw FFmpegError(call: "av_frame_alloc", code: -ENOMEM) }
+        self.pointer = pointer
+    }
+
+    deinit {
+        var pointer: UnsafeMutablePointer<AVFrame>? = pointer
+        av_frame_free(&pointer)
+    }
+}
+
+/// An owned `AVCodecContext` (`avcodec_alloc_context3` … `avcodec_free_context`), opened or not.
+package final class OwnedCodecContext {
+    package let pointer: UnsafeMutablePointer<AVCodecContext>
+
+    /// - Throws: ``FFmpegError`` (`ENOMEM`) when the context cannot be allocated.
+    package init(codec: UnsafePointer<AVCodec>) throws(FFmpegError) {
+        guard let pointer = avcodec_alloc_context3(codec) else {
+            throw FFmpegError(call: "avcodec_alloc_context3", code: -ENOMEM)
+        }
+        self.pointer = pointer
+    }
+
+    deinit {
+        var pointer: UnsafeMutablePointer<AVCodecContext>? = pointer
+        avcodec_free_context(&pointer)
+    }
+}
+
+/// An owned output `AVFormatContext` (`avformat_alloc_output_context2` … `avformat_free_context`),
+/// with its I/O context, which is closed first if it is still open.
+package final class OwnedOutputFormat {
+    package let pointer: UnsafeMutablePointer<AVFormatContext>
+
+    /// - Throws: ``FFmpegError`` when the muxer is unknown or the context cannot be allocated.
+    package init(format name: String, path: String) throws(FFmpegError) {
+        var pointer: UnsafeMutablePointer<AVFormatContext>? = nil
+        try check(PathBytes.withCString(path) { avformat_alloc_output_context2(&pointer, nil, name, $0) }, "avformat_alloc_output_context2(\(name))")
+        guard let pointer else { throw FFmpegError(call: "avformat_alloc_output_context2(\(name))", code: -ENOMEM) }
+        self.pointer = pointer
+    }
+
+    deinit {
+        if pointer.pointee.pb != nil { avio_closep(&pointer.pointee.pb) }
+        avformat_free_context(pointer)
+    }
+}
+
+/// An owned libswscale context (`sws_getContext` … `sws_freeContext`).
+package final class OwnedScaleContext {
+    package let pointer: OpaquePointer
+
+    /// - Throws: ``FFmpegError`` (`EINVAL`) when libswscale refuses the sizes, formats or flags.
+    package init(from source: Size, format sourceFormat: AVPixelFormat, to destination: Size, format destinationFormat: AVPixelFormat,
+         flags: Int32) throws(FFmpegError) {
+        _ = quietFFmpegLogging
+        guard let pointer = sws_getContext(Int32(source.width), Int32(source.height), sourceFormat,
+                                           Int32(destination.width), Int32(destination.height), destinationFormat,
+                                           flags, nil, nil, nil)
+        else { throw FFmpegError(call: "sws_getContext(\(source) to \(destination))", code: -EINVAL) }
+        self.pointer = pointer
+    }
+
+    /// A context that splits each picture into slices scaled on `threads` threads of its own
+    /// (libswscale's slice threads, which only `sws_scale_frame` uses).
+    /// - Parameter options: further libswscale options by name, set before the context starts.
+    /// - Throws: ``FFmpegError`` (`EINVAL`) when libswscale refuses the sizes, formats, flags, threads or options.
+    package init(from source: Size, format sourceFormat: AVPixelFormat, to destination: Size, format destinationFormat: AVPixelFormat,
+         flags: Int32, threads: Int, options more: [(String, Int64)] = []) throws(FFmpegError) {
+        _ = quietFFmpegLogging
+        guard let pointer = sws_alloc_context() else { throw FFmpegError(call: "sws_alloc_context", code: -ENOMEM) }
+        self.pointer = pointer
+        let options: [(String, Int64)] = [
+            ("srcw", Int64(source.width)), ("srch", Int64(source.height)), ("src_format", Int64(sourceFormat.rawValue)),
+            ("dstw", Int64(destination.width)), ("dsth", Int64(destination.height)), ("dst_format", Int64(destinationFormat.rawValue)),
+            ("sws_flags", Int64(flags)), ("threads", Int64(threads)),
+        ] + more
+        for (name, value) in options {
+            try check(av_opt_set_int(UnsafeMutableRawPointer(pointer), name, value, 0), "av_opt_set_int(\(name))")
+        }
+        try check(sws_init_context(pointer, nil, nil), "sws_init_context(\(source) to \(destination), \(threads) threads)")
+    }
+
+    deinit { sws_freeContext(pointer) }
+}
+
+/// Sets one entry of an `AVDictionary` of options, checking the result.
+package func setOption(_ options: inout OpaquePointer?, _ key: String, _ value: String) throws(FFmpegError) {
+    try check(av_dict_set(&options, key, value, 0), "av_dict_set(\(key))")
+}
+
+/// An owned `AVFilterGraph` (`avfilter_graph_alloc` … `avfilter_graph_free`), which owns the
+/// filters created in it: they are freed with it and never on their own.
+package final class OwnedFilterGraph {
+    package let pointer: UnsafeMutablePointer<AVFilterGraph>
+
+    /// - Throws: ``FFmpegError`` (`ENOMEM`) when the graph cannot be allocated.
+    package init() throws(FFmpegError) {
+        guard let pointer = avfilter_graph_alloc() else { throw FFmpegError(call: "avfilter_graph_alloc", code: -ENOMEM) }
+        self.pointer = pointer
+    }
+
+    deinit {
+        var pointer: UnsafeMutablePointer<AVFilterGraph>? = pointer
+        avfilter_graph_free(&pointer)
+    }
+}

@@ -1,0 +1,180 @@
+package import CFFmpeg
+import Synchronization
+import SlideshowFFmpeg
+import SlideshowPixels
+
+/// A picture ready for the encoder: one owned `AVFrame` in limited-range BT.709 4:2:0.
+package final class EncoderPicture {
+    private let owner: OwnedFrame
+    package var frame: UnsafeMutablePointer<AVFrame> { owner.pointer }
+
+    /// Allocates a picture of a size (planes uninitialised).
+    /// - Throws: ``FFmpegError`` when the frame or its planes cannot be allocated (or the size is not positive).
+    package init(size: Size) throws(FFmpegError) {
+        owner = try OwnedFrame()
+        Self.describe(owner.pointer, size: size)
+        try check(av_frame_get_buffer(owner.pointer, 0), "av_frame_get_buffer")
+    }
+
+    /// A picture whose planes are one buffer taken from `pool` (planes hold whatever the
+    /// buffer's last picture left): the buffer goes back to the pool when the frame is freed
+    /// and the encoder has let go of it too, never while either still holds it.
+    /// - Throws: ``FFmpegError`` when the frame or the buffer cannot be allocated.
+    package init(size: Size, pool: PicturePool) throws(FFmpegError) {
+        owner = try OwnedFrame()
+        let frame = owner.pointer
+        Self.describe(frame, size: size)
+        guard let buffer = pool.buffer() else { throw FFmpegError(call: "av_buffer_pool_get", code: -ENOMEM) }
+        frame.pointee.buf.0 = buffer
+        let base = buffer.pointee.data!
+        let layout = pool.layout
+        frame.pointee.data.0 = base
+        frame.pointee.data.1 = base + layout.chromaOffset
+        frame.pointee.data.2 = base + layout.chromaOffset + layout.chromaPlane
+        frame.pointee.linesize.0 = Int32(layout.lumaStride)
+        frame.pointee.linesize.1 = Int32(layout.chromaStride)
+        frame.pointee.linesize.2 = Int32(layout.chromaStride)
+    }
+
+    /// Where the luma plane starts: which buffer the picture holds.
+    package var storage: UnsafeRawPointer { UnsafeRawPointer(frame.pointee.data.0!) }
+
+    /// The planes' pixels, Y then U then V, rows without their padding (to compare pictures).
+    package var planes: [[UInt8]] {
+        let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
+        let planes = [(frame.pointee.data.0, frame.pointee.linesize.0, width, height),
+                      (frame.pointee.data.1, frame.pointee.linesize.1, (width + 1) / 2, (height + 1) / 2),
+                      (frame.pointee.data.2, frame.pointee.linesize.2, (width + 1) / 2, (height + 1) / 2)]
+        return planes.map { data, stride, w, h in
+            (0..<h).flatMap { y in Array(UnsafeBufferPointer(start: data! + y * Int(stride), count: w)) }
+        }
+    }
+
+    private static func describe(_ frame: UnsafeMutablePointer<AVFrame>, size: Size) {
+        frame.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        frame.pointee.width = Int32(size.width)
+        frame.pointee.height = Int32(size.height)
+        frame.pointee.color_range = AVCOL_RANGE_MPEG
+        frame.pointee.colorspace = AVCOL_SPC_BT709
+        frame.pointee.color_primaries = AVCOL_PRI_BT709
+        frame.pointee.color_trc = AVCOL_TRC_BT709
+    }
+}
+
+/// Buffers for the encoder's pictures of one size, reused from picture to picture
+/// (`av_buffer_pool_init` … `av_buffer_pool_uninit`).
+///
+/// A fresh 3 MB buffer for every 1080p picture costs page faults (the allocator hands such
+/// blocks back to the system when they are freed); from the pool, a buffer comes back
+/// already mapped. A buffer is reference-counted: it returns to the pool only when its last
+/// holder (the ``EncoderPicture``, libavcodec's copy of the frame) lets go, so two pictures in
+/// flight never share one. The pool holds as many buffers as were ever in flight at once
+/// (the writer keeps two or three); they are freed with the pool, or when the last one
+/// returns after it.
+///
+/// FFmpeg's pool is thread-safe: pictures are taken on the appending thread and freed on
+/// the writer's queue.
+package final class PicturePool: @unchecked Sendable {
+    // @unchecked: the pool pointer never changes after init, and av_buffer_pool_get and the
+    // buffers' release are locked inside FFmpeg.
+
+    /// Where the planes lie in a buffer: rows padded to 64 bytes, the chroma planes after luma.
+    package struct Layout: Sendable, Equatable {
+        package var lumaStride: Int
+        package var chromaStride: Int
+        package var chromaOffset: Int
+        package var chromaPlane: Int
+        package var bytes: Int
+
+        package init(size: Size) {
+            let align = 64
+            lumaStride = (size.width + align - 1) / align * align
+            chromaStride = ((size.width + 1) / 2 + align - 1) / align * align
+            chromaOffset = lumaStride * size.height
+            chromaPlane = chromaStride * ((size.height + 1) / 2)
+            // Padding past the last row, as av_frame_get_buffer leaves for SIMD readers.
+            bytes = chromaOffset + 2 * chromaPlane + align
+        }
+    }
+
+    package let layout: Layout
+    private let pool: OpaquePointer
+    /// How many buffers the pool has allocated (the rest of its buffers were reused).
+    private let counter = Counter()
+
+    /// A count the pool's allocator (a C function pointer, so no captures) reaches through its opaque pointer.
+    private final class Counter: Sendable {
+        let value = Atomic<Int>(0)
+    }
+
+    /// - Throws: ``FFmpegError`` (`ENOMEM`) when the pool cannot be made.
+    package init(size: Size) throws(FFmpegError) {
+        layout = Layout(size: size)
+        // The allocator counts into `counter`: it runs only inside av_buffer_pool_get, which
+        // only ``buffer()`` calls, while this object (and so the counter) is alive.
+        let opaque = Unmanaged.passUnretained(counter).toOpaque()
+        guard let pool = av_buffer_pool_init2(layout.bytes, opaque, { opaque, size in
+            Unmanaged<Counter>.fromOpaque(opaque!).takeUnretainedValue().value.add(1, ordering: .relaxed)
+            return av_buffer_alloc(size)
+        }, nil) else {
+            throw FFmpegError(call: "av_buffer_pool_init2", code: -ENOMEM)
+        }
+        self.pool = pool
+    }
+
+    deinit {
+        var pointer: OpaquePointer? = pool
+        av_buffer_pool_uninit(&pointer)
+    }
+
+    /// How many buffers the pool has allocated so far: the most pictures ever in flight at once.
+    package var made: Int { counter.value.load(ordering: .relaxed) }
+
+    /// A buffer of ``Layout/bytes``: a returned one when there is one, else a new one; nil when out of memory.
+    package func buffer() -> UnsafeMutablePointer<AVBufferRef>? {
+        av_buffer_pool_get(pool)
+    }
+}
+
+/// Converts full-range sRGB pixel buffers into limited-range BT.709 4:2:0 pictures with libswscale.
+///
+/// libswscale converts with BT.601 unless told otherwise; HD video is BT.709, and the
+/// difference is the "video looks more yellow than the photo" users report. Pure red
+/// becomes Y 63, U 102, V 240; white 235/128/128; black 16/128/128.
+package final class ColorConverter {
+    private let owner: OwnedScaleContext
+    package let size: Size
+    /// The buffers of the pictures it makes, reused once the encoder is done with them.
+    package let pool: PicturePool
+
+    /// - Throws: ``FFmpegError`` when libswscale cannot be set up.
+    package init(size: Size) throws(FFmpegError) {
+        self.size = size
+        pool = try PicturePool(size: size)
+        // SWS_AREA: each chroma sample averages exactly its 2x2 block, so bars on even edges stay pure.
+        owner = try OwnedScaleContext(from: size, format: AV_PIX_FMT_RGB24, to: size, format: AV_PIX_FMT_YUV420P,
+                                      flags: Int32(SWS_AREA | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INP))
+        let bt709 = sws_getCoefficients(SWS_CS_ITU709)
+        // src range 1 = full (JPEG), dst range 0 = limited (MPEG); brightness 0, contrast and saturation 1.0.
+        try check(sws_setColorspaceDetails(owner.pointer, bt709, 1, bt709, 0, 0, 1 << 16, 1 << 16), "sws_setColorspaceDetails")
+    }
+
+    /// Converts a buffer into a new picture, whose planes come from ``pool``.
+    /// - Throws: ``FFmpegError`` when the picture cannot be allocated or libswscale converts fewer rows than the picture has.
+    package func convert(_ buffer: PixelBuffer) throws(FFmpegError) -> EncoderPicture {
+        precondition(buffer.size == size, "the buffer is not of the converter's size")
+        let picture = try EncoderPicture(size: size, pool: pool)
+        let frame = picture.frame
+        let context = owner.pointer
+        let rows = buffer.withUnsafeBytes { pixels in
+            var source: [UnsafePointer<UInt8>?] = [pixels.baseAddress?.assumingMemoryBound(to: UInt8.self), nil, nil, nil]
+            var sourceStride: [Int32] = [Int32(buffer.bytesPerRow), 0, 0, 0]
+            var destination: [UnsafeMutablePointer<UInt8>?] = [frame.pointee.data.0, frame.pointee.data.1, frame.pointee.data.2, nil]
+            var destinationStride: [Int32] = [frame.pointee.linesize.0, frame.pointee.linesize.1, frame.pointee.linesize.2, 0]
+            return sws_scale(context, &source, &sourceStride, 0, Int32(size.height), &destination, &destinationStride)
+        }
+        try check(rows, "sws_scale")
+        guard rows == Int32(size.height) else { throw FFmpegError(call: "sws_scale: \(rows) of \(size.height) rows", code: -EINVAL) }
+        return picture
+    }
+}

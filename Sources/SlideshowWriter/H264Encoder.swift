@@ -1,0 +1,197 @@
+package import CFFmpeg
+import SlideshowFFmpeg
+
+/// libx264 through libavcodec: one `AVCodecContext` and its options, owned.
+///
+/// High profile, yuv420p, CRF rate control, BT.709 limited-range tags written into the VUI,
+/// and a global header (SPS/PPS in extradata) as MP4 needs. Two roles (``Role``): the stills
+/// encoder, without B-frames (decode order is presentation order), and a motion run's, with.
+package final class H264Encoder {
+    /// x264's threads: two, whatever the machine (see ``VideoSettings/x264Parameters``).
+    package static let threads = 2
+
+    /// What x264 does differently on a motion run's P frames: each macroblock's 8x8
+    /// partitions share one reference picture (`mixed-refs=0`) instead of each searching its
+    /// own among preset medium's 3.
+    ///
+    /// On a dissolve or a zoom the reference that matters is the frame before. Measured on the
+    /// stills encoder's settings (no B-frames), x264 took 25–28% less CPU on a crossfade and
+    /// on a Ken Burns zoom without mixed references, within 1% of the bytes at the same CRF
+    /// and the same SSIM; with the motion encoder's B-frames, 7% less CPU on R3's 270 frames
+    /// (13.8 against 14.8 s) for 1% more bytes at the same SSIM (README, "Speed of transitions
+    /// and motion"). Dropping the P sub-partitions altogether (`p8x8`) saves 40–46%, but then
+    /// a macroblock half picture, half letterbox bar moves as one and the bars beside it are
+    /// no longer exactly their colour.
+    package static let pFrameOptions = "mixed-refs=0"
+
+    /// What an encoder is given.
+    package enum Role: Sendable {
+        /// Held pictures, each an IDR, and in a show of cuts everything: the one encoder a
+        /// show opens first (SPS/PPS id 0).
+        case stills
+        /// One run of consecutive moving frames (a transition, Ken Burns, a clip), opened
+        /// for the run and ended with it (SPS/PPS id 1): B-frames and mb-tree
+        /// (``VideoSettings/motionX264Parameters``).
+        case motion
+    }
+
+    /// The B-frames between a motion encoder's P frames (``VideoSettings/motionX264Parameters``).
+    package static let motionBFrames = 3
+    /// How many places later in decode order than in presentation order a motion run's frame
+    /// can come: one, as its B-frames are not references (no pyramid): the P frame after them
+    /// is decoded first, and each B-frame one place after its own frame.
+    package static let motionDecodeDelay: Int64 = 1
+
+    /// The codec context and the packet it fills: each freed once, by its own owner.
+    private let codecContext: OwnedCodecContext
+    private let packetOwner: OwnedPacket
+    package var context: UnsafeMutablePointer<AVCodecContext> { codecContext.pointer }
+    private var packet: UnsafeMutablePointer<AVPacket> { packetOwner.pointer }
+
+    /// Opens the encoder.
+    ///
+    /// The settings are not checked here (``VideoSettings/problem`` is, by the writer, before
+    /// anything is opened); settings libx264 refuses all the same fail as an ``FFmpegError``,
+    /// and whatever was allocated is freed once, by its owner.
+    /// - Throws: ``FFmpegError`` when libx264 is missing, rejects an option, or leaves one unrecognised.
+    /// - Parameter pFrameOptions: x264's options for a motion run's P frames (``pFrameOptions``
+    ///   unless a test compares).
+    /// - Parameter role: what the encoder is given: held pictures (and, in a show of cuts, all
+    ///   of it), or one run of moving frames (``Role/motion``).
+    package init(settings: VideoSettings, globalHeader: Bool, role: Role = .stills,
+         pFrameOptions: String = H264Encoder.pFrameOptions) throws(FFmpegError) {
+        _ = quietFFmpegLogging
+        guard let codec = avcodec_find_encoder_by_name("libx264") else {
+            throw FFmpegError(call: "avcodec_find_encoder_by_name(libx264)", code: -ENOSYS)
+        }
+        codecContext = try OwnedCodecContext(codec: codec)
+        packetOwner = try OwnedPacket()
+        let context = codecContext.pointer
+
+        context.pointee.width = Int32(settings.size.width)
+        context.pointee.height = Int32(settings.size.height)
+        context.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+        context.pointee.time_base = AVRational(num: 1, den: Int32(settings.framesPerSecond))
+        context.pointee.framerate = AVRational(num: Int32(settings.framesPerSecond), den: 1)
+        context.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
+        context.pointee.max_b_frames = role == .motion ? Int32(Self.motionBFrames) : 0
+        context.pointee.color_range = AVCOL_RANGE_MPEG
+        context.pointee.colorspace = AVCOL_SPC_BT709
+        context.pointee.color_primaries = AVCOL_PRI_BT709
+        context.pointee.color_trc = AVCOL_TRC_BT709
+        if globalHeader {
+            context.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER)
+        }
+
+        var options: OpaquePointer? = nil
+        defer { av_dict_free(&options) }
+        try setOption(&options, "preset", settings.preset)
+        if let tune = settings.tune { try setOption(&options, "tune", tune) }
+        try setOption(&options, "crf", String(role == .motion ? settings.motionCRF : settings.crf))
+        try setOption(&options, "profile", "high")
+        try setOption(&options, "forced-idr", "1")
+        try setOption(&options, "x264-params", role == .motion ? settings.motionX264Parameters(pFrameOptions: pFrameOptions)
+                                                                : settings.x264Parameters)
+
+        try check(avcodec_open2(context, codec, &options), "avcodec_open2(libx264)")
+        if let unrecognised = av_dict_get(options, "", nil, AV_DICT_IGNORE_SUFFIX) {
+            let key = String(cString: unrecognised.pointee.key)
+            throw FFmpegError(call: "avcodec_open2(libx264): option \(key) not recognised", code: -EINVAL)
+        }
+    }
+
+    /// The SPS and PPS the encoder put in its global header, as an Annex B stream.
+    package var extradata: [UInt8] {
+        guard let data = context.pointee.extradata, context.pointee.extradata_size > 0 else { return [] }
+        return Array(UnsafeBufferPointer(start: data, count: Int(context.pointee.extradata_size)))
+    }
+
+    /// Sends one picture (pts in frames); `forceIDR` makes it an IDR picture.
+    /// - Returns: false when the encoder is full and its output must be received first.
+    package func send(_ frame: UnsafeMutablePointer<AVFrame>, pts: Int64, forceIDR: Bool) throws(FFmpegError) -> Bool {
+        frame.pointee.pts = pts
+        frame.pointee.pict_type = forceIDR ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
+        let code = avcodec_send_frame(context, frame)
+        if code == shim_averror_eagain() { return false }
+        try check(code, "avcodec_send_frame")
+        return true
+    }
+
+    /// Signals the end of the pictures: the encoder then gives out what it still holds.
+    package func sendEndOfStream() throws(FFmpegError) {
+        let code = avcodec_send_frame(context, nil)
+        if code == shim_averror_eof() { return }
+        try check(code, "avcodec_send_frame(NULL)")
+    }
+
+    /// Asks for the next packet; on `.packet`, `body` sees it (valid only inside the call).
+    package func receive(_ body: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws -> EncoderOutput {
+        let code = avcodec_receive_packet(context, packet)
+        if code == shim_averror_eagain() { return .needsInput }
+        if code == shim_averror_eof() { return .endOfStream }
+        try check(code, "avcodec_receive_packet")
+        defer { av_packet_unref(packet) }
+        try body(packet)
+        return .packet
+    }
+}
+
+extension VideoSettings {
+    /// The `x264-params` of the stills encoder (``H264Encoder/Role/stills``) for these settings
+    /// (the benchmark's floors encode with the same).
+    ///
+    /// No B-frames: decode order is presentation order. A fixed thread count: x264's output
+    /// depends on it, and the same inputs must give the same bytes on any machine.
+    ///
+    /// With held frames skipped (``HoldStrategy/skip``) the encoder sees only the distinct
+    /// pictures, each one after a hold a forced IDR: there is nothing for a lookahead to look
+    /// at, and it would only hold pictures (and their memory) of photos not yet due; nor is
+    /// there a scene cut to detect, as every new photo is an IDR anyway. Sliced threads split
+    /// each picture across the cores instead of keeping several pictures in flight: the same
+    /// speed on one picture, flat memory on many. In a show that composes frames the moving
+    /// frames go to motion runs' encoders (``motionX264Parameters``) and this one's settings
+    /// stay the same; without motion runs (``motionRuns``) this encoder takes them as P frames,
+    /// without mixed references (``H264Encoder/pFrameOptions``).
+    package var x264Parameters: String {
+        var parameters = "bframes=0:threads=\(H264Encoder.threads)"
+        if hold == .skip {
+            parameters += ":rc-lookahead=0:sync-lookahead=0:mbtree=0:scenecut=0:sliced-threads=1"
+            if composesFrames && !motionRuns { parameters += ":\(H264Encoder.pFrameOptions)" }
+        }
+        return parameters
+    }
+
+    /// The `x264-params` of a motion run's encoder (``H264Encoder/Role/motion``): x264's
+    /// rate control at its best within the run, with its own parameter sets.
+    ///
+    /// - `bframes=3:b-pyramid=none`: B-frames, none of them a reference, so that a P frame is
+    ///   decoded at most one frame before its time (``H264Encoder/motionDecodeDelay``); the
+    ///   pyramid measured no better on R3;
+    /// - `rc-lookahead=6:mbtree=1`: mb-tree over 6 frames, which gives the bits to what the
+    ///   following frames reuse. Each frame of lookahead holds about 8 MB: R3 peaked at 312 MB
+    ///   with 10 frames, 284 MB with 6, within the 300 MB budget of a moving show;
+    /// - `psy=0`: no psychovisual optimisation (psy-rd, psy-trellis): on moving frames it spends
+    ///   bits on keeping texture the eye does not follow; with it, R3's frames need 6.1 Mbit/s
+    ///   for SSIM 0.98495 where P3's recipe has 0.9862 at that rate;
+    /// - `trellis=2`: trellis quantisation in every mode decision, not only the final one:
+    ///   8% fewer bytes on R3's frames at the same SSIM (3.93 against 4.28 Mbit/s at CRF 18,
+    ///   SSIM 0.98407), for 27% more of x264's time; `subme=9` bought 2% for 21%, `me=umh`
+    ///   and `ref=5` nothing;
+    /// - the rest as the stills encoder (sliced threads, no scene cuts), ``H264Encoder/pFrameOptions``
+    ///   on the P frames, and `sps-id=1`: parameter sets beside the stills encoder's, both in
+    ///   the file's `avcC`.
+    package var motionX264Parameters: String { motionX264Parameters(pFrameOptions: H264Encoder.pFrameOptions) }
+
+    /// The motion encoder's `x264-params` with other options for its P frames (x264's own
+    /// syntax, e.g. medium's `mixed-refs=1`).
+    package func motionX264Parameters(pFrameOptions: String) -> String {
+        "bframes=\(H264Encoder.motionBFrames):b-pyramid=none:threads=\(H264Encoder.threads):rc-lookahead=6:mbtree=1:psy=0:trellis=2"
+            + ":scenecut=0:sliced-threads=1:\(pFrameOptions):sps-id=1"
+    }
+
+    /// The CRF of motion runs: two below ``crf`` (at least 1). With mb-tree x264 lowers the
+    /// quality of what little refers to; two steps down, R3's moving frames measure a better
+    /// SSIM than one encoder with the stills encoder's settings gives them at ``crf`` (0.98393
+    /// against 0.98382, `slideshow-bench --r3`), in 38% of the bytes.
+    package var motionCRF: Int { max(Self.crfRange.lowerBound, crf - 2) }
+}

@@ -1,0 +1,86 @@
+import SlideshowPixels
+
+/// How the writer fills the frames between two appended pictures.
+public enum HoldStrategy: String, Sendable, Hashable, CaseIterable {
+    /// The writer repeats the picture itself with all-skip P slices, a few bytes and no
+    /// encoding time each; every held frame decodes to exactly the picture's bytes. The default.
+    case skip
+    /// The encoder encodes every frame, held or not: the conventional path, slower.
+    case encode
+}
+
+/// What the video stream is: size, rate and the encoder's settings.
+public struct VideoSettings: Sendable, Hashable {
+    /// The frame size; both dimensions even and positive.
+    public var size: Size
+    /// Frames per second of the constant frame rate.
+    public var framesPerSecond: Int
+    /// x264's constant rate factor, 1 (best) to 51; 20 by default. 0 would be lossless,
+    /// which the H.264 High profile cannot carry (it needs High 4:4:4 Predictive), so it is refused.
+    public var crf: Int
+    /// x264's preset, `ultrafast` to `placebo`; `medium` by default.
+    public var preset: String
+    /// x264's tune (one of ``tunes``, or several joined by commas); `stillimage` by default.
+    public var tune: String?
+    /// How held frames are written.
+    public var hold: HoldStrategy
+    /// Whether the show has composed frames (transitions, motion, fades, clips), or only held
+    /// pictures, each an IDR; the renderer sets it from the plan. With held frames skipped, a
+    /// show that composes frames gives its runs of moving frames to encoders of their own
+    /// (``WriterEngine``, ``MotionRuns``); a show of cuts opens the one encoder it always had,
+    /// and is written exactly as before motion runs existed.
+    package var composesFrames = true
+    /// Whether a show that composes frames gives its runs to motion encoders (``MotionRuns``);
+    /// when false the one encoder takes them as P frames, without mixed references
+    /// (``H264Encoder/pFrameOptions``). The renderer turns it off for shows with a clip of
+    /// 4K or more, whose decoder's pictures leave no room for a motion encoder's lookahead
+    /// within 300 MB.
+    package var motionRuns = true
+
+    /// The x264 presets, fastest first.
+    public static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
+
+    /// The x264 tunes.
+    public static let tunes = ["film", "animation", "grain", "stillimage", "psnr", "ssim", "fastdecode", "zerolatency"]
+
+    /// The constant rate factors the High profile allows: 1 to 51 (0, lossless, needs High 4:4:4 Predictive).
+    public static let crfRange = 1...51
+
+    /// Creates settings; the defaults are the product's: 1920x1080, 30 fps, CRF 20, preset medium, tune stillimage, skip holds.
+    public init(size: Size = .hd1080, framesPerSecond: Int = 30, crf: Int = 20, preset: String = "medium",
+                tune: String? = "stillimage", hold: HoldStrategy = .skip) {
+        self.size = size
+        self.framesPerSecond = framesPerSecond
+        self.crf = crf
+        self.preset = preset
+        self.tune = tune
+        self.hold = hold
+    }
+
+    /// Why these settings cannot make a video, or nil when they can.
+    public var problem: String? {
+        if size.width <= 0 || size.height <= 0 { return "size \(size) must be positive" }
+        if size.width % 2 != 0 || size.height % 2 != 0 { return "size \(size) must have even width and height (4:2:0 video)" }
+        if size.width > 8192 || size.height > 8192 { return "size \(size) is larger than 8192 pixels a side" }
+        if size.width < 16 || size.height < 16 { return "size \(size) is smaller than 16 pixels a side" }
+        if framesPerSecond < 1 || framesPerSecond > 240 { return "frame rate \(framesPerSecond) is not between 1 and 240" }
+        if H264Level.lowest(fitting: size, framesPerSecond: framesPerSecond) == nil {
+            let level = H264Level.highest
+            let macroblocks = H264Level.macroblocks(in: size)
+            if macroblocks > level.maxFrameMacroblocks {
+                return "size \(size) is \(macroblocks) macroblocks a frame, more than the \(level.maxFrameMacroblocks) H.264 allows at its highest level (6.2; 8192x4352 fits)"
+            }
+            return "size \(size) at \(framesPerSecond) fps is \(macroblocks * framesPerSecond) macroblocks a second, more than the \(level.maxMacroblocksPerSecond) H.264 allows at its highest level (6.2)"
+        }
+        if crf == 0 { return "CRF 0 (lossless) is not possible in H.264 High; give 1 to 51" }
+        if !Self.crfRange.contains(crf) { return "CRF \(crf) is not between \(Self.crfRange.lowerBound) and \(Self.crfRange.upperBound)" }
+        if !Self.presets.contains(preset) { return "preset '\(preset)' is not one of \(Self.presets.joined(separator: ", "))" }
+        if let tune, tune.split(separator: ",", omittingEmptySubsequences: false).contains(where: { !Self.tunes.contains(String($0)) }) {
+            return "tune '\(tune)' is not one of \(Self.tunes.joined(separator: ", ")) (or several joined by commas)"
+        }
+        if let tune, tune.split(separator: ",").filter({ !["fastdecode", "zerolatency"].contains($0) }).count > 1 {
+            return "tune '\(tune)' combines more than one of film, animation, grain, stillimage, psnr and ssim"
+        }
+        return nil
+    }
+}
