@@ -184,3 +184,30 @@ enum Markdown {
         return anchors
     }
 }
+
+/// docs/slideshow.1 is made from the parser by `make man` and committed; the help snapshots
+/// (Snapshots/*.txt, checked against the tool by ``HelpSnapshotTests``) say what the parser
+/// has now. A help that gains an option or a subcommand without `make man` fails here.
+@Suite("docs: the manual page has every subcommand and option of the help (make man, issue 32)")
+struct ManualPageTests {
+    static let root = TestEnvironment.packageRoot
+
+    @Test("every subcommand and every long option in the help snapshots is in docs/slideshow.1")
+    func manualFollowsTheHelp() throws {
+        let manual = try String(contentsOf: Self.root.appendingPathComponent("docs/slideshow.1"), encoding: .utf8)
+        let snapshots = Self.root.appendingPathComponent("Tests/CLITests/Snapshots")
+        for name in ["slideshow", "make", "batch", "filters", "formats"] {
+            let help = try String(contentsOf: snapshots.appendingPathComponent("\(name).txt"), encoding: .utf8)
+            let hasSubcommand = name == "slideshow" || manual.contains(".It Em \(name)\n")
+            #expect(hasSubcommand, "docs/slideshow.1 has no subcommand \(name): run make man")
+            for line in help.split(separator: "\n") where line.hasPrefix("  -") {
+                // "  -o, --output <file.mp4>   The MP4 file to write." → "--output"
+                guard let option = line.split(separator: " ").first(where: { $0.hasPrefix("--") }) else { continue }
+                let flag = option.trimmingCharacters(in: CharacterSet(charactersIn: ","))
+                // mdoc writes `--output` as `Fl -output`, or `Fl o , -output` beside its short name.
+                let listed = manual.contains("Fl \(flag.dropFirst())") || manual.contains(" , \(flag.dropFirst())")
+                #expect(listed, "docs/slideshow.1 lacks \(flag) of \(name): run make man")
+            }
+        }
+    }
+}
