@@ -10,7 +10,8 @@ PACKAGES := pkg-config libavcodec-dev libavformat-dev libswscale-dev libavutil-d
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad libopenh264-7
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps demo test bench bench-pick bench-clips bench-batch bench-audio release fuzz sanitize bench-slides sheets bench-formats
+.PHONY: deps demo test bench bench-pick bench-clips bench-batch bench-audio release fuzz sanitize bench-slides sheets bench-formats \
+  man docs example-app
 
 ## deps: install the Debian packages that are missing (FFmpeg's, TurboJPEG's, libheif's, Little CMS's, libwebp's and Pango's headers,
 ## the Noto fonts; ffmpeg, tesseract with its languages (the captions' OCR tests), GNU time, Pillow (python3-pil, the colour tests' reference), heif-convert and the webp tools for the tests;
@@ -92,3 +93,25 @@ bench-formats: deps
 	$(SWIFT) build -c release --product slideshow-bench
 	$(SWIFT) build -c release --product slideshow
 	.build/release/slideshow-bench --formats
+
+## man: docs/slideshow.1, the manual page, made from the parser by swift-argument-parser's generate-manual
+## plugin (it builds the package's products in MAN_CONFIGURATION, debug by default as `make test` does, runs
+## `slideshow --experimental-dump-help` and writes the page into the plugin's folder, whence it is copied).
+## The page is dated by the last commit that touched the tool's sources, so it changes only when they do.
+MAN_CONFIGURATION ?= debug
+MAN_DATE = $(shell git log -1 --format=%cs -- Sources/slideshow 2>/dev/null || date +%F)
+man: deps
+	$(SWIFT) package plugin generate-manual --configuration $(MAN_CONFIGURATION) --date $(MAN_DATE)
+	cp "$$(find .build/plugins/GenerateManual -name slideshow.1 | head -n 1)" docs/slideshow.1
+	@echo "wrote docs/slideshow.1 (man docs/slideshow.1)"
+
+## docs: the DocC documentation of SlideshowKit (Sources/SlideshowKit/SlideshowKit.docc and the doc comments)
+## through swift-docc-plugin into .build/plugins/Swift-DocC/outputs/SlideshowKit.doccarchive; a warning (a ``link``
+## to a symbol that is not public, an undocumented parameter) fails it (DOCC_FLAGS= lets warnings through)
+DOCC_FLAGS ?= --warnings-as-errors
+docs: deps
+	$(SWIFT) package generate-documentation --target SlideshowKit $(DOCC_FLAGS)
+
+## example-app: Samples/App, a separate package that depends on this one by path, built in .build-example-app
+example-app: deps
+	$(SWIFT) build --package-path Samples/App --scratch-path "$(CURDIR)/.build-example-app"

@@ -16,6 +16,9 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // `swift package generate-documentation --target SlideshowKit` (`make docs`): the DocC
+        // catalog in Sources/SlideshowKit/SlideshowKit.docc. A plugin only: nothing links it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // C libraries, each behind one shim header.

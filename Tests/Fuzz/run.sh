@@ -16,7 +16,7 @@
 # when any target found something.
 #
 # Reproduce a finding: .build-fuzz/<target> <artifact>. Every finding becomes a regression test in
-# the normal suite (see README, "Bad input and faults").
+# the normal suite (see docs/testing.md, "Bad input and faults").
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
