@@ -3,7 +3,7 @@
 # Both first install the Debian packages the build needs, if any are missing.
 
 SWIFT ?= swift
-PACKAGES := pkg-config libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libswresample-dev libavfilter-dev libebur128-dev libturbojpeg0-dev ffmpeg time libopencv-dev opencv-data libheif-dev liblcms2-dev libwebp-dev libzimg-dev python3-pil libheif-examples webp \
+PACKAGES := pkg-config libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libswresample-dev libavfilter-dev libebur128-dev libturbojpeg0-dev ffmpeg time libopencv-objdetect-dev opencv-data libheif-dev liblcms2-dev libwebp-dev libzimg-dev python3-pil libheif-examples webp \
   libaubio-dev aubio-tools espeak-ng \
   libpango1.0-dev libcairo2-dev fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji \
   zlib1g-dev tesseract-ocr tesseract-ocr-fra tesseract-ocr-rus tesseract-ocr-ell tesseract-ocr-ara tesseract-ocr-heb tesseract-ocr-jpn tesseract-ocr-hin \

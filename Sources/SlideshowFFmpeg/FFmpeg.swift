@@ -1,4 +1,4 @@
-package import CFFmpeg
+internal import CFFmpeg
 
 /// A failed FFmpeg call: its name, its code and FFmpeg's own message.
 package struct FFmpegError: Error, CustomStringConvertible {

@@ -1,4 +1,4 @@
-package import CPangoCairo
+internal import CPangoCairo
 import SlideshowPixels
 
 /// Shapes and draws captions and title cards with Pango and cairo.

@@ -1,5 +1,5 @@
 package import CFFmpeg
-package import CZimg
+internal import CZimg
 import SlideshowFFmpeg
 import SlideshowPixels
 

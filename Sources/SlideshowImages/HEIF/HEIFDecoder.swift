@@ -1,5 +1,5 @@
 package import CHeif
-package import CFFmpeg
+internal import CFFmpeg
 import Foundation
 import SlideshowColor
 import SlideshowFormats
