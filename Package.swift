@@ -96,17 +96,17 @@ let package = Package(
         // Support: messages, file errors, paths as bytes, process tuning, the read probe.
         .target(name: "SlideshowSupport", dependencies: ["CProcessTuning"]),
         // Pixels: sizes, colours, pixel buffers, media time, orientation.
-        .target(name: "SlideshowPixels", dependencies: ["SlideshowSupport"]),
+        .target(name: "SlideshowPixels"),
         // FFmpeg: owned AVFrame/AVPacket/contexts, byte-range I/O.
         .target(name: "SlideshowFFmpeg", dependencies: ["SlideshowPixels", "SlideshowSupport", "CFFmpeg"]),
         // Formats: container walkers (JPEG markers, HEIF boxes), sniffing, reading a photo's bytes.
         .target(name: "SlideshowFormats", dependencies: ["SlideshowPixels", "SlideshowSupport"]),
         // Color: ICC profiles to sRGB through Little CMS.
-        .target(name: "SlideshowColor", dependencies: ["SlideshowPixels", "SlideshowSupport", "CLCMS"]),
+        .target(name: "SlideshowColor", dependencies: ["SlideshowPixels", "CLCMS"]),
         // Metadata: orientation, capture dates, captions, ICC profiles, PNG chunks.
         .target(name: "SlideshowMetadata", dependencies: ["SlideshowFormats", "SlideshowColor", "SlideshowPixels", "SlideshowSupport", "CZlib"]),
         // Framing: fit geometry, the crop rule, faces.
-        .target(name: "SlideshowFraming", dependencies: ["SlideshowPixels", "SlideshowSupport", "CFaceDetection"]),
+        .target(name: "SlideshowFraming", dependencies: ["SlideshowPixels", "CFaceDetection"]),
         // Text: captions, cards and subtitles, shaped and drawn by Pango.
         .target(name: "SlideshowText", dependencies: ["SlideshowFormats", "SlideshowPixels", "SlideshowSupport", "CPangoCairo"]),
         // Audio: decode → loudness → mix → AAC; beats.
@@ -114,17 +114,17 @@ let package = Package(
         // Video: clips probed, decoded, deinterlaced, turned; motion photos.
         .target(name: "SlideshowVideo", dependencies: ["SlideshowAudio", "SlideshowFFmpeg", "SlideshowFormats", "SlideshowMetadata", "SlideshowPixels", "SlideshowSupport", "CFFmpeg", "CZimg"]),
         // Mix: the music and the clips' own sound, ducked and mixed.
-        .target(name: "SlideshowMix", dependencies: ["SlideshowAudio", "SlideshowFFmpeg", "SlideshowPixels", "SlideshowSupport", "SlideshowVideo", "CFFmpeg"]),
+        .target(name: "SlideshowMix", dependencies: ["SlideshowAudio", "SlideshowFFmpeg", "SlideshowPixels", "SlideshowVideo"]),
         // Images: the request layer; JPEG/, PNG/, HEIF/, WebP/ one folder per format.
-        .target(name: "SlideshowImages", dependencies: ["SlideshowColor", "SlideshowFFmpeg", "SlideshowFormats", "SlideshowFraming", "SlideshowMetadata", "SlideshowPixels", "SlideshowSupport", "SlideshowText", "SlideshowVideo", "CFFmpeg", "CHeif", "CLCMS", "CTurboJPEG", "CWebP", "CZimg"]),
+        .target(name: "SlideshowImages", dependencies: ["SlideshowColor", "SlideshowFFmpeg", "SlideshowFormats", "SlideshowFraming", "SlideshowMetadata", "SlideshowPixels", "SlideshowSupport", "SlideshowText", "SlideshowVideo", "CFFmpeg", "CHeif", "CLCMS", "CTurboJPEG", "CWebP"]),
         // Looks: the film looks and the date imprint.
-        .target(name: "SlideshowLooks", dependencies: ["SlideshowMetadata", "SlideshowPixels", "SlideshowSupport"]),
+        .target(name: "SlideshowLooks", dependencies: ["SlideshowMetadata", "SlideshowPixels"]),
         // Plan: the frame plan: timeline, transitions, motion, order.
         .target(name: "SlideshowPlan", dependencies: ["SlideshowMetadata", "SlideshowPixels", "SlideshowSupport"]),
         // Picking: folders listed; small decodes summarised, moments grouped, the best chosen.
-        .target(name: "SlideshowPicking", dependencies: ["SlideshowAudio", "SlideshowFFmpeg", "SlideshowFormats", "SlideshowFraming", "SlideshowImages", "SlideshowMetadata", "SlideshowPixels", "SlideshowPlan", "SlideshowSupport", "SlideshowVideo"]),
+        .target(name: "SlideshowPicking", dependencies: ["SlideshowFFmpeg", "SlideshowFormats", "SlideshowFraming", "SlideshowImages", "SlideshowMetadata", "SlideshowPixels", "SlideshowPlan", "SlideshowSupport", "SlideshowVideo"]),
         // Compositor: one plan segment → frames, the backdrop.
-        .target(name: "SlideshowCompositor", dependencies: ["SlideshowFormats", "SlideshowFraming", "SlideshowImages", "SlideshowPixels", "SlideshowPlan", "SlideshowSupport", "SlideshowText", "SlideshowVideo", "CZimg"]),
+        .target(name: "SlideshowCompositor", dependencies: ["SlideshowFormats", "SlideshowFraming", "SlideshowImages", "SlideshowPixels", "SlideshowPlan", "SlideshowText", "SlideshowVideo", "CZimg"]),
         // Writer: H.264, MP4, the asset writer.
         .target(name: "SlideshowWriter", dependencies: ["SlideshowAudio", "SlideshowFFmpeg", "SlideshowFormats", "SlideshowMetadata", "SlideshowPixels", "SlideshowSupport", "SlideshowText", "CFFmpeg"]),
         // SlideshowKit: the show (validates, plans and renders), batch manifests and the runner.

@@ -1,7 +1,3 @@
-import SlideshowFraming
-import SlideshowImages
-import SlideshowPixels
-
 // Fuzz target `decode`: a photo's bytes to a slide, end to end.
 //
 // ImageManager.image(from:targetSize:contentMode:background:) is requestImage without the

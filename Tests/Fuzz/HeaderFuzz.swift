@@ -14,10 +14,6 @@
 // (PNGDecoder.decoderRanges) are walked on every input too.
 
 import Foundation
-import SlideshowFormats
-import SlideshowImages
-import SlideshowMetadata
-import SlideshowVideo
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

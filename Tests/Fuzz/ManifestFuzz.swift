@@ -6,7 +6,6 @@
 // the SlideshowKit module by Tests/Fuzz/run.sh; never part of the package. The seeds
 // (Tests/Fuzz/seeds/manifest) hold repeated keys, escaped ones, a BOM, NUL and control characters.
 import Foundation
-import SlideshowKit
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

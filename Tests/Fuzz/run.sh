@@ -5,7 +5,7 @@
 #   make fuzz                                                # FUZZ_SECONDS=300 make fuzz
 #
 # Each target is one Swift file in this folder defining `LLVMFuzzerTestOneInput`. It is compiled
-# together with Sources/SlideshowKit into one module (so it can call internal API), with
+# together with the library's targets (Sources/Slideshow*) into one module (so it can call internal API), with
 # `swiftc -sanitize=fuzzer,address`, into .build-fuzz/<target>; it is rebuilt only when a source
 # is newer. Each run starts from a seed corpus built in a temporary folder (the project's sample
 # photos, small synthetic photos made with ffmpeg, and, when ../shared/photos exists, its small
@@ -42,7 +42,7 @@ SYMBOLIZER="$(dirname "$(command -v "$SWIFTC")")/llvm-symbolizer"
 build() {
     local name="$1" file="$2" binary="$BUILD/$1"
     local sources
-    sources=$(find Sources/SlideshowKit Sources/C* -type f | sort)
+    sources=$(find Sources/Slideshow* Sources/C* -type f | sort)
     if [ -x "$binary" ] && [ -z "$(find $sources "$file" -newer "$binary" | head -1)" ]; then
         return
     fi
@@ -61,10 +61,19 @@ build() {
     # The system libraries whose headers live in folders of their own (Pango, Cairo, GLib, aubio).
     local cflags=() flag
     for flag in $(pkg-config --cflags pangocairo aubio); do cflags+=(-Xcc "$flag"); done
+    # The layers are targets of their own in the package; here they are one module, so their
+    # imports of each other go (a copy of each file without them).
+    rm -rf "$BUILD/src" && mkdir -p "$BUILD/src"
+    local copied=() source
+    for source in $(echo "$sources" | grep '\.swift$'); do
+        copied+=("$BUILD/src/$(echo "$source" | tr / _)")
+        sed -E -e '/^(@_exported |package |internal )?import Slideshow[A-Za-z]+$/d' -e 's/^package import (C[A-Za-z0-9]+)$/import \1/' \
+            "$source" > "${copied[-1]}"
+    done
     # shellcheck disable=SC2086
     "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -module-name SlideshowKit \
         "${includes[@]}" "${cflags[@]}" -I "$BUILD/modules/CFaceDetection" -Xcc -I/usr/include/x86_64-linux-gnu -use-ld=lld \
-        $(echo "$sources" | grep '\.swift$') "$file" "$BUILD/face_detection.o" \
+        "${copied[@]}" "$file" "$BUILD/face_detection.o" \
         -lavformat -lavcodec -lswscale -lswresample -lavutil -lturbojpeg -lheif -lwebpdemux -lwebp -llcms2 -lzimg -lebur128 \
         -lopencv_objdetect -lopencv_imgproc -lopencv_core -lstdc++ $(pkg-config --libs pangocairo aubio zlib) -o "$binary"
     touch -r "$binary.started" "$binary"
