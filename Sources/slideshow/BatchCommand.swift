@@ -41,7 +41,7 @@ struct BatchCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The manifest: a JSON array of jobs or JSON Lines; - reads stdin.", valueName: "manifest.json | -"))
     var manifest: String
 
-    @Option(help: ArgumentHelp("Jobs rendered at once, 1 to 1024 (default: the number of cores).", valueName: "N"))
+    @Option(help: ArgumentHelp("Jobs rendered at once, \(SettingRange(BatchRunner.concurrencyRange)) (default: the number of cores).", valueName: "N"))
     var jobs: Int?
 
     @Option(help: ArgumentHelp("Render only the jobs whose index modulo n is i (0 ≤ i < n).", valueName: "i/n"))
@@ -55,8 +55,12 @@ struct BatchCommand: AsyncParsableCommand {
 
     func validate() throws {
         try Self.refuseRepeatedOptions()
-        if let jobs, jobs < 1 || jobs > BatchRunner.maximumConcurrency {
-            throw ValidationError("--jobs \(jobs) is not between 1 and \(BatchRunner.maximumConcurrency)")
+        if let jobs {
+            do {
+                try BatchRunner.check(concurrency: jobs)
+            } catch {
+                throw ValidationError("--jobs \(error.reason)")
+            }
         }
         _ = try shardSelection()
         if skipExisting && overwrite { throw ValidationError("give --skip-existing or --overwrite, not both") }
@@ -93,8 +97,7 @@ struct BatchCommand: AsyncParsableCommand {
         let cancellation = BatchCancellation()
         let report = BatchReport(jobs: selected, progressBar: Terminal.isTerminal(.standardError), cancellation: cancellation)
         Terminal.installSignalHandlers(report: report.interrupted)
-        var runner = BatchRunner(jobs: selected, concurrency: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
-                                 skipExisting: skipExisting)
+        var runner = try BatchRunner(jobs: selected, concurrency: jobs ?? BatchRunner.defaultConcurrency, skipExisting: skipExisting)
         runner.onFinish = { report.ended($0) }
         runner.cancellation = cancellation
         var unwritable: String?

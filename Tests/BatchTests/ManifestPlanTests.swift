@@ -1,5 +1,5 @@
 import Foundation
-import SlideshowKit
+@testable import SlideshowKit
 import Testing
 
 private func jobs(_ text: String) throws(InvalidManifest) -> [BatchJob] {

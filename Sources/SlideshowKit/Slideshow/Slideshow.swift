@@ -73,6 +73,9 @@ public struct Slideshow: Sendable {
     /// from them (``SlideshowOptions/photoDurations``): validation gives a clip without one its
     /// own length (``lengthWithClips(_:items:)``).
     var givenDurations: (given: [Double?], rest: SlideshowLength)? = nil
+    /// What the user should know about the settings as given (a captions file that is not
+    /// UTF-8 throughout): ``validate()`` puts them among ``PreparedSlideshow/textWarnings``.
+    var settingWarnings: [TextWarning] = []
 
     /// Creates a slideshow with the product's defaults (``SlideshowOptions/defaults``).
     public init(photos: [Photo], output: String, length: SlideshowLength = .default,
