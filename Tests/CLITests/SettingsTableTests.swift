@@ -162,6 +162,37 @@ struct SettingsTableTests {
         }
     }
 
+    @Test("a rule between settings is the library's: the command line and a manifest refuse alike, with the same error",
+          arguments: [
+            (["--duration", "2", "--slide-duration", "1"], #""duration": 2, "slideDuration": 1"#, "give --duration or --slide-duration, not both"),
+            (["--duration", "audio", "--slide-duration", "1"], #""duration": "audio", "slideDuration": 1"#, "--duration: give duration 'audio' or a number of seconds, not both"),
+            (["--audio-start", "2"], #""audioStart": 2"#, "--audio-start: is only for a soundtrack: give an audio file too"),
+            (["--no-audio-loop"], #""audioLoop": false"#, "--no-audio-loop: is only for a soundtrack: give an audio file too"),
+            (["--cuts", "beats"], #""cuts": "beats""#, "--cuts: cutting on the beat needs music: give an audio file too"),
+            (["--caption", "a", "--captions", "c.txt"], #""captions": ["a"], "captionsFile": "c.txt""#, "give --caption or --captions, not both"),
+            (["--zoom", "2"], #""zoom": 2"#, "--zoom: 2.0 is not between 0 and 1"),
+            (["--title-card", "T", "--title-card-duration", "5"], #""titleCard": "T", "titleCardDuration": 5"#, "--title-card-duration: 1 × 5.0 s of cards leave nothing of the 3.0 s show for the photos"),
+            (["c.mp4#t=5,2"], #""photos": [{"path": "c.mp4", "in": 5, "out": 2}]"#, "photos: photo 0: out: 2.0 is not after in (5.0 s)"),
+            (["-o", ""], #""output": """#, "--output: is an empty path"),
+          ])
+    func rulesAreTheLibrarys(arguments: [String], fields: String, message: String) throws {
+        // The photos and the output, unless the case gives its own.
+        let photos = arguments.first.map { !$0.hasPrefix("-") } == true ? [arguments[0]] : ["a.jpg"]
+        let output = arguments.first == "-o" ? "" : "o.mp4"
+        let options = arguments.filter { !photos.contains($0) && $0 != "-o" && !(arguments.first == "-o" && $0.isEmpty) }
+        var warnings: [String] = []
+        #expect { _ = try RenderOptions.parse(options).slideshow(photos: photos, output: output, overwrite: false, warnings: &warnings) } throws: { error in
+            String(describing: error) == message
+        }
+        var json = fields.hasPrefix(#""photos""#) ? "{" + fields : #"{"photos": ["a.jpg"], "#  + fields
+        if !fields.contains(#""output""#) { json += #", "output": "o.mp4""# }
+        let entry = try JSONDecoder().decode(JobEntry.self, from: Data((json + "}").utf8))
+        let manifestOptions = try #require(entry.options, "\(entry.problems)")
+        #expect { _ = try manifestOptions.slideshow(photos: (entry.photos ?? []).map { Photo(path: $0) }, output: entry.output ?? "") } throws: { error in
+            RenderOptions.message(for: error as! OptionError) == message
+        }
+    }
+
     @Test("docs/settings.md is the table's page (SNAPSHOT_UPDATE=1 or make settings-doc writes it)")
     func document() throws {
         let made = Setting.document()
