@@ -123,11 +123,11 @@ struct RenderOptions: ParsableArguments {
             if replaced { warnings.append("\(name): not UTF-8 text; the bytes that are not are shown as \u{FFFD}") }
             return clean
         }
-        options.captions = caption.enumerated().map { text($1, "--caption \($0 + 1)") }
-        options.title = text(title, "--title")
-        options.titleCard = text(titleCard, "--title-card")
-        options.titleCardSubtitle = text(titleCardSubtitle, "--title-card-subtitle")
-        options.closingCard = text(closingCard, "--closing-card")
+        options.captions = caption.enumerated().map { text($1, "\(Self.flag(for: .captions)) \($0 + 1)") }
+        options.title = text(title, Self.flag(for: .title))
+        options.titleCard = text(titleCard, Self.flag(for: .titleCard))
+        options.titleCardSubtitle = text(titleCardSubtitle, Self.flag(for: .titleCardSubtitle))
+        options.closingCard = text(closingCard, Self.flag(for: .closingCard))
         // `clip.mov#t=2.5,8`: the part of a clip that plays, unless a file has that whole name.
         let items = photos.map { ClipPart.splitting($0, fileExists: { FileManager.default.fileExists(atPath: $0) }) }
         for (argument, item) in zip(photos, items) where item.part == nil && argument.contains("#t=") && !FileManager.default.fileExists(atPath: argument) {

@@ -193,6 +193,22 @@ struct SettingsTableTests {
         }
     }
 
+    @Test("the command line's options and the manifest's reader restate nothing of a setting: no help, default or key of their own")
+    func nothingRestated() throws {
+        let sources = TestEnvironment.packageRoot.appendingPathComponent("Sources")
+        let options = try String(contentsOf: sources.appendingPathComponent("slideshow/RenderOptions.swift"), encoding: .utf8)
+        for restated in ["ArgumentHelp(\"", "help: \"", "SlideshowOptions.defaults"] {
+            #expect(!options.contains(restated), "RenderOptions.swift holds \(restated)")
+        }
+        // No option's name written out: `"--title"`.
+        #expect(!options.contains(/"--[a-z]/), "RenderOptions.swift names an option itself")
+        // A photo object's own keys (photoFields) are read by name; a job's settings only through the table.
+        let reader = try String(contentsOf: sources.appendingPathComponent("SlideshowKit/Batch/JobEntry.swift"), encoding: .utf8)
+        for key in Setting.all.compactMap(\.key) where !["photos", "output"].contains(key) && !BatchManifest.photoFields.contains(key) {
+            #expect(!reader.contains("\"\(key)\""), "JobEntry.swift reads \(key) by hand")
+        }
+    }
+
     @Test("docs/settings.md is the table's page (SNAPSHOT_UPDATE=1 or make settings-doc writes it)")
     func document() throws {
         let made = Setting.document()
