@@ -10,7 +10,7 @@ PACKAGES := pkg-config libavcodec-dev libavformat-dev libswscale-dev libavutil-d
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad libopenh264-7
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps demo test bench bench-pick bench-clips bench-batch bench-audio release fuzz sanitize bench-slides sheets bench-formats \
+.PHONY: deps demo test settings-doc bench bench-pick bench-clips bench-batch bench-audio release fuzz sanitize bench-slides sheets bench-formats \
   man docs example-app
 
 ## deps: install the Debian packages that are missing (FFmpeg's, TurboJPEG's, libheif's, Little CMS's, libwebp's and Pango's headers,
@@ -36,6 +36,11 @@ demo: release
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+## settings-doc: write docs/settings.md again from the settings table (Sources/SlideshowKit/Slideshow/Settings.swift);
+## the tests compare the committed page with the table
+settings-doc:
+	SNAPSHOT_UPDATE=1 $(SWIFT) test --filter SettingsTableTests/document
 
 ## bench: the speed and memory benchmark (release build)
 bench: deps

@@ -6,12 +6,13 @@ public struct ClipSoundSettings: Sendable, Hashable {
     public var muted: Bool
     /// The clips' sound level, in dB (0 leaves it as recorded).
     public var levelDecibels: Double
-    /// How far the music goes down under a clip with sound, in dB (negative); −12 by default.
+    /// How far the music goes down under a clip with sound, in dB (negative).
     public var duckDecibels: Double
     /// The length of the music's ramps down and up around such a clip, in seconds.
     public var rampSeconds: Double
 
-    /// Creates settings; the defaults play the clips' sound as recorded and duck the music by 12 dB.
+    /// Creates settings; the defaults (the product's: the show's settings take theirs from here)
+    /// play the clips' sound as recorded and duck the music a little under it.
     public init(muted: Bool = false, levelDecibels: Double = 0, duckDecibels: Double = -12, rampSeconds: Double = 0.25) {
         self.muted = muted
         self.levelDecibels = levelDecibels

@@ -41,6 +41,8 @@ public struct Soundtrack: Sendable, Hashable {
     public static let minimumLength = 0.1
     /// The bit rates accepted, in bits per second.
     public static let bitrates = 32_000...512_000
+    /// The integrated loudnesses a soundtrack may be brought to, in LUFS.
+    public static let loudnessRange = -70.0 ... -5.0
 
     /// Creates a soundtrack; the defaults are the product's (the show's settings take theirs from here).
     public init(path: String, start: Double = 0, fadeIn: Double = 0, fadeOut: Double = 2, loops: Bool = true,
@@ -66,10 +68,10 @@ public struct Soundtrack: Sendable, Hashable {
         if !start.isFinite || start < 0 { return AudioSettingError(.start, "the audio start \(Message.seconds(start)) s must be 0 or more") }
         if !fadeIn.isFinite || fadeIn < 0 { return AudioSettingError(.fadeIn, "the audio fade-in \(Message.seconds(fadeIn)) s must be 0 or more") }
         if !fadeOut.isFinite || fadeOut < 0 { return AudioSettingError(.fadeOut, "the audio fade-out \(Message.seconds(fadeOut)) s must be 0 or more") }
-        if let loudness, !loudness.isFinite || loudness < -70 || loudness > -5 {
-            return AudioSettingError(.loudness, "the loudness \(loudness) LUFS must be between -70 and -5")
+        if let loudness, !loudness.isFinite || !Self.loudnessRange.contains(loudness) {
+            return AudioSettingError(.loudness, "the loudness \(loudness) LUFS must be between \(Int(Self.loudnessRange.lowerBound)) and \(Int(Self.loudnessRange.upperBound))")
         }
-        if !Self.bitrates.contains(bitrate) { return AudioSettingError(.bitrate, "the audio bit rate \(bitrate) b/s must be between 32k and 512k") }
+        if !Self.bitrates.contains(bitrate) { return AudioSettingError(.bitrate, "the audio bit rate \(bitrate) b/s must be between \(Self.bitrates.lowerBound / 1000)k and \(Self.bitrates.upperBound / 1000)k") }
         return nil
     }
 

@@ -46,6 +46,9 @@ public struct VideoSettings: Sendable, Hashable {
     /// The constant rate factors the High profile allows: 1 to 51 (0, lossless, needs High 4:4:4 Predictive).
     public static let crfRange = 1...51
 
+    /// The frame rates a video may have: 1 to 240 frames per second.
+    public static let frameRates = 1...240
+
     /// Creates settings; the defaults are the product's: 1920x1080, 30 fps, CRF 20, preset medium, tune stillimage, skip holds.
     public init(size: Size = .hd1080, framesPerSecond: Int = 30, crf: Int = 20, preset: String = "medium",
                 tune: String? = "stillimage", hold: HoldStrategy = .skip) {
@@ -63,7 +66,9 @@ public struct VideoSettings: Sendable, Hashable {
         if size.width % 2 != 0 || size.height % 2 != 0 { return "size \(size) must have even width and height (4:2:0 video)" }
         if size.width > 8192 || size.height > 8192 { return "size \(size) is larger than 8192 pixels a side" }
         if size.width < 16 || size.height < 16 { return "size \(size) is smaller than 16 pixels a side" }
-        if framesPerSecond < 1 || framesPerSecond > 240 { return "frame rate \(framesPerSecond) is not between 1 and 240" }
+        if !Self.frameRates.contains(framesPerSecond) {
+            return "frame rate \(framesPerSecond) is not between \(Self.frameRates.lowerBound) and \(Self.frameRates.upperBound)"
+        }
         if H264Level.lowest(fitting: size, framesPerSecond: framesPerSecond) == nil {
             let level = H264Level.highest
             let macroblocks = H264Level.macroblocks(in: size)

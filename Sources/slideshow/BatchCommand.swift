@@ -10,11 +10,10 @@ struct BatchCommand: AsyncParsableCommand {
         abstract: "Render the slideshows a manifest lists, several at a time.",
         discussion: """
             The manifest is a JSON array of jobs, or JSON Lines (one job object per line). A job \
-            has the settings of `make`, named as its options in camel case (audioLoop: false for \
-            --no-audio-loop): \
+            has the settings of `make`, named as its options in camel case (\(Self.keysNamedOtherwise)): \
             \(BatchManifest.fields.prefix(2).joined(separator: " and ")), both required \
             (photos an array), then \(BatchManifest.fields.dropFirst(2).joined(separator: ", ")); \
-            duration may be "audio". A photo is a path, or an object with \
+            duration may be "\(DurationSetting.audioWord)". A photo is a path, or an object with \
             \(BatchManifest.photoFields.joined(separator: ", ")) (path required) giving that photo \
             its own length, transition to the next photo, motion and caption, and a clip the part \
             that plays (in and out, in seconds). A path may be a folder: its photos and clips, \
@@ -39,10 +38,21 @@ struct BatchCommand: AsyncParsableCommand {
             """
     )
 
+    /// The keys that are not their option's name in camel case, from the table of settings:
+    /// `audioLoop: false for --no-audio-loop, captions for --caption, …`.
+    static var keysNamedOtherwise: String {
+        Setting.all.compactMap { setting -> String? in
+            guard let flag = setting.flag, let key = setting.key, let name = setting.longName else { return nil }
+            let camel = name.split(separator: "-").enumerated().map { $0 == 0 ? String($1) : $1.prefix(1).uppercased() + $1.dropFirst() }.joined()
+            if case .flag(inverted: true) = setting.kind { return "\(key): false for \(flag)" }
+            return camel == key ? nil : "\(key) for \(flag)"
+        }.joined(separator: ", ")
+    }
+
     @Argument(help: ArgumentHelp("The manifest: a JSON array of jobs or JSON Lines; - reads stdin.", valueName: "manifest.json | -"))
     var manifest: String
 
-    @Option(help: ArgumentHelp("Jobs rendered at once, 1 to 1024 (default: the number of cores).", valueName: "N"))
+    @Option(help: ArgumentHelp("Jobs rendered at once, \(SettingRange(BatchRunner.concurrencyRange)) (default: the number of cores).", valueName: "N"))
     var jobs: Int?
 
     @Option(help: ArgumentHelp("Render only the jobs whose index modulo n is i (0 ≤ i < n).", valueName: "i/n"))
@@ -56,8 +66,12 @@ struct BatchCommand: AsyncParsableCommand {
 
     func validate() throws {
         try Self.refuseRepeatedOptions()
-        if let jobs, jobs < 1 || jobs > BatchRunner.maximumConcurrency {
-            throw ValidationError("--jobs \(jobs) is not between 1 and \(BatchRunner.maximumConcurrency)")
+        if let jobs {
+            do {
+                try BatchRunner.check(concurrency: jobs)
+            } catch {
+                throw ValidationError("--jobs \(error.reason)")
+            }
         }
         _ = try shardSelection()
         if skipExisting && overwrite { throw ValidationError("give --skip-existing or --overwrite, not both") }
@@ -94,8 +108,7 @@ struct BatchCommand: AsyncParsableCommand {
         let cancellation = BatchCancellation()
         let report = BatchReport(jobs: selected, progressBar: Terminal.isTerminal(.standardError), cancellation: cancellation)
         Terminal.installSignalHandlers(report: report.interrupted)
-        var runner = BatchRunner(jobs: selected, concurrency: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
-                                 skipExisting: skipExisting)
+        var runner = try BatchRunner(jobs: selected, concurrency: jobs ?? BatchRunner.defaultConcurrency, skipExisting: skipExisting)
         runner.onFinish = { report.ended($0) }
         runner.cancellation = cancellation
         var unwritable: String?

@@ -16,10 +16,10 @@ struct MakeCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The photos and video clips, in order (\(HelpText.photoFormats); see `slideshow formats`), or folders: their photos and clips, recursively, in name order; hidden files, sidecars and thumbnails ignored, Live Photo movies kept with their stills, files that cannot be read left out with one warning.", valueName: "photo|folder"))
+    @Argument(help: ArgumentHelp(SlideshowOptions.Field.photos.setting))
     var photos: [String]
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The MP4 file to write.", valueName: "file.mp4"))
+    @Option(name: .shortAndLong, help: ArgumentHelp(SlideshowOptions.Field.output.setting))
     var output: String
 
     @OptionGroup var options: RenderOptions

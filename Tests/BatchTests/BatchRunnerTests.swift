@@ -42,7 +42,7 @@ struct BatchRunnerTests {
             job(3, [samples[2]], folder.path("d.mp4")),
             job(4, [samples[1]], folder.path("no-such-folder/e.mp4")),
         ]
-        let (found, _) = await results(of: BatchRunner(jobs: jobs, concurrency: 2))
+        let (found, _) = try await results(of: BatchRunner(jobs: jobs, concurrency: 2))
         let byIndex = Dictionary(uniqueKeysWithValues: found.map { ($0.index, $0) })
         #expect(found.count == 5 && byIndex.count == 5)
         #expect(byIndex.mapValues(\.status) == [0: .ok, 1: .failed, 2: .failed, 3: .ok, 4: .failed])
@@ -64,7 +64,7 @@ struct BatchRunnerTests {
         let folder = try TemporaryFolder()
         let jobs = (0..<4).map { job($0, samples, folder.path("\($0).mp4")) }
         var order: [String] = []
-        for await event in BatchRunner(jobs: jobs, concurrency: 1).run() {
+        for await event in try BatchRunner(jobs: jobs, concurrency: 1).run() {
             switch event {
             case .progress(let index, _): if order.last != "p\(index)" { order.append("p\(index)") }
             case .finished(let result): order.append("f\(result.index)")
@@ -78,11 +78,11 @@ struct BatchRunnerTests {
         let folder = try TemporaryFolder()
         try Data("keep".utf8).write(to: URL(fileURLWithPath: folder.path("a.mp4")))
         let jobs = [job(0, samples, folder.path("a.mp4")), job(1, samples, folder.path("b.mp4"))]
-        let (found, _) = await results(of: BatchRunner(jobs: jobs, concurrency: 2, skipExisting: true))
+        let (found, _) = try await results(of: BatchRunner(jobs: jobs, concurrency: 2, skipExisting: true))
         #expect(Dictionary(uniqueKeysWithValues: found.map { ($0.index, $0.status) }) == [0: .skipped, 1: .ok])
         #expect(try String(contentsOfFile: folder.path("a.mp4"), encoding: .utf8) == "keep")
         // Without it, the existing file fails its job and is still untouched.
-        let (again, _) = await results(of: BatchRunner(jobs: [jobs[0]], concurrency: 1))
+        let (again, _) = try await results(of: BatchRunner(jobs: [jobs[0]], concurrency: 1))
         guard case .failed(.output(let error)) = again.first?.outcome else { Issue.record("\(again)"); return }
         #expect(error.kind == .outputExists)
         #expect(try String(contentsOfFile: folder.path("a.mp4"), encoding: .utf8) == "keep")
@@ -96,7 +96,7 @@ struct BatchRunnerTests {
                 photos: Array(repeating: samples, count: 10).flatMap { $0 }, output: folder.path("\(index).mp4"),
                 length: .total(seconds: 60), video: VideoSettings(size: Size(width: 320, height: 240), hold: .encode)))
         }
-        let stream = BatchRunner(jobs: long, concurrency: 2).run()
+        let stream = try BatchRunner(jobs: long, concurrency: 2).run()
         let reader = Task {
             var finished: [BatchResult] = []
             for await event in stream {
@@ -114,18 +114,28 @@ struct BatchRunnerTests {
     }
 }
 
-@Suite("BatchRunner: a huge concurrency starts no more than the jobs")
+@Suite("BatchRunner: the concurrency is 1 to 1024, and no more jobs start than there are")
 struct BatchRunnerConcurrencyTests {
-    @Test("concurrency Int.max runs two jobs and ends", .timeLimit(.minutes(1)))
-    func hugeConcurrency() async throws {
+    @Test("a concurrency outside 1 to 1024 is refused, naming the range, as --jobs is")
+    func outOfRange() throws {
+        #expect(BatchRunner.concurrencyRange == 1...1024)
+        for concurrency in [0, -1, 1025, .max] {
+            #expect { try BatchRunner(jobs: [], concurrency: concurrency) } throws: { error in
+                (error as? BatchRunner.ConcurrencyError)?.description == "concurrency \(concurrency) is not between 1 and 1024"
+            }
+        }
+        #expect(BatchRunner.defaultConcurrency >= 1 && BatchRunner.defaultConcurrency <= 1024)
+    }
+
+    @Test("the greatest concurrency runs two jobs and ends", .timeLimit(.minutes(1)))
+    func largestConcurrency() async throws {
         let folder = try TemporaryFolder()
         let jobs = [job(0, [samples[0]], folder.path("a.mp4")), job(1, [samples[1]], folder.path("b.mp4"))]
         // The time limit is the guard against spinning for ever (no timed assertion: it flaked under ThreadSanitizer).
-        let (found, _) = await results(of: BatchRunner(jobs: jobs, concurrency: .max))
+        let (found, _) = try await results(of: BatchRunner(jobs: jobs, concurrency: 1024))
         #expect(found.map(\.status) == [.ok, .ok])
-        #expect(BatchRunner.maximumConcurrency == 1024)
         // No jobs at all: nothing to start, whatever the concurrency.
-        #expect(await results(of: BatchRunner(jobs: [], concurrency: .max)).results.isEmpty)
+        #expect(try await results(of: BatchRunner(jobs: [], concurrency: 1024)).results.isEmpty)
     }
 }
 
@@ -139,7 +149,7 @@ struct BatchCancellationTests {
         long.slideshow.video = VideoSettings(size: Size(width: 320, height: 240), hold: .encode)
         let jobs = [long, job(1, [samples[0]], folder.path("never.mp4"))]
         let cancellation = BatchCancellation()
-        var runner = BatchRunner(jobs: jobs, concurrency: 1)
+        var runner = try BatchRunner(jobs: jobs, concurrency: 1)
         runner.cancellation = cancellation
         var results: [BatchResult] = []
         for await event in runner.run() {
@@ -161,7 +171,7 @@ struct BatchCancellationTests {
         let folder = try TemporaryFolder()
         let cancellation = BatchCancellation()
         cancellation.cancel()
-        var runner = BatchRunner(jobs: [job(0, [samples[0]], folder.path("a.mp4"))], concurrency: 1)
+        var runner = try BatchRunner(jobs: [job(0, [samples[0]], folder.path("a.mp4"))], concurrency: 1)
         runner.cancellation = cancellation
         var results: [BatchResult] = []
         for await case .finished(let result) in runner.run() { results.append(result) }

@@ -1,7 +1,8 @@
 import Foundation
-import SlideshowKit
+@testable import SlideshowKit
 import Testing
 import SlideshowPlan
+import SlideshowKit
 
 private func jobs(_ text: String) throws(InvalidManifest) -> [BatchJob] {
     try BatchManifest(data: Data("[\(text)]".utf8), relativeTo: nil).jobs

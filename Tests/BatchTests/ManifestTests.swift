@@ -5,6 +5,7 @@ import TestSupport
 import SlideshowFormats
 import SlideshowPixels
 import SlideshowWriter
+import SlideshowText
 
 /// A manifest of one or more jobs, as a JSON array.
 private func manifest(_ jobs: String..., relativeTo folder: String? = nil) throws(InvalidManifest) -> BatchManifest {
@@ -193,14 +194,35 @@ struct ManifestTests {
         #expect(jobs.allSatisfy { $0.slideshow.photos.allSatisfy { FileManager.default.fileExists(atPath: $0.path) } })
     }
 
-    @Test("the fields a job may have")
+    @Test("captionsFile (--captions) is read relative to the manifest's folder, is an input no job may write, and goes with no other captions")
+    func captionsFile() throws {
+        let folder = try TemporaryFolder()
+        try Data("Erste\n\nDritte\n".utf8).write(to: URL(fileURLWithPath: folder.path("c.txt")))
+        let show = try manifest(#"{"photos": ["a.jpg", "b.jpg", "c.jpg"], "output": "o.mp4", "captionsFile": "c.txt"}"#, relativeTo: folder.url.path).jobs[0].slideshow
+        #expect(show.text.captions == [Caption("Erste"), nil, Caption("Dritte")])
+        #expect(show.otherInputs == [folder.path("c.txt")])
+        #expect(problems(#"{"photos": ["a.jpg"], "output": "o.mp4", "captions": ["A"], "captionsFile": "c.txt"}"#)
+                == [ManifestError(job: 0, field: "captionsFile", reason: "give captions or captionsFile, not both")])
+        #expect(problems(#"{"photos": [{"path": "a.jpg", "caption": "A"}], "output": "o.mp4", "captions": ["B"]}"#)
+                == [ManifestError(job: 0, field: "captions", reason: "give captions or a caption in the photo objects, not both")])
+        #expect(problems(#"{"photos": ["a.jpg"], "output": "o.mp4", "captionsFile": "/nonexistent/c.txt"}"#).map(\.field) == ["captionsFile"])
+        // Another job's output that is this job's captions file (the file exists, as outputs may).
+        try Data("A\n".utf8).write(to: URL(fileURLWithPath: folder.path("c.mp4")))
+        #expect(throws: InvalidManifest.self) {
+            try manifest(#"{"photos": ["a.jpg"], "output": "o.mp4", "captionsFile": "c.mp4"}"#, #"{"photos": ["b.jpg"], "output": "c.mp4"}"#, relativeTo: folder.url.path)
+        }
+        do {
+            _ = try manifest(#"{"photos": ["a.jpg"], "output": "o.mp4", "captionsFile": "c.mp4"}"#, #"{"photos": ["b.jpg"], "output": "c.mp4"}"#, relativeTo: folder.url.path)
+        } catch {
+            #expect(error.errors.map(\.description) == ["job 1: output: c.mp4 is read by job 0 (its captions file): no job may write a file a job reads"])
+        }
+    }
+
+    @Test("the fields a job may have: photos and output, then every setting's key in the table's order")
     func fields() {
-        #expect(Set(BatchManifest.fields) == ["photos", "output", "duration", "slideDuration", "size", "fps", "filter", "fit",
-                                              "background", "crf", "preset", "hold", "dateStamp", "dateFormat", "title", "framing",
-                                              "audio", "audioBitrate", "audioStart", "audioFadeIn", "audioFadeOut", "audioLoop", "loudness",
-                                              "transition", "transitionDuration", "fadeIn", "fadeOut", "motion", "zoom", "cuts", "order", "motionPhotos",
-                                              "captions", "captionsFrom", "captionPosition", "font", "webvtt", "burnCaptions", "captionLanguage",
-                                              "titleCard", "titleCardSubtitle", "titleCardDuration", "titleCardBackground", "closingCard",
-                                              "muteClips", "clipVolume", "duck", "pick"])
+        // The keys themselves are docs/settings.md's, which a test compares with the table.
+        #expect(BatchManifest.fields == ["photos", "output"] + Setting.all.compactMap(\.key).filter { $0 != "photos" && $0 != "output" })
+        #expect(Set(BatchManifest.fields).count == BatchManifest.fields.count)
+        #expect(BatchManifest.fields.contains("captionsFile"))
     }
 }

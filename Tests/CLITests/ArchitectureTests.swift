@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import SlideshowKit
 
 /// Issue 32: the layers are targets, and each target's dependency list in `Package.swift` is the
 /// whole truth. SwiftPM refuses a cycle between targets, but lets a file import any module built

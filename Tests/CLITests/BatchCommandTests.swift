@@ -129,7 +129,7 @@ struct BatchCommandTests {
     }
 
     @Test("usage errors exit 64", arguments: [[String]]([
-        ["--jobs", "0"], ["--shard", "2/2"], ["--shard", "-1/2"], ["--shard", "1"], ["--shard", "a/b"],
+        ["--jobs", "0"], ["--jobs", "1025"], ["--shard", "2/2"], ["--shard", "-1/2"], ["--shard", "1"], ["--shard", "a/b"],
         ["--skip-existing", "--overwrite"], ["--frobnicate"],
     ]))
     func usageErrors(arguments: [String]) throws {
@@ -138,6 +138,10 @@ struct BatchCommandTests {
         let result = try slideshow(["batch", manifest] + arguments)
         #expect(result.status == 64, "\(arguments): \(result.stderr)")
         #expect(!result.stderr.isEmpty)
+        if arguments.first == "--jobs" {
+            // The library's range, refused by it as by the tool.
+            #expect(result.stderr.hasPrefix("Error: --jobs \(arguments[1]) is not between 1 and 1024\n"), "\(result.stderr)")
+        }
         #expect(folder.contents() == ["jobs.json"])
     }
 

@@ -30,7 +30,7 @@ struct CaptionCLITests {
 
     @Test("bad captions and fonts are refused before anything is written, naming the option or the file",
           arguments: [
-            (["--caption", "only one"], "--caption/--captions: 1 captions for 3 photos", 64),
+            (["--caption", "only one"], "--caption: 1 captions for 3 photos", 64),
             (["--caption", "a", "--captions", "list.txt"], "give --caption or --captions, not both", 64),
             (["--captions", "missing.txt"], "--captions: missing.txt: cannot be read", 64),
             (["--caption-position", "left"], "--caption-position", 64),

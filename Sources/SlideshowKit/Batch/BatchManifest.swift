@@ -41,7 +41,7 @@ public struct BatchManifest: Sendable {
     public var jobs: [BatchJob]
 
     /// The keys a job may have.
-    public static let fields: [String] = ["photos", "output"] + SlideshowOptions.Field.allCases.map(\.rawValue).filter { $0 != "photos" && $0 != "output" }
+    public static let fields: [String] = ["photos", "output"] + Setting.all.compactMap(\.key).filter { $0 != "photos" && $0 != "output" }
 
     /// The keys a photo object of a job's `photos` may have (a photo may also be just its path).
     public static let photoFields = ["path", "duration", "transition", "motion", "caption", "in", "out"]
@@ -132,19 +132,17 @@ public struct BatchManifest: Sendable {
                 errors.append(problem)
             }
             let fontFile = entry.options?.font.flatMap { if case .file(let path) = TextStyle.Font(parsing: $0) { path } else { nil } }
-            files.addInputs(photos: entry.photos ?? [], audio: entry.options?.audio, font: fontFile, job: index)
+            files.addInputs(photos: entry.photos ?? [], audio: entry.options?.audio, font: fontFile, captions: entry.options?.captionsFile, job: index)
             guard var options = entry.options else { continue }
-            options.audio = options.audio.map { Self.resolve($0, in: folder) }
-            options.webvtt = options.webvtt.map { Self.resolve($0, in: folder) }
-            if options.font.map(TextStyle.Font.init(parsing:)).map({ if case .file = $0 { true } else { false } }) == true {
-                options.font = options.font.map { Self.resolve($0, in: folder) }
-            }
+            // The settings that name files (``Setting/Kind/path``), and a font that is a file.
+            for setting in Setting.all { setting.binding?.resolve?(&options) { Self.resolve($0, in: folder) } }
+            if fontFile != nil { options.font = options.font.map { Self.resolve($0, in: folder) } }
             do {
                 if let photos = entry.photos, let output = entry.output, entry.problems.isEmpty {
                     let photos = try Self.selected(photos.map { Self.resolve($0, in: folder) }, options: options, output: Self.resolve(output, in: folder))
                     jobs.append(BatchJob(index: index, slideshow: try options.slideshow(photos: photos, output: Self.resolve(output, in: folder))))
                 } else {
-                    try options.validate(photoCount: entry.photos?.count)
+                    try options.validate(photos: entry.photos?.map { Self.resolve($0, in: folder) }, output: entry.output.map { Self.resolve($0, in: folder) })
                 }
             } catch {
                 errors.append(ManifestError(job: index, field: error.field.rawValue, reason: error.reason))
@@ -181,9 +179,10 @@ public struct BatchManifest: Sendable {
         errors.enumerated().sorted { ($0.element.job ?? -1, $0.offset) < ($1.element.job ?? -1, $1.offset) }.map(\.element)
     }
 
-    /// A path relative to `folder`, unless it is absolute or there is no folder.
+    /// A path relative to `folder`, unless it is absolute or empty (which names no file) or
+    /// there is no folder.
     static func resolve(_ path: String, in folder: String?) -> String {
-        guard let folder, !folder.isEmpty, !path.hasPrefix("/") else { return path }
+        guard let folder, !folder.isEmpty, !path.isEmpty, !path.hasPrefix("/") else { return path }
         return (folder as NSString).appendingPathComponent(path)
     }
 

@@ -16,20 +16,22 @@ import Synchronization
 ///
 /// ```swift
 /// let manifest = try BatchManifest(contentsOfFile: "jobs.json")
-/// for await event in BatchRunner(jobs: manifest.jobs, concurrency: 2).run() {
+/// for await event in try BatchRunner(jobs: manifest.jobs, concurrency: 2).run() {
 ///     if case .finished(let result) = event { print(result.index, result.status) }
 /// }
 /// ```
 public struct BatchRunner: Sendable {
     /// The jobs to render, started in this order.
     public var jobs: [BatchJob]
-    /// How many jobs render at once; at least 1. No more than the jobs, nor
-    /// ``maximumConcurrency``, are started at once, whatever it says.
-    public var concurrency: Int
+    /// How many jobs render at once, within ``concurrencyRange``; no more than the jobs are
+    /// started at once.
+    public private(set) var concurrency: Int
 
-    /// The most jobs rendered at once: 1024. Each render holds some 60–120 MB and one or two
-    /// cores' work, so no machine gains from more.
-    public static let maximumConcurrency = 1024
+    /// How many jobs may render at once: 1 to 1024. Each render holds some 60–120 MB and one or
+    /// two cores' work, so no machine gains from more.
+    public static let concurrencyRange = 1...1024
+    /// The concurrency by default: the number of cores (at most ``concurrencyRange``'s upper bound).
+    public static var defaultConcurrency: Int { min(ProcessInfo.processInfo.activeProcessorCount, concurrencyRange.upperBound) }
     /// Whether a job whose output already exists is skipped (reported as ``BatchResult/Status/skipped``)
     /// rather than rendered.
     public var skipExisting: Bool
@@ -44,12 +46,31 @@ public struct BatchRunner: Sendable {
     /// Creates a runner.
     /// - Parameters:
     ///   - jobs: the jobs, e.g. a ``BatchManifest``'s or one shard of them.
-    ///   - concurrency: how many jobs render at once; by default the number of cores.
+    ///   - concurrency: how many jobs render at once, within ``concurrencyRange``; by default the number of cores.
     ///   - skipExisting: skip jobs whose output exists, to resume a batch that stopped.
-    public init(jobs: [BatchJob], concurrency: Int = ProcessInfo.processInfo.activeProcessorCount, skipExisting: Bool = false) {
+    /// - Throws: ``ConcurrencyError`` for a concurrency outside ``concurrencyRange``.
+    public init(jobs: [BatchJob], concurrency: Int = BatchRunner.defaultConcurrency, skipExisting: Bool = false) throws(ConcurrencyError) {
+        try Self.check(concurrency: concurrency)
         self.jobs = jobs
         self.concurrency = concurrency
         self.skipExisting = skipExisting
+    }
+
+    /// Checks a concurrency before a runner is made (the command line's `--jobs`, before it
+    /// reads the manifest).
+    /// - Throws: ``ConcurrencyError`` for one outside ``concurrencyRange``.
+    public static func check(concurrency: Int) throws(ConcurrencyError) {
+        guard concurrencyRange.contains(concurrency) else {
+            throw ConcurrencyError(reason: "\(concurrency) is not between \(concurrencyRange.lowerBound) and \(concurrencyRange.upperBound)")
+        }
+    }
+
+    /// A concurrency outside ``concurrencyRange``.
+    public struct ConcurrencyError: Error, Sendable, Hashable, CustomStringConvertible {
+        /// `1025 is not between 1 and 1024`.
+        public var reason: String
+        /// `concurrency 1025 is not between 1 and 1024`.
+        public var description: String { "concurrency \(reason)" }
     }
 
     /// Starts the jobs and reports their progress and results as they come.
@@ -74,7 +95,7 @@ public struct BatchRunner: Sendable {
                         continuation.yield(.finished(result))
                     }
                 }
-                for _ in 0..<min(max(1, concurrency), jobs.count, Self.maximumConcurrency) { startNext() }
+                for _ in 0..<min(concurrency, jobs.count) { startNext() }
                 while await group.next() != nil { startNext() }
             }
             continuation.finish()

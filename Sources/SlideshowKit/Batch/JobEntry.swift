@@ -58,13 +58,7 @@ private struct PhotoEntry: Decodable {
                 problems.append("\(key): not a number of seconds")
             }
         }
-        // The part of a clip: in ≥ 0, out > 0 and after in (the clip's own length is checked when it is read).
-        if let inPoint, !(inPoint.isFinite && inPoint >= 0) {
-            problems.append("in: \(Message.seconds(inPoint)) is not 0 or more seconds")
-        }
-        if let outPoint, !(outPoint.isFinite && outPoint > (inPoint ?? 0)) {
-            problems.append("out: \(Message.seconds(outPoint)) is not after in (\(Message.seconds(inPoint ?? 0)) s)")
-        }
+        // The part's rules (in ≥ 0, out after in) are the show's (``Slideshow/checkClipParts()``).
         if container.contains(Key(stringValue: "caption")) {
             if let text = try? container.decode(String.self, forKey: Key(stringValue: "caption")) { caption = text } else {
                 problems.append("caption: not a string")
@@ -89,6 +83,10 @@ private struct PhotoEntry: Decodable {
 
 /// One job as the manifest gives it, decoded leniently: every problem is recorded instead of
 /// thrown, so that all of a manifest's problems can be reported at once.
+///
+/// Only the value's types are checked here, each setting read as its entry in the table says
+/// (``Setting``); the settings' rules are the library's, checked when the job's options make
+/// its slideshow (``SlideshowOptions/slideshow(photos:output:overwrite:)``).
 struct JobEntry: Decodable {
     var photos: [String]?
     var output: String?
@@ -129,102 +127,31 @@ struct JobEntry: Decodable {
             if entries.contains(where: { $0.isObject }) {
                 settings.photoSettings = entries.map {
                     PhotoSettings(transition: $0.transition, motion: $0.motion,
-                                  clipPart: $0.inPoint == nil && $0.outPoint == nil ? nil : ClipPart(start: $0.inPoint ?? 0, end: $0.outPoint))
+                                  clipPart: $0.inPoint == nil && $0.outPoint == nil ? nil : ClipPart(start: $0.inPoint ?? 0, end: $0.outPoint),
+                                  caption: $0.caption)
                 }
                 settings.photoDurations = entries.map(\.duration)
-                if entries.contains(where: { $0.caption != nil }) { settings.captions = entries.map(\.caption) }
             }
         }
-        if let photos, let empty = photos.firstIndex(of: "") { invalid("photos", "photo \(empty) is an empty path") }
         output = required("output", in: container, as: String.self, "a path")
-        if output == "" { invalid("output", "is an empty path") }
 
-        if (try? container.decodeIfPresent(String.self, forKey: Key(stringValue: "duration"))) == "audio" {
-            settings.durationFollowsAudio = true
-        } else {
-            settings.duration = read("duration", in: container, as: Double.self, "a number of seconds")
-        }
-        settings.slideDuration = read("slideDuration", in: container, as: Double.self, "a number of seconds")
-        if let size = read("size", in: container, as: String.self, "a string \"WxH\"") { settings.size = size }
-        if let fps = read("fps", in: container, as: Int.self, "a whole number") { settings.fps = fps }
-        if let filter = read("filter", in: container, as: String.self, "a look's name") { settings.filter = filter }
-        if let fit = choice("fit", in: container, as: FitMode.self) { settings.fit = fit }
-        if let background = read("background", in: container, as: String.self, "a string \"#RRGGBB\"") { settings.background = background }
-        if let crf = read("crf", in: container, as: Int.self, "a whole number") { settings.crf = crf }
-        if let preset = read("preset", in: container, as: String.self, "a preset's name") { settings.preset = preset }
-        if let hold = choice("hold", in: container, as: HoldStrategy.self) { settings.hold = hold }
-        if let transition = choice("transition", in: container, as: TransitionEffect.self) { settings.transition = transition }
-        if let seconds = read("transitionDuration", in: container, as: Double.self, "a number of seconds") { settings.transitionDuration = seconds }
-        if let seconds = read("fadeIn", in: container, as: Double.self, "a number of seconds") { settings.fadeIn = seconds }
-        if let seconds = read("fadeOut", in: container, as: Double.self, "a number of seconds") { settings.fadeOut = seconds }
-        if let motion = choice("motion", in: container, as: MotionStyle.self) { settings.motion = motion }
-        if let zoom = read("zoom", in: container, as: Double.self, "a number from 0 to 1") { settings.zoom = zoom }
-        if let stamp = read("dateStamp", in: container, as: Bool.self, "true or false") { settings.dateStamp = stamp }
-        if let format = read("dateFormat", in: container, as: String.self, "a date format's name") { settings.dateFormat = format }
-        if let title = read("title", in: container, as: String.self, "a string") { settings.title = title }
-        if let framing = choice("framing", in: container, as: Framing.self) { settings.framing = framing }
-        settings.audio = read("audio", in: container, as: String.self, "a path")
-        if settings.audio == "" { invalid("audio", "is an empty path") }
-        if let rate = try? container.decodeIfPresent(Int.self, forKey: Key(stringValue: "audioBitrate")) {
-            settings.audioBitrate = String(rate)
-        } else if let rate = read("audioBitrate", in: container, as: String.self, "a bit rate such as \"192k\"") {
-            settings.audioBitrate = rate
-        }
-        if let start = read("audioStart", in: container, as: Double.self, "a number of seconds") { settings.audioStart = start }
-        if let fade = read("audioFadeIn", in: container, as: Double.self, "a number of seconds") { settings.audioFadeIn = fade }
-        if let fade = read("audioFadeOut", in: container, as: Double.self, "a number of seconds") { settings.audioFadeOut = fade }
-        if let loop = read("audioLoop", in: container, as: Bool.self, "true or false") { settings.audioLoop = loop }
-        settings.loudness = read("loudness", in: container, as: Double.self, "a number of LUFS, e.g. -16")
-        if let cuts = choice("cuts", in: container, as: CutStyle.self) { settings.cuts = cuts }
-        if let order = choice("order", in: container, as: PhotoOrder.self) { settings.order = order }
-        if let playback = choice("motionPhotos", in: container, as: MotionPhotoPlayback.self) { settings.motionPhotos = playback }
-        if let captions = read("captions", in: container, as: [String].self, "an array of strings, one per photo") {
-            if settings.captions.isEmpty { settings.captions = captions } else {
-                invalid("captions", "give captions here or a caption in the photo objects, not both")
-            }
-        }
-        if let source = choice("captionsFrom", in: container, as: CaptionSource.self) { settings.captionsFrom = source }
-        if let position = choice("captionPosition", in: container, as: Caption.Position.self) { settings.captionPosition = position }
-        settings.font = read("font", in: container, as: String.self, "a font family or a font file's path")
-        settings.webvtt = read("webvtt", in: container, as: String.self, "a path")
-        settings.titleCard = read("titleCard", in: container, as: String.self, "a string")
-        settings.closingCard = read("closingCard", in: container, as: String.self, "a string")
-        settings.titleCardSubtitle = read("titleCardSubtitle", in: container, as: String.self, "a string, or \"date-range\"")
-        if let seconds = read("titleCardDuration", in: container, as: Double.self, "a number of seconds") { settings.titleCardDuration = seconds }
-        if let background = read("titleCardBackground", in: container, as: String.self, "\"blur\" or a colour \"#RRGGBB\"") {
-            settings.titleCardBackground = background
-        }
-        if let burn = read("burnCaptions", in: container, as: Bool.self, "true or false") { settings.burnCaptions = burn }
-        if let language = read("captionLanguage", in: container, as: String.self, "an ISO 639-2 code such as \"eng\"") { settings.captionLanguage = language }
-        // The clips' own sound.
-        if let muted = read("muteClips", in: container, as: Bool.self, "true or false") { settings.clipSound.muted = muted }
-        if let level = read("clipVolume", in: container, as: Double.self, "a number of dB, e.g. -6") { settings.clipSound.levelDecibels = level }
-        if let duck = read("duck", in: container, as: Double.self, "a number of dB, e.g. -12 (0: none)") { settings.clipSound.duckDecibels = duck }
-        // Picking (PhotoSelection): a number of photos, or "auto".
-        if let count = try? container.decodeIfPresent(Int.self, forKey: Key(stringValue: "pick")) {
-            if let pick = PickCount(parsing: String(count)) { settings.pick = pick } else { invalid("pick", "must be 1 or more, or \"auto\"") }
-        } else if let text = read("pick", in: container, as: String.self, "a number of photos or \"auto\"") {
-            if let pick = PickCount(parsing: text) { settings.pick = pick } else { invalid("pick", "'\(text)' is not a number of photos or \"auto\"") }
+        // Every other setting, as its entry in the table reads it.
+        for setting in Setting.all {
+            guard let key = setting.key, let binding = setting.binding else { continue }
+            let coding = Key(stringValue: key)
+            // Absent or null: the default.
+            guard container.contains(coding), (try? container.decodeNil(forKey: coding)) == false else { continue }
+            if let problem = binding.read(KeyValue(container: container, key: coding), &settings) { invalid(key, problem) }
         }
     }
 
-    /// The value at a key, nil when absent or null; a value of the wrong type is a problem.
-    private mutating func read<T: Decodable>(_ key: String, in container: KeyedDecodingContainer<Key>, as type: T.Type, _ expected: String) -> T? {
-        do {
-            return try container.decodeIfPresent(T.self, forKey: Key(stringValue: key))
-        } catch {
-            invalid(key, "must be \(expected)")
-            return nil
-        }
-    }
+    /// One key's value, read as its setting's type.
+    private struct KeyValue: ManifestValue {
+        let container: KeyedDecodingContainer<Key>
+        let key: Key
 
-    /// The value at a key that names one of a ``SettingChoice``'s values; another string, or
-    /// not a string, is a problem.
-    private mutating func choice<T: SettingChoice>(_ key: String, in container: KeyedDecodingContainer<Key>, as type: T.Type) -> T? {
-        guard let name = read(key, in: container, as: String.self, "one of \(T.names)") else { return nil }
-        switch T.named(name) {
-        case .success(let value): return value
-        case .failure(let error): invalid(key, error.reason); return nil
+        func decode<T: Decodable>(_ type: T.Type) -> T? {
+            try? container.decode(T.self, forKey: key)
         }
     }
 
@@ -234,7 +161,12 @@ struct JobEntry: Decodable {
             problems.append((key, "missing (required)"))
             return nil
         }
-        return read(key, in: container, as: type, expected)
+        do {
+            return try container.decode(T.self, forKey: Key(stringValue: key))
+        } catch {
+            invalid(key, "must be \(expected)")
+            return nil
+        }
     }
 
     /// Records the keys the job gives more than once: the decoder kept one of their values.

@@ -54,11 +54,13 @@ struct ManifestFiles {
         return nil
     }
 
-    /// Records the files a job reads: its photos, its music and its font file, as the manifest spells them.
-    mutating func addInputs(photos: [String], audio: String?, font: String? = nil, job: Int) {
+    /// Records the files a job reads: its photos, its music, its font file and its captions
+    /// file, as the manifest spells them.
+    mutating func addInputs(photos: [String], audio: String?, font: String? = nil, captions: String? = nil, job: Int) {
         for (index, path) in photos.enumerated() { inputs.append((job, "photo \(index)", path)) }
         if let audio { inputs.append((job, "its music", audio)) }
         if let font { inputs.append((job, "its font", font)) }
+        if let captions { inputs.append((job, "its captions file", captions)) }
     }
 
     /// The outputs that are a job's input: one problem for each, on the job that writes it.

@@ -49,9 +49,7 @@ extension Slideshow {
     func checkCard(photoCount: Int?) throws(OptionError) {
         let cards = (text.openingCard == nil ? 0 : 1) + (text.closingCard == nil ? 0 : 1)
         guard cards > 0 else { return }
-        if !text.cardSeconds.isFinite || text.cardSeconds < 0 {
-            throw OptionError(.titleCardDuration, "\(Message.seconds(text.cardSeconds)) is not 0 or more seconds")
-        }
+        try SlideshowOptions.Field.titleCardDuration.setting.check(text.cardSeconds)
         let fps = video.framesPerSecond
         let cardsText = "\(cards) × \(Message.seconds(text.cardSeconds)) s of cards"
         // Cards are clamped to the cap one by one (openingCardFrames): check the seconds themselves.

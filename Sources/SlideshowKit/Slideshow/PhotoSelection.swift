@@ -52,7 +52,7 @@ extension SlideshowOptions {
             guard !listing.items.isEmpty else { throw nothingReadable(inputs, listing) }
             return PhotoSelection(photos: listing.items, listing: listing, report: nil, skipped: listing.skipped)
         }
-        if !photoSettings.isEmpty || photoDurations.contains(where: { $0 != nil }) || !captions.isEmpty {
+        if !photoSettings.isEmpty || photoDurations.contains(where: { $0 != nil }) || !captions.isEmpty || captionsFile != nil {
             throw OptionError(.pick, "per-photo settings (captions, durations, clip parts) cannot go with a pick: which photos play is not known until they are picked")
         }
         let (target, why) = try pickTarget(pick)

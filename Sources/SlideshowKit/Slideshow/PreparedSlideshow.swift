@@ -179,7 +179,7 @@ extension Slideshow {
         prepared.captions = show.text.resolved(photos: headers)
         prepared.openingCard = show.resolvedCard(photos: headers)
         prepared.closingCard = show.text.closingCard
-        prepared.textWarnings = fontWarnings + (show.text.source == .metadata ? headers.compactMap(\.captionWarning) : [])
+        prepared.textWarnings = show.settingWarnings + fontWarnings + (show.text.source == .metadata ? headers.compactMap(\.captionWarning) : [])
         prepared.clipSounds = show.clipSounds(items: headers, timeline: timeline)
         return prepared
     }

@@ -101,7 +101,9 @@ extension SlideshowOptions {
     var showText: ShowText {
         var style = TextStyle()
         if let font, !font.isEmpty { style.font = TextStyle.Font(parsing: font) }
-        var text = ShowText(captions: captions.map { $0.flatMap { Caption($0, position: captionPosition) } },
+        // Given as a list, or in the photos' own settings (a manifest's photo objects).
+        let given = photoSettings.contains { $0.caption != nil } ? photoSettings.map(\.caption) : captions
+        var text = ShowText(captions: given.map { $0.flatMap { Caption($0, position: captionPosition) } },
                             source: captionsFrom, position: captionPosition, style: style)
         text.webVTT = webvtt
         text.burnIn = burnCaptions

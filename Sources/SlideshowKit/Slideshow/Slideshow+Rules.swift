@@ -11,12 +11,57 @@ public struct PhotoSettings: Sendable, Hashable {
     public var motion: MotionStyle?
     /// For a clip, the part that plays; nil plays all of it (ignored for a photo).
     public var clipPart: ClipPart?
+    /// This photo's caption; nil for none (or the show's ``SlideshowOptions/captionsFrom``).
+    /// Captions are given this way or as a list (``SlideshowOptions/captions``), not both.
+    public var caption: String?
 
     /// Creates per-photo settings; nil means the show's.
-    public init(transition: TransitionEffect? = nil, motion: MotionStyle? = nil, clipPart: ClipPart? = nil) {
+    public init(transition: TransitionEffect? = nil, motion: MotionStyle? = nil, clipPart: ClipPart? = nil, caption: String? = nil) {
         self.transition = transition
         self.motion = motion
         self.clipPart = clipPart
+        self.caption = caption
+    }
+}
+
+extension SlideshowOptions {
+    /// The rules between settings as they are given, which a ``Slideshow`` cannot hold (it has
+    /// one length, one list of captions, music or none): the one owner of each, for the command
+    /// line, a manifest and the library alike. ``Slideshow/checkSettings()`` holds the rest.
+    /// - Throws: ``OptionError`` naming the setting given second: both durations; a duration of
+    ///   `audio` with a number of seconds; a setting that is only for a soundtrack (its entry
+    ///   ``Setting/needs`` the music) without an audio file; captions given two ways.
+    func checkGivenSettings() throws(OptionError) {
+        if duration != nil && slideDuration != nil {
+            throw OptionError(field: .slideDuration, reason: "give duration or slideDuration, not both", conflicting: .duration)
+        }
+        if durationFollowsAudio && (duration != nil || slideDuration != nil) {
+            throw OptionError(field: .duration, reason: "give duration 'audio' or a number of seconds, not both")
+        }
+        if audio == nil, let given = Setting.all.first(where: { $0.needs == .audio && $0.isGiven(in: self) }) {
+            throw OptionError(given.field, "is only for a soundtrack: give an audio file too")
+        }
+        let perPhoto = photoSettings.contains { $0.caption != nil }
+        if captionsFile != nil {
+            if !captions.isEmpty {
+                throw OptionError(field: .captionsFile, reason: "give captions or captionsFile, not both", conflicting: .captions)
+            }
+            if perPhoto { throw OptionError(.captionsFile, "give captionsFile or a caption in the photo objects, not both") }
+        }
+        if perPhoto && !captions.isEmpty { throw OptionError(.captions, "give captions or a caption in the photo objects, not both") }
+    }
+}
+
+extension Setting {
+    /// Whether `options` holds another value than the default.
+    func isGiven(in options: SlideshowOptions) -> Bool {
+        binding.map { $0.describe(options) != $0.describe(SlideshowOptions.defaults) } ?? false
+    }
+
+    /// Checks a value against the entry's range.
+    /// - Throws: ``OptionError`` on the setting: `2.0 is not between 0 and 1`.
+    func check(_ value: Double) throws(OptionError) {
+        if let problem = range?.problem(value) { throw OptionError(field, problem) }
     }
 }
 
@@ -36,14 +81,17 @@ extension Slideshow {
         try checkSettings(photoCount: photos.count)
     }
 
-    /// The rules, with the photo count's own checks left out when it is nil (a manifest job
-    /// whose photos could not be read).
-    func checkSettings(photoCount: Int?) throws(OptionError) {
+    /// The rules, with the photo count's own checks left out when it is nil, and the output's
+    /// when it is not known (a manifest job whose photos or output could not be read).
+    func checkSettings(photoCount: Int?, outputKnown: Bool = true) throws(OptionError) {
         if photoCount == 0 { throw OptionError(.photos, "no photos given") }
+        if let index = photos.firstIndex(where: { $0.path.isEmpty }) { throw OptionError(.photos, "photo \(index) is an empty path") }
         if let index = photos.firstIndex(where: { Message.hasNUL($0.path) }) {
             throw OptionError(.photos, "photo \(index) contains a NUL character, which no file name can")
         }
+        if outputKnown && output.isEmpty { throw OptionError(.output, "is an empty path") }
         if Message.hasNUL(output) { throw OptionError(.output, "contains a NUL character, which no file name can") }
+        try checkClipParts()
         // Every other path: the music, the WebVTT file, a font file.
         var paths: [(SlideshowOptions.Field, String)] = [(.audio, soundtrack?.path), (.webvtt, text.webVTT)].compactMap { field, path in path.map { (field, $0) } }
         if case .file(let path) = text.style.font { paths.append((.font, path)) }
@@ -80,12 +128,9 @@ extension Slideshow {
         }
         try checkText(photoCount: photoCount)
         try checkCard(photoCount: photoCount)
-        for (field, value) in [(SlideshowOptions.Field.transitionDuration, transitionDuration), (.fadeIn, fadeIn), (.fadeOut, fadeOut)]
-        where !value.isFinite || value < 0 {
-            throw OptionError(field, "\(Message.seconds(value)) is not 0 or more seconds")
-        }
-        if !zoom.isFinite || zoom < 0 || zoom > 1 {
-            throw OptionError(.zoom, "\(zoom) is not between 0 and 1")
+        // The ranges the table declares for the show's own settings.
+        for (field, value) in [(SlideshowOptions.Field.transitionDuration, transitionDuration), (.fadeIn, fadeIn), (.fadeOut, fadeOut), (.zoom, zoom)] {
+            try field.setting.check(value)
         }
         let seconds: Double?
         switch length {
@@ -96,6 +141,22 @@ extension Slideshow {
         case .soundtrack: seconds = nil
         }
         if let seconds { try checkFits(seconds: seconds, photoCount: photoCount) }
+    }
+
+    /// The parts of clips (a manifest's `in` and `out`, the command line's `#t=`): in at 0 s or
+    /// later, out after in; whether they fit in their clips is known once they are read
+    /// (``clipPart(_:of:)``).
+    /// - Throws: ``OptionError`` on the photos, naming the photo.
+    func checkClipParts() throws(OptionError) {
+        for (index, settings) in photoSettings.enumerated() {
+            guard let part = settings.clipPart else { continue }
+            if !(part.start.isFinite && part.start >= 0) {
+                throw OptionError(.photos, "photo \(index): in: \(Message.seconds(part.start)) is not 0 or more seconds")
+            }
+            if let end = part.end, !(end.isFinite && end > part.start) {
+                throw OptionError(.photos, "photo \(index): out: \(Message.seconds(end)) is not after in (\(Message.seconds(part.start)) s)")
+            }
+        }
     }
 
     /// The transitions and fades fit in a show of `seconds`.
@@ -112,20 +173,12 @@ extension Slideshow {
         }
     }
 
-    /// The timeline the show's length gives, every item laid out as a photo (nothing is read:
-    /// ``validate()`` gives clips their own lengths).
-    /// - Throws: ``RenderError/invalid(_:)`` when the settings or the length cannot be laid
-    ///   out, ``RenderError/audio(_:)`` when a length that follows the soundtrack cannot be read
-    ///   (its file is opened for it).
-    public func timeline() throws(RenderError) -> Timeline {
-        try layout().timeline
-    }
-
-    /// The frame plan: what every frame shows, every item laid out as a photo (see ``timeline()``).
+    /// The frame plan the settings give, every item laid out as a photo (nothing is read but
+    /// the music, when the show follows it); a render's is ``PreparedSlideshow/plan``.
     /// - Throws: ``RenderError/invalid(_:)`` when the settings, the length, the transitions,
     ///   fades or motion cannot make one, `.audio` when a length that follows the soundtrack
     ///   cannot be read.
-    public func framePlan() throws(RenderError) -> FramePlan {
+    func framePlan() throws(RenderError) -> FramePlan {
         try layout().plan
     }
 

@@ -9,8 +9,12 @@ import SlideshowPlan
 import SlideshowSupport
 import SlideshowVideo
 import SlideshowWriter
+import SlideshowText
 
 /// One slideshow to render: the photos, the output file and how it should look.
+///
+/// Its settings start as ``SlideshowOptions/defaults``; each one's default and range are its
+/// entry in the table of settings (``SlideshowOptions/Field/setting``, `docs/settings.md`).
 ///
 /// ```swift
 /// var show = Slideshow(photos: ["a.jpg", "b.jpg", "c.jpg"].map(Photo.init), output: "out.mp4")
@@ -25,7 +29,7 @@ public struct Slideshow: Sendable {
     public var photos: [Photo]
     /// The MP4 file to write.
     public var output: String
-    /// How long the show lasts; 3 s in all (``SlideshowLength/default``) by default.
+    /// How long the show lasts; ``SlideshowLength/default`` by default.
     public var length: SlideshowLength
     /// Size, frame rate and encoder settings.
     public var video: VideoSettings
@@ -39,16 +43,16 @@ public struct Slideshow: Sendable {
     public var overwrite: Bool
     /// How each photo gives way to the next; a hard cut (``TransitionEffect/none``) by default.
     public var transition: TransitionEffect = SlideshowOptions.defaults.transition
-    /// The length of each transition in seconds, 0.5 by default; shortened so that every
+    /// The length of each transition in seconds; shortened so that every
     /// photo is still alone on screen for at least half its share (``FramePlan/transitionCap``).
     public var transitionDuration: Double = SlideshowOptions.defaults.transitionDuration
-    /// Seconds of fade from black at the start; 0 by default.
+    /// Seconds of fade from black at the start.
     public var fadeIn: Double = SlideshowOptions.defaults.fadeIn
-    /// Seconds of fade to black at the end; 0 by default.
+    /// Seconds of fade to black at the end.
     public var fadeOut: Double = SlideshowOptions.defaults.fadeOut
     /// How photos move (Ken Burns); still (``MotionStyle/none``) by default.
     public var motion: MotionStyle = SlideshowOptions.defaults.motion
-    /// How far the view changes under motion, 0 to 1; 0.1 (10%) by default.
+    /// How far the view changes under motion (0.1: by 10%).
     public var zoom: Double = SlideshowOptions.defaults.zoom
     /// Per-photo settings that override the show's: empty, or one per photo.
     public var photoSettings: [PhotoSettings] = []
@@ -83,6 +87,9 @@ public struct Slideshow: Sendable {
     /// from them (``SlideshowOptions/photoDurations``): validation gives a clip without one its
     /// own length (``lengthWithClips(_:items:)``).
     var givenDurations: (given: [Double?], rest: SlideshowLength)? = nil
+    /// What the user should know about the settings as given (a captions file that is not
+    /// UTF-8 throughout): ``validate()`` puts them among ``PreparedSlideshow/textWarnings``.
+    var settingWarnings: [TextWarning] = []
 
     /// Creates a slideshow with the product's defaults (``SlideshowOptions/defaults``).
     public init(photos: [Photo], output: String, length: SlideshowLength = .default,

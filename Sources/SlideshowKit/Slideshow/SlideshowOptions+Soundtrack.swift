@@ -3,18 +3,10 @@ import SlideshowAudio
 extension SlideshowOptions {
     /// The soundtrack the audio settings describe, or nil without an audio file; its settings'
     /// ranges are ``Soundtrack``'s rules, checked with the show's (``Slideshow/checkSettings()``).
-    /// - Throws: ``OptionError`` for an audio setting given without an audio file, or a bit
-    ///   rate that is not one.
+    /// (An audio setting given without an audio file is refused by ``checkGivenSettings()``.)
+    /// - Throws: ``OptionError`` for a bit rate that is not one.
     func soundtrack() throws(OptionError) -> Soundtrack? {
-        let defaults = Self.defaults
-        guard let audio else {
-            for (field, given) in [(Field.audioStart, audioStart != defaults.audioStart), (.audioFadeIn, audioFadeIn != defaults.audioFadeIn),
-                                   (.audioFadeOut, audioFadeOut != defaults.audioFadeOut), (.audioLoop, audioLoop != defaults.audioLoop),
-                                   (.loudness, loudness != defaults.loudness), (.audioBitrate, audioBitrate != defaults.audioBitrate)] where given {
-                throw OptionError(field, "is only for a soundtrack: give an audio file too")
-            }
-            return nil
-        }
+        guard let audio else { return nil }
         guard let bitrate = Self.bitrate(parsing: audioBitrate) else {
             throw OptionError(.audioBitrate, "'\(audioBitrate)' is not a bit rate such as 192k or 128000")
         }

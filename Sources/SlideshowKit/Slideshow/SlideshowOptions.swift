@@ -30,103 +30,110 @@ public struct SlideshowOptions: Sendable, Hashable {
     /// and the length's ``SlideshowLength/default``'s, read here from the layers that own them.
     public static let defaults = SlideshowOptions()
 
-    /// Total length in seconds; 3 (``SlideshowLength/default``) when neither this nor ``slideDuration`` is given.
+    // Each setting's option, manifest key, default in words, range and meaning are its entry in
+    // the table (``Field/setting``); the values below are the defaults, declared only here (or by
+    // the layer that owns the setting: ``VideoSettings``, ``Looks``, ``ClipSoundSettings``).
+
+    /// Total length in seconds; nil: ``SlideshowLength/default`` unless ``slideDuration`` is given.
     public var duration: Double? = nil
     /// Seconds per photo, instead of ``duration``.
     public var slideDuration: Double? = nil
-    /// The frame size, `WxH` with even, positive numbers; `1920x1080` by default.
+    /// The frame size, `WxH` with even, positive numbers.
     public var size: String = VideoSettings().size.description
-    /// Frames per second, 1 to 240; 30 by default.
+    /// Frames per second (``VideoSettings/frameRates``).
     public var fps: Int = VideoSettings().framesPerSecond
     /// The look, or a chain of looks with parameters, e.g. `minimal-life,vignette:radius=1.8`
-    /// (see ``Looks/parse(_:)`` and ``Looks/catalogue``); `original` by default.
+    /// (see ``Looks/parse(_:)`` and ``Looks/catalogue``).
     public var filter: String = Looks.original.name
-    /// Letterbox, fill or blur; letterbox by default.
+    /// Letterbox, fill or blur.
     public var fit: FitMode = .letterbox
-    /// The colour of the letterbox bars, `#RRGGBB`; black by default.
+    /// The colour of the letterbox bars, `#RRGGBB`.
     public var background: String = "#000000"
-    /// x264's constant rate factor, 1 to 51 (VideoSettings/crfRange); 20 by default.
+    /// x264's constant rate factor (``VideoSettings/crfRange``).
     public var crf: Int = VideoSettings().crf
-    /// x264's preset, `ultrafast` to `placebo` (``VideoSettings/presets``); `medium` by default.
+    /// x264's preset (``VideoSettings/presets``).
     public var preset: String = VideoSettings().preset
-    /// How held frames are written; ``HoldStrategy/skip`` by default.
+    /// How held frames are written.
     public var hold: HoldStrategy = VideoSettings().hold
-    /// The transition at each cut; `none` (a hard cut) by default.
+    /// The transition at each cut.
     public var transition: TransitionEffect = .none
-    /// Seconds each transition lasts, 0 or more; 0.5 by default.
+    /// Seconds each transition lasts.
     public var transitionDuration: Double = 0.5
-    /// Seconds of fade from black at the start, 0 or more; 0 by default.
+    /// Seconds of fade from black at the start.
     public var fadeIn: Double = 0
-    /// Seconds of fade to black at the end, 0 or more; 0 by default.
+    /// Seconds of fade to black at the end.
     public var fadeOut: Double = 0
-    /// How photos move; `none` by default.
+    /// How photos move.
     public var motion: MotionStyle = .none
-    /// How far the view changes under motion, 0 to 1; 0.1 by default.
+    /// How far the view changes under motion.
     public var zoom: Double = 0.1
     /// Per-photo settings (a manifest's photo objects): empty, or one per photo.
     public var photoSettings: [PhotoSettings] = []
     /// Per-photo durations in seconds (nil: the show's share): empty, or one per photo. Photos
-    /// without one take ``slideDuration`` each, or share what is left of ``duration`` (3 s by default).
+    /// without one take ``slideDuration`` each, or share what is left of ``duration``.
     public var photoDurations: [Double?] = []
-    /// Whether each photo's capture date is printed in its lower right corner; off by default.
+    /// Whether each photo's capture date is printed in its lower right corner.
     public var dateStamp: Bool = false
-    /// How the date is written: `ymd`, `mdy`, `dmy` or `iso` (``DateImprint/Format``); `ymd` by default.
+    /// How the date is written (``DateImprint/Format``).
     public var dateFormat: String = DateImprint.Format.ymd.rawValue
-    /// The MP4's title tag; none by default.
+    /// The MP4's title tag.
     public var title: String? = nil
-    /// Which part of a photo `fill` keeps: `faces` (the default) or `center`.
+    /// Which part of a photo `fill` keeps.
     public var framing: Framing = .faces
-    /// The music's file (``Soundtrack``); none by default.
+    /// The music's file (``Soundtrack``).
     public var audio: String? = nil
-    /// The AAC bit rate, e.g. `192k` or `128000`; `192k` by default.
+    /// The AAC bit rate, e.g. `192k` or `128000` (``Soundtrack/bitrates``).
     public var audioBitrate: String = "\(Soundtrack.defaults.bitrate / 1000)k"
-    /// Seconds into the music where the show's sound starts; 0 by default.
+    /// Seconds into the music where the show's sound starts.
     public var audioStart: Double = Soundtrack.defaults.start
-    /// Seconds of fade-in; 0 by default.
+    /// Seconds of fade-in.
     public var audioFadeIn: Double = Soundtrack.defaults.fadeIn
-    /// Seconds of fade-out, capped at half the show; 2 by default.
+    /// Seconds of fade-out, capped at half the show.
     public var audioFadeOut: Double = Soundtrack.defaults.fadeOut
-    /// Whether music shorter than the show loops (with a 100 ms crossfade); true by default.
+    /// Whether music shorter than the show loops (with a ``Soundtrack/crossfade``).
     public var audioLoop: Bool = Soundtrack.defaults.loops
-    /// The integrated loudness to bring the music to, in LUFS; none by default.
+    /// The integrated loudness to bring the music to, in LUFS (``Soundtrack/loudnessRange``).
     public var loudness: Double? = Soundtrack.defaults.loudness
-    /// Whether the show lasts as long as the music (`--duration audio`); false by default.
+    /// Whether the show lasts as long as the music (`--duration audio`).
     public var durationFollowsAudio: Bool = false
-    /// Where the cuts fall: `even` (the default) or on the music's `beats`.
+    /// Where the cuts fall.
     public var cuts: CutStyle = .even
-    /// The order the photos play in: as `given` (the default), by `name` or by capture `date`.
+    /// The order the photos play in.
     public var order: PhotoOrder = .given
     /// Captions, one per photo (nil or empty: none for that photo), or empty for none.
     public var captions: [String?] = []
-    /// Where photos without a caption of their own take one from; ``CaptionSource/none`` by default.
+    /// A UTF-8 text file of captions, one line per photo (``CaptionFile``), instead of ``captions``:
+    /// read when the slideshow is made (``slideshow(photos:output:overwrite:)``).
+    public var captionsFile: String? = nil
+    /// Where photos without a caption of their own take one from.
     public var captionsFrom: CaptionSource = .none
-    /// Where captions go: bottom, top or centre; bottom by default.
+    /// Where captions go.
     public var captionPosition: Caption.Position = .bottom
     /// The font: a family (`Noto Serif`) or a font file (a path with a `/`, or ending in
-    /// `.ttf`, `.otf`, `.ttc` or `.otc`); ``TextStyle/defaultFamily`` by default.
+    /// `.ttf`, `.otf`, `.ttc` or `.otc`); nil: ``TextStyle/defaultFamily``.
     public var font: String? = nil
-    /// A WebVTT file of the captions to write beside the video; none by default.
+    /// A WebVTT file of the captions to write beside the video.
     public var webvtt: String? = nil
-    /// Whether captions are drawn on the pictures (the MP4's subtitle track has them either way); true by default.
+    /// Whether captions are drawn on the pictures (the MP4's subtitle track has them either way).
     public var burnCaptions: Bool = true
-    /// The subtitle track's language, ISO 639-2; `und` by default.
+    /// The subtitle track's language, ISO 639-2.
     public var captionLanguage: String = "und"
-    /// An opening title card's title; none by default.
+    /// An opening title card's title.
     public var titleCard: String? = nil
-    /// The card's second line, or `date-range` for the photos' capture dates; none by default.
+    /// The card's second line, or `date-range` for the photos' capture dates.
     public var titleCardSubtitle: String? = nil
-    /// A closing card's title; none by default.
+    /// A closing card's title.
     public var closingCard: String? = nil
-    /// Seconds each card is shown; 2 by default.
+    /// Seconds each card is shown.
     public var titleCardDuration: Double = 2
-    /// What the card is drawn over: `blur` (the first photo, blurred) or a colour `#RRGGBB`; `blur` by default.
+    /// What the card is drawn over: `blur` (the first photo, blurred) or a colour `#RRGGBB`.
     public var titleCardBackground: String = "blur"
-    /// Whether motion photos play their video before their still; `still` by default.
+    /// Whether motion photos play their video before their still.
     public var motionPhotos: MotionPhotoPlayback = .still
-    /// How the clips' own sound is mixed with the music: as recorded, the music 12 dB down under it.
+    /// How the clips' own sound is mixed with the music.
     public var clipSound: ClipSoundSettings = ClipSoundSettings()
     /// Pick the best photos from everything given (``PhotoSelection``, ``select(_:output:)``): a
-    /// number, or `auto`; nil (the default) shows every item.
+    /// number, or `auto`; nil shows every item.
     public var pick: PickCount? = nil
 
     /// Creates options; a setting left nil keeps its default (``defaults``).
@@ -145,104 +152,25 @@ public struct SlideshowOptions: Sendable, Hashable {
         if let hold { self.hold = hold }
     }
 
-    /// The settings, each named the way a batch manifest spells it.
+    /// The settings, each named the way a batch manifest spells it; each one's option, value,
+    /// default, range and meaning are its entry in the table, ``setting``.
     public enum Field: String, Sendable, Hashable, CaseIterable {
-        /// The photos (the command line's arguments; a manifest's `photos`).
+        /// The photos: the command line's arguments, a manifest's `photos`.
         case photos
-        /// `duration` / `--duration`.
-        case duration
-        /// `slideDuration` / `--slide-duration`.
-        case slideDuration
-        /// `size` / `--size`.
-        case size
-        /// `fps` / `--fps`.
-        case fps
-        /// `filter` / `--filter`.
-        case filter
-        /// `fit` / `--fit`.
-        case fit
-        /// `background` / `--background`.
-        case background
-        /// `crf` / `--crf`.
-        case crf
-        /// `preset` / `--preset`.
-        case preset
-        /// `hold` / `--hold`.
-        case hold
-        /// `transition` / `--transition`.
-        case transition
-        /// `transitionDuration` / `--transition-duration`.
-        case transitionDuration
-        /// `fadeIn` / `--fade-in`.
-        case fadeIn
-        /// `fadeOut` / `--fade-out`.
-        case fadeOut
-        /// `motion` / `--motion`.
-        case motion
-        /// `zoom` / `--zoom`.
-        case zoom
-        /// `dateStamp` / `--date-stamp`.
-        case dateStamp
-        /// `dateFormat` / `--date-format`.
-        case dateFormat
-        /// `title` / `--title`.
-        case title
-        /// `framing` / `--framing`.
-        case framing
-        /// `audio` / `--audio`.
-        case audio
-        /// `audioBitrate` / `--audio-bitrate`.
-        case audioBitrate
-        /// `audioStart` / `--audio-start`.
-        case audioStart
-        /// `audioFadeIn` / `--audio-fade-in`.
-        case audioFadeIn
-        /// `audioFadeOut` / `--audio-fade-out`.
-        case audioFadeOut
-        /// `audioLoop` / `--no-audio-loop`.
-        case audioLoop
-        /// `loudness` / `--loudness`.
-        case loudness
-        /// `cuts` / `--cuts`.
-        case cuts
-        /// `order` / `--order`.
-        case order
-        /// `motionPhotos` / `--motion-photos`.
-        case motionPhotos
-        /// `captions` (or a photo object's `caption`) / `--caption`, `--captions`.
+        case duration, slideDuration, size, fps, filter, fit, background, crf, preset, hold
+        case transition, transitionDuration, fadeIn, fadeOut, motion, zoom
+        case dateStamp, dateFormat, title, framing
+        case audio, audioBitrate, audioStart, audioFadeIn, audioFadeOut, audioLoop, loudness, cuts, order, motionPhotos
+        /// Captions, one per photo (or a photo object's `caption`).
         case captions
-        /// `captionsFrom` / `--captions-from`.
-        case captionsFrom
-        /// `captionPosition` / `--caption-position`.
-        case captionPosition
-        /// `font` / `--font`.
-        case font
-        /// `webvtt` / `--webvtt`.
-        case webvtt
-        /// `burnCaptions` / `--no-burn-captions`.
-        case burnCaptions
-        /// `captionLanguage` / `--caption-language`.
-        case captionLanguage
-        /// `titleCard` / `--title-card`.
-        case titleCard
-        /// `titleCardSubtitle` / `--title-card-subtitle`.
-        case titleCardSubtitle
-        /// `titleCardDuration` / `--title-card-duration`.
-        case titleCardDuration
-        /// `titleCardBackground` / `--title-card-background`.
-        case titleCardBackground
-        /// `closingCard` / `--closing-card`.
-        case closingCard
-        /// `muteClips` / `--mute-clips` (``ClipSoundSettings/muted``).
-        case muteClips
-        /// `clipVolume` / `--clip-volume` (``ClipSoundSettings/levelDecibels``).
-        case clipVolume
-        /// `duck` / `--duck` (``ClipSoundSettings/duckDecibels``; its ramps too).
-        case duck
-        /// `pick` / `--pick` (``PickCount``).
+        case captionsFile, captionsFrom, captionPosition, font, webvtt, burnCaptions, captionLanguage
+        case titleCard, titleCardSubtitle, titleCardDuration, titleCardBackground, closingCard
+        /// The clips' own sound: ``ClipSoundSettings/muted``, ``ClipSoundSettings/levelDecibels``,
+        /// ``ClipSoundSettings/duckDecibels``.
+        case muteClips, clipVolume, duck
+        /// A pick of the best photos (``PickCount``).
         case pick
-
-        /// The MP4 file to write (a manifest's `output`; the command line's `-o`).
+        /// The MP4 file to write: a manifest's `output`, the command line's `-o`.
         case output
     }
 
@@ -252,22 +180,31 @@ public struct SlideshowOptions: Sendable, Hashable {
     ///   frame; nil to leave that check for later.
     /// - Throws: ``OptionError`` naming the first setting at fault.
     public func validate(photoCount: Int? = nil) throws(OptionError) {
-        try check(parsed(photos: [], output: ""), photoCount: photoCount)
+        try check(parsed(photos: [], output: ""), photoCount: photoCount, outputKnown: false)
+    }
+
+    /// Checks the settings of a job whose photos or output may be unknown (a manifest's job with
+    /// problems of its own): the paths known are checked too.
+    func validate(photos: [String]?, output: String?) throws(OptionError) {
+        try check(parsed(photos: (photos ?? []).map { Photo(path: $0) }, output: output ?? ""), photoCount: photos?.count, outputKnown: output != nil)
     }
 
     /// The slideshow these settings describe.
     ///
-    /// The text is parsed here and the show's own rules checked (``Slideshow/checkSettings()``);
-    /// the files are read when the show is rendered (or by ``Slideshow/validate()``).
+    /// The text is parsed here, the captions file read (``captionsFile``), and the show's own
+    /// rules checked (``Slideshow/checkSettings()``); the photos and the music are read when the
+    /// show is rendered (or by ``Slideshow/validate()``).
     /// - Parameters:
     ///   - photos: the photos, in order.
     ///   - output: the MP4 file to write.
     ///   - overwrite: whether a file already at `output` may be replaced.
     /// - Throws: ``OptionError`` naming the first setting at fault: a size that is not `WxH`
-    ///   or not even, an unknown look, a colour that is not `#RRGGBB`, both durations given, a
-    ///   bit rate that is not one, and then whatever ``Slideshow/checkSettings()`` refuses.
+    ///   or not even, an unknown look, a colour that is not `#RRGGBB`, settings given together
+    ///   that do not go together (``checkGivenSettings()``), a bit rate that is not one, a
+    ///   captions file that cannot be read, and then whatever ``Slideshow/checkSettings()`` refuses.
     public func slideshow(photos: [Photo], output: String, overwrite: Bool = false) throws(OptionError) -> Slideshow {
         var show = try parsed(photos: photos, output: output)
+        try readCaptionsFile(into: &show)
         show.overwrite = overwrite
         do {
             try check(show, photoCount: photos.count)
@@ -276,6 +213,28 @@ public struct SlideshowOptions: Sendable, Hashable {
             // ``Slideshow/validate()`` checks it again once the clips' lengths are known.
         }
         return show
+    }
+
+    /// The captions of ``captionsFile``, one per line (`\n` or `\r\n`; the end's newline
+    /// starts no other), into the show; the file becomes one of its inputs, which no output may
+    /// replace, and text that is not UTF-8 a warning (``CaptionFile/decode(_:)``).
+    /// - Throws: ``OptionError`` naming the file when it cannot be read, is not a regular file,
+    ///   or is over ``CaptionFile/maximumBytes``.
+    private func readCaptionsFile(into show: inout Slideshow) throws(OptionError) {
+        guard let captionsFile else { return }
+        let bytes: [UInt8]
+        do {
+            bytes = try CaptionFile.read(captionsFile)
+        } catch {
+            throw OptionError(.captionsFile, "\(captionsFile): \(error.reason)")
+        }
+        let (text, problem) = CaptionFile.decode(bytes)
+        // `\r\n` is one Character, a newline like `\n`.
+        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        show.text.captions = lines.map { Caption($0, position: captionPosition) }
+        show.otherInputs.append(captionsFile)
+        if let problem { show.settingWarnings.append(TextWarning(source: captionsFile, reason: problem)) }
     }
 
     /// Whether no item is an image by its first bytes (all clips, likely): a length that
@@ -291,13 +250,15 @@ public struct SlideshowOptions: Sendable, Hashable {
         }
     }
 
-    /// The show's own rules, in these settings' words: the show knows only its length, the
-    /// options know which setting gave it.
-    private func check(_ show: Slideshow, photoCount: Int?) throws(OptionError) {
+    /// The show's own rules, in these settings' words: the show knows only its length and its
+    /// captions, the options know which setting gave them.
+    private func check(_ show: Slideshow, photoCount: Int?, outputKnown: Bool = true) throws(OptionError) {
         do {
-            try show.checkSettings(photoCount: photoCount)
+            try show.checkSettings(photoCount: photoCount, outputKnown: outputKnown)
         } catch where error.field == .duration && error.conflicting == nil && slideDuration != nil {
             throw OptionError(.slideDuration, error.reason)
+        } catch where error.field == .captions && captionsFile != nil {
+            throw OptionError(.captionsFile, error.reason)
         }
     }
 
@@ -322,16 +283,11 @@ public struct SlideshowOptions: Sendable, Hashable {
         guard let format = DateImprint.Format(rawValue: dateFormat) else {
             throw OptionError(.dateFormat, "'\(dateFormat)' is not one of \(DateImprint.Format.allCases.map { "\($0.rawValue) (\($0.example))" }.joined(separator: ", "))")
         }
-        if duration != nil && slideDuration != nil {
-            throw OptionError(field: .slideDuration, reason: "give duration or slideDuration, not both", conflicting: .duration)
-        }
+        try checkGivenSettings()
         let soundtrack = try soundtrack()
         var length: SlideshowLength
         var sharedDurations: (given: [Double?], rest: SlideshowLength)? = nil
         if durationFollowsAudio {
-            if duration != nil || slideDuration != nil {
-                throw OptionError(field: .duration, reason: "give duration 'audio' or a number of seconds, not both")
-            }
             length = .soundtrack
         } else {
             length = slideDuration.map { .perSlide(seconds: $0) } ?? .total(seconds: duration ?? SlideshowLength.defaultSeconds)
