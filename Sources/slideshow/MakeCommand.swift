@@ -85,7 +85,7 @@ struct MakeCommand: AsyncParsableCommand {
         if !quiet { for warning in warnings { Terminal.say("slideshow: warning: \(warning)") } }
         let prepared: PreparedSlideshow
         do {
-            prepared = try show.validate()
+            prepared = try await show.validate()
         } catch {
             // A setting that does not fit the files (a clip's part outside it) is a usage error.
             if case .usage(let problem) = error { Terminal.fail(RenderOptions.message(for: problem), status: 64) }

@@ -109,16 +109,16 @@ extension Slideshow {
 
     /// The timeline the show's length gives, every item laid out as a photo (nothing is read:
     /// ``validate()`` gives clips their own lengths).
-    /// - Throws: ``RenderError/invalid(_:)`` when the settings or the length cannot be laid
-    ///   out, ``RenderError/audio(_:)`` when a length that follows the soundtrack cannot be read
+    /// - Throws: ``RenderError/settings(_:)`` for a setting that breaks a rule,
+    ///   ``RenderError/invalid(_:)`` when the length cannot be laid out, ``RenderError/audio(_:)`` when a length that follows the soundtrack cannot be read
     ///   (its file is opened for it).
     public func timeline() throws(RenderError) -> Timeline {
         try layout().timeline
     }
 
     /// The frame plan: what every frame shows, every item laid out as a photo (see ``timeline()``).
-    /// - Throws: ``RenderError/invalid(_:)`` when the settings, the length, the transitions,
-    ///   fades or motion cannot make one, `.audio` when a length that follows the soundtrack
+    /// - Throws: ``RenderError/settings(_:)`` for a setting that breaks a rule,
+    ///   ``RenderError/invalid(_:)`` when the length, the transitions, fades or motion cannot make one, `.audio` when a length that follows the soundtrack
     ///   cannot be read.
     public func framePlan() throws(RenderError) -> FramePlan {
         try layout().plan
@@ -129,7 +129,7 @@ extension Slideshow {
         do {
             try checkSettings()
         } catch {
-            throw .invalid(error.description)
+            throw .settings(error)
         }
         var musicLength: Double? = nil
         if case .soundtrack = length, let soundtrack {
@@ -171,7 +171,7 @@ extension Slideshow {
             do {
                 try checkFits(seconds: timeline.endTime.seconds, photoCount: photos.count)
             } catch {
-                throw .invalid(error.description)
+                throw .settings(error)
             }
         }
         let count = photos.count

@@ -151,7 +151,13 @@ public struct RenderResult: Sendable, Hashable {
 
 /// Why a render failed. Each case names the file at fault and says why, in one line.
 public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The settings, the length or the output path cannot make this video.
+    /// A setting breaks one of the show's rules (``Slideshow/checkSettings()``): the setting at
+    /// fault and why, for a program to name it in its own words (the command line's options).
+    case settings(OptionError)
+    /// The text cannot be drawn: a font file that cannot be read, Cairo or Pango failing.
+    case text(TextError)
+    /// The length cannot make this video (no frames for the photos, too many), or a file the
+    /// show writes is one it reads or another it writes.
     case invalid(String)
     /// A photo cannot be read.
     case photo(PhotoError)
@@ -171,6 +177,8 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
     /// One line: control characters in paths and reasons are escaped (``Message/oneLine(_:)``).
     public var description: String {
         switch self {
+        case .settings(let error): error.description
+        case .text(let error): Message.oneLine(error.description)
         case .invalid(let reason): Message.oneLine(reason)
         case .photo(let error): Message.oneLine(error.description)
         case .clip(let error): Message.oneLine(error.description)
