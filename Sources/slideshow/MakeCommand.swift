@@ -53,8 +53,6 @@ struct MakeCommand: AsyncParsableCommand {
     /// option at fault; the library checks the show's rules (``Slideshow/checkSettings()``).
     mutating func validate() throws {
         guard !photos.isEmpty else { throw ValidationError("give at least one photo") }
-        // A photo's warning found while picking is said then, not dropped as already seen.
-        Terminal.reportPhotoWarnings()
         let selection = try options.selection(photos: photos, output: output)
         self.selection = selection
         show = try options.slideshow(photos: selection.photos, output: output, overwrite: overwrite, warnings: &textWarnings)
@@ -71,7 +69,6 @@ struct MakeCommand: AsyncParsableCommand {
             _ = rendering.wait(timeout: .now() + 0.4)
             return "no output was written"
         }
-        Terminal.reportPhotoWarnings()
         let selection = try self.selection ?? options.selection(photos: photos, output: output)
         if !quiet, let warning = selection.warning { Terminal.say("slideshow: warning: \(warning)") }
         if dryRun {
@@ -111,7 +108,7 @@ struct MakeCommand: AsyncParsableCommand {
             Terminal.fail((error as? RenderError).map(Terminal.describe) ?? "\(error)")
         }
         bar?.clear()
-        for warning in result.warnings { Terminal.say("slideshow: warning: \(warning)") }
+        Terminal.warn(result.warnings)
         if json {
             var report = Report(result)
             report.pick = selection.report.map(ReportPick.init)

@@ -72,7 +72,7 @@ struct MetadataCaptionTests {
         let prepared = try await show.validate()
         #expect(prepared.captions == [Caption("Gr\u{FFFD}n", position: .top)])
         let result = try await prepared.render()
-        #expect(result.warnings == ["\(broken.path): its caption is not valid UTF-8; the broken bytes are shown as \u{FFFD}"])
+        #expect(result.warnings.map(\.message) == ["\(broken.path): its caption is not valid UTF-8; the broken bytes are shown as \u{FFFD}"])
         // Not asked: the photo's caption is not drawn and not warned about.
         options.captionsFrom = .none
         let plain = try await options.slideshow(photos: [broken], output: folder.path("plain.mp4")).validate()

@@ -164,7 +164,7 @@ struct ShowCaptionTests {
         options.captions = ["Words", nil]
         options.font = "No Such Family 42"
         let result = try await options.slideshow(photos: try #require(Self.photos), output: folder.path("out.mp4")).render()
-        #expect(result.warnings.contains { $0.hasPrefix("No Such Family 42: ") })
+        #expect(result.warnings.contains { $0.kind == .text && $0.message.hasPrefix("No Such Family 42: ") })
     }
 
     @Test("captions not one per photo are refused, naming the captions")

@@ -117,7 +117,7 @@ struct ClipShowInputTests {
         // Its stated length: 4.972 s, 149 frames, after the photo's 30.
         #expect(prepared.plan.frameCount == 179)
         let result = try await prepared.render()
-        #expect(result.warnings.contains { $0.hasPrefix(cut + ": its video stops at") })
+        #expect(result.warnings.contains { $0.kind == .clip && $0.path == cut && $0.message.hasPrefix(cut + ": its video stops at") })
         let count = try Clips.ffprobe(["-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", show.output])
         #expect(count.trimmingCharacters(in: .whitespacesAndNewlines) == "179")
         let frames = try ClipShowTests.frames(show.output)
@@ -220,9 +220,9 @@ struct ClipShowInputTests {
         let show = Self.show([damaged], in: folder) { $0.motionPhotos = .play }
         let prepared = try await show.validate()
         #expect(prepared.photos[0].motionClip == nil && prepared.plan.isHoldsOnly)
-        #expect(prepared.warnings.contains { $0.hasPrefix(damaged + ": its motion photo video cannot be played") })
+        #expect(prepared.warnings.contains { $0.kind == .clip && $0.path == damaged && $0.message.hasPrefix(damaged + ": its motion photo video cannot be played") })
         let result = try await prepared.render()
-        #expect(result.warnings.contains { $0.hasPrefix(damaged + ": its motion photo video cannot be played") })
+        #expect(result.warnings.contains { $0.kind == .clip && $0.message.hasPrefix(damaged + ": its motion photo video cannot be played") })
         var still = show
         still.motionPhotos = .still
         still.output = folder.path("still.mp4")

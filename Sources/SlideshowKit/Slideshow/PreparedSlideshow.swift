@@ -34,9 +34,13 @@ public struct PreparedSlideshow: Sendable {
     public let beats: BeatCutReport?
     /// The grid the cuts are on, when they are on the beat; nil for even cuts.
     public var beatGrid: BeatGrid? { beats?.fallback == nil ? beats?.grid : nil }
-    /// Problems found laying the show out that did not stop it, one line each: cuts that stay
-    /// even (and why), photos without a capture date played last. The render's result repeats them.
-    public let warnings: [String]
+    /// Problems found reading and laying the show out that did not stop it: photos whose
+    /// headers had something to ignore (a capture date that cannot be true), photos without a
+    /// capture date played last, motion photos whose video cannot play, cuts that stay even (and
+    /// why). The render's result repeats them.
+    public let warnings: [RenderWarning]
+    /// The photos' warnings among ``warnings``: a render does not report them twice.
+    var photoWarnings: [PhotoWarning] = []
     /// Each photo's caption, given or from its metadata (``ShowText/resolved(photos:)``);
     /// empty when the show has none.
     public internal(set) var captions: [Caption?] = []
@@ -121,6 +125,8 @@ extension Slideshow {
         } catch {
             throw .settings(error)
         }
+        // What the photos' headers had to ignore, for the result.
+        let photoLog = PhotoWarningLog()
         // The font and the music: each file opened once, off the cooperative threads.
         let opened = try await Self.offPool { () throws(RenderError) in try self.openInputs() }
         let fontWarnings = opened.fontWarnings, music = opened.music
@@ -128,10 +134,10 @@ extension Slideshow {
         // The headers come first: the order and the clips' lengths need them before the layout.
         // A photo that cannot be read fails here with the order applied; otherwise after the
         // layout's and the output's own checks, as it always did.
-        var inspected: (infos: [PhotoInfo], warnings: [String])? = nil
+        var inspected: (infos: [PhotoInfo], warnings: [RenderWarning])? = nil
         var unreadable: RenderError? = nil
         do throws(RenderError) {
-            inspected = try await inspectPhotos()
+            inspected = try await inspectPhotos(log: photoLog)
         } catch {
             if error == .cancelled || order != .given { throw error }
             unreadable = error
@@ -152,7 +158,8 @@ extension Slideshow {
         if order != .given, let inspected { arranged = self.arranged(infos: inspected.infos) }
         let show = arranged?.show ?? self
         let infos = arranged?.infos ?? inspected?.infos
-        let warnings = [arranged?.warning].compactMap { $0 } + (inspected?.warnings ?? [])
+        let warnings = [arranged?.warning].compactMap { $0 }.map { RenderWarning(kind: .order, path: nil, message: $0) }
+            + (inspected?.warnings ?? [])
         // The layout (with cuts on the beat, the song's analysis) and the output's checks.
         let laidOut = try await Self.offPool { () throws(RenderError) in
             try show.layOut(musicLength: music?.length, infos: infos, checking: self)
@@ -160,9 +167,11 @@ extension Slideshow {
         try Self.checkCancelled()
         if let unreadable { throw unreadable }
         guard let headers = infos else { throw .cancelled }   // not reached: read, or failed above
+        let photoWarnings = photoLog.warnings
         var prepared = PreparedSlideshow(slideshow: show, timeline: laidOut.timeline, plan: laidOut.plan, photos: headers,
                                          musicLength: music?.length, music: music?.info, openedMusic: music?.opened,
-                                         beats: laidOut.beats, warnings: warnings + laidOut.warnings)
+                                         beats: laidOut.beats, warnings: photoWarnings.map(RenderWarning.init) + warnings + laidOut.warnings)
+        prepared.photoWarnings = photoWarnings
         prepared.captions = show.text.resolved(photos: headers)
         prepared.openingCard = show.resolvedCard(photos: headers)
         prepared.closingCard = show.text.closingCard
@@ -188,15 +197,15 @@ extension Slideshow {
     /// - Parameter original: the show as given, whose written files are checked (the same files
     ///   as this arranged show's).
     private func layOut(musicLength: Double?, infos: [PhotoInfo]?, checking original: Slideshow) throws(RenderError)
-        -> (timeline: Timeline, plan: FramePlan, beats: BeatCutReport?, warnings: [String]) {
+        -> (timeline: Timeline, plan: FramePlan, beats: BeatCutReport?, warnings: [RenderWarning]) {
         var beats: BeatCutReport? = nil
-        var warnings: [String] = []
+        var warnings: [RenderWarning] = []
         // Clips keep their own lengths: the cuts around them move to the beat.
         let clips = infos?.map { $0.clip != nil } ?? []
         let (timeline, plan) = try layout(musicLength: musicLength, items: infos, moving: cuts == .beats ? { even, effects in
             let moved = self.beatTimeline(even, effects: effects, clips: clips)
             beats = moved.beats
-            if let why = moved.beats?.fallback { warnings.append(why.description) }
+            if let why = moved.beats?.fallback { warnings.append(RenderWarning(kind: .beats, path: self.soundtrack?.path, message: why.description)) }
             return moved.timeline
         } : nil)
         // A song's analysis stopped by a cancel lays out nothing.
@@ -237,16 +246,20 @@ extension Slideshow {
         if Task.isCancelled { throw .cancelled }
     }
 
-    /// Runs blocking work on ``BlockingPool/shared`` with the caller's ``ReadProbe``; a task
-    /// cancelled meanwhile gets ``RenderError/cancelled``, whatever the work made of it.
-    static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws(RenderError) -> T) async throws(RenderError) -> T {
+    /// Runs blocking work on ``BlockingPool/shared`` with the caller's ``ReadProbe``, and the
+    /// photo warnings it finds going to `log`; a task cancelled meanwhile gets
+    /// ``RenderError/cancelled``, whatever the work made of it.
+    static func offPool<T: Sendable>(photoWarnings log: PhotoWarningLog? = nil,
+                                     _ body: @escaping @Sendable () throws(RenderError) -> T) async throws(RenderError) -> T {
         let probe = ReadProbe.current
         let result = await BlockingPool.shared.run { () -> Result<T, RenderError> in
             ReadProbe.$current.withValue(probe) {
-                do throws(RenderError) {
-                    return .success(try body())
-                } catch {
-                    return .failure(error)
+                PhotoWarnings.$log.withValue(log) {
+                    do throws(RenderError) {
+                        return .success(try body())
+                    } catch {
+                        return .failure(error)
+                    }
                 }
             }
         }
@@ -258,7 +271,7 @@ extension Slideshow {
     /// the photos in order and stop taking new ones past a photo that failed, so the error is
     /// the first photo in order that cannot be read, as a reading one after another would
     /// find; a cancelled task stops them between photos.
-    private func inspectPhotos() async throws(RenderError) -> (infos: [PhotoInfo], warnings: [String]) {
+    private func inspectPhotos(log: PhotoWarningLog) async throws(RenderError) -> (infos: [PhotoInfo], warnings: [RenderWarning]) {
         let count = photos.count
         let reads = HeaderReads(count: count)
         let photos = self.photos
@@ -267,11 +280,11 @@ extension Slideshow {
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<workers {
                 group.addTask {
-                    _ = try? await Self.offPool { () throws(RenderError) in
+                    _ = try? await Self.offPool(photoWarnings: log) { () throws(RenderError) in
                         while !Cancellation.isCancelled {
                             let index = reads.next.add(1, ordering: .relaxed).oldValue
                             guard index < count, index < reads.firstFailure.load(ordering: .relaxed) else { return }
-                            let result: Result<(info: PhotoInfo, warnings: [String]), RenderError>
+                            let result: Result<(info: PhotoInfo, warnings: [RenderWarning]), RenderError>
                             do throws(RenderError) {
                                 result = .success(try Self.inspectItem(photos[index], motionPhotos: motionPhotos))
                             } catch {
@@ -287,7 +300,7 @@ extension Slideshow {
         try Self.checkCancelled()
         return try reads.results.withLock { results throws(RenderError) in
             var infos: [PhotoInfo] = []
-            var warnings: [String] = []
+            var warnings: [RenderWarning] = []
             infos.reserveCapacity(count)
             for result in results {
                 switch result {
@@ -305,7 +318,7 @@ extension Slideshow {
 
 /// The headers' results as the workers of ``Slideshow/inspectPhotos()`` fill them in.
 private final class HeaderReads: Sendable {
-    let results: Mutex<[Result<(info: PhotoInfo, warnings: [String]), RenderError>?]>
+    let results: Mutex<[Result<(info: PhotoInfo, warnings: [RenderWarning]), RenderError>?]>
     /// The next photo to read.
     let next = Atomic<Int>(0)
     /// The first photo, in order, that could not be read.

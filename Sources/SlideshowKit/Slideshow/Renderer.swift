@@ -40,7 +40,7 @@ struct Renderer {
         /// For each picture: its first frame, and how many photos are done once it is appended.
         var steps: [(frame: Int, photosDone: Int)]
         /// What the clips' readers noticed, once the pictures are all made.
-        var clipWarnings: @Sendable () -> [String]
+        var clipWarnings: @Sendable () -> [ClipWarning]
     }
 
     /// The render, step by step: the encoder's settings, the cards, the writer and its inputs,
@@ -50,12 +50,14 @@ struct Renderer {
     func run() async throws(RenderError) -> RenderResult {
         try Slideshow.checkCancelled()
         let settings = encoderSettings()
-        let cards = try await Slideshow.offPool { () throws(RenderError) in try makeCards() }
+        // The photos' warnings this render finds (validation's are in its warnings already).
+        let photoLog = PhotoWarningLog(seen: prepared.photoWarnings)
+        let cards = try await Slideshow.offPool(photoWarnings: photoLog) { () throws(RenderError) in try makeCards() }
         // Every frame of the video, cards included: the end of the session and of the sound.
         let frameCount = cards.openingFrames + prepared.timeline.frameCount + cards.closingFrames
         let endTime = MediaTime(value: Int64(frameCount), timescale: Int32(prepared.timeline.framesPerSecond))
         let writer = try makeWriter(settings: settings)
-        let builder = try makeBuilder(writer: writer)
+        let builder = try makeBuilder(writer: writer, photoWarnings: photoLog)
         let input = AssetWriterInput(settings: settings)
         let adaptor = PixelBufferAdaptor(assetWriterInput: input)
         writer.add(input)
@@ -79,8 +81,11 @@ struct Renderer {
         writer.startSession(atSourceTime: .zero)
         try await feed(pictures, to: adaptor, input: input, writer: writer, soundtrack: soundtrack, endTime: endTime)
         try prepared.writeSubtitleFile()
+        let shortfall = loudness?.shortfall.map { RenderWarning(kind: .loudness, path: slideshow.soundtrack?.path, message: $0) }
         return result(frameCount: frameCount, endTime: endTime, settings: settings, cards: cards, loudness: loudness,
-                      warnings: (soundtrack?.warnings ?? []) + [loudness?.shortfall].compactMap { $0 } + pictures.clipWarnings())
+                      warnings: photoLog.warnings.map(RenderWarning.init) + prepared.textWarnings.map(RenderWarning.init)
+                        + (soundtrack?.warnings ?? []).map(RenderWarning.init) + [shortfall].compactMap { $0 }
+                        + pictures.clipWarnings().map(RenderWarning.init))
     }
 
     /// The show's encoder settings: composed-frame options only when frames are composed, and
@@ -119,11 +124,12 @@ struct Renderer {
 
     /// What makes each slide, with the captions' painter when they are burnt in; the movie's
     /// creation time and title set on the writer.
-    private func makeBuilder(writer: AssetWriter) throws(RenderError) -> SlideBuilder {
+    private func makeBuilder(writer: AssetWriter, photoWarnings: PhotoWarningLog) throws(RenderError) -> SlideBuilder {
         // The capture dates, from the headers read during validation: the earliest the MP4 can
         // hold is the file's creation time, and each is its slide's imprint.
         var builder = SlideBuilder(slideshow: slideshow, captureDates: prepared.photos.map(\.captureDate))
         builder.items = prepared.photos
+        builder.photoWarnings = photoWarnings
         if slideshow.text.burnIn {
             do throws(TextError) {
                 builder.captions = try CaptionPainter(captions: prepared.captions, style: slideshow.text.style)
@@ -131,8 +137,10 @@ struct Renderer {
                 throw .text(error)
             }
         }
-        writer.metadata = MovieMetadata(creationTime: MovieMetadata.creationTime(of: slideshow.photos, dates: builder.captureDates),
-                                        title: slideshow.title)
+        let creationTime = PhotoWarnings.collecting(into: photoWarnings) {
+            MovieMetadata.creationTime(of: slideshow.photos, dates: builder.captureDates)
+        }
+        writer.metadata = MovieMetadata(creationTime: creationTime, title: slideshow.title)
         writer.metadata.subtitles = prepared.subtitleTrack
         return builder
     }
@@ -244,7 +252,7 @@ struct Renderer {
 
     /// What was written, from the file's size and the plan.
     private func result(frameCount: Int, endTime: MediaTime, settings: VideoSettings, cards: Cards,
-                        loudness: LoudnessReport?, warnings: [String]) -> RenderResult {
+                        loudness: LoudnessReport?, warnings: [RenderWarning]) -> RenderResult {
         let timeline = prepared.timeline
         // stat, not lstat: an output that is a symbolic link was written through.
         var written = stat()
@@ -254,7 +262,7 @@ struct Renderer {
             framesPerSecond: settings.framesPerSecond, look: slideshow.look.name, bytes: bytes,
             seconds: (ContinuousClock.now - started).seconds,
             loudness: loudness,
-            warnings: prepared.warnings + prepared.textWarnings.map(\.description) + warnings,
+            warnings: prepared.warnings + warnings,
             photos: slideshow.photos.map(\.path),
             photoStarts: (0..<timeline.photoCount).map { MediaTime(value: Int64(cards.openingFrames + timeline.frames(ofPhoto: $0).lowerBound), timescale: Int32(timeline.framesPerSecond)) },
             beats: prepared.beats)

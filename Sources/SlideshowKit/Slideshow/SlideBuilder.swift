@@ -16,11 +16,17 @@ struct SlideBuilder: Sendable {
     /// Each item's header from validation (a clip's probe, a motion photo's video); empty
     /// when the show has no clips.
     var items: [PhotoInfo] = []
+    /// The render's photo warnings, bound on whichever thread decodes a photo.
+    var photoWarnings: PhotoWarningLog? = nil
 
     /// Photo `index` as a still slide at the frame's size: decoded, fitted, the look, the
     /// backdrop and the date imprint.
     /// - Throws: ``PhotoError`` for a photo that cannot be decoded.
     func still(_ index: Int) throws(PhotoError) -> PixelBuffer {
+        try PhotoWarnings.collecting(into: photoWarnings) { () throws(PhotoError) in try makeStill(index) }
+    }
+
+    private func makeStill(_ index: Int) throws(PhotoError) -> PixelBuffer {
         var buffer = try ImageManager().requestImage(
             for: slideshow.photos[index], targetSize: slideshow.video.size,
             contentMode: slideshow.contentMode, background: slideshow.background, framing: slideshow.framing)
@@ -37,7 +43,11 @@ struct SlideBuilder: Sendable {
     /// in view along the path, and its backdrop.
     /// - Throws: ``PhotoError`` for a photo that cannot be decoded.
     func photo(_ index: Int, motion path: MotionPath?) throws(PhotoError) -> ComposedPhoto {
-        guard let path else { return .still(try still(index)) }
+        try PhotoWarnings.collecting(into: photoWarnings) { () throws(PhotoError) in try makePhoto(index, motion: path) }
+    }
+
+    private func makePhoto(_ index: Int, motion path: MotionPath?) throws(PhotoError) -> ComposedPhoto {
+        guard let path else { return .still(try makeStill(index)) }
         let photo = slideshow.photos[index]
         var (source, content, focus) = try ImageManager().requestMovingSource(
             for: photo, frameSize: slideshow.video.size, contentMode: slideshow.contentMode,

@@ -136,8 +136,10 @@ public struct RenderResult: Sendable, Hashable {
     public var seconds: Double
     /// The soundtrack's loudness before and after its gain, when a loudness was asked for.
     public var loudness: LoudnessReport? = nil
-    /// Problems that did not stop the render, one line each (damaged audio packets skipped).
-    public var warnings: [String] = []
+    /// Problems that did not stop the render, each with its kind and file: validation's
+    /// (``PreparedSlideshow/warnings``), then the photos' found decoding, the text's, the
+    /// sound's (damaged audio packets skipped), the loudness not reached, the clips'.
+    public var warnings: [RenderWarning] = []
     /// The photos' paths, in the order they played (``Slideshow/order`` applied).
     public var photos: [String] = []
     /// When each photo first appears (its first frame, a transition's centre), in play order.

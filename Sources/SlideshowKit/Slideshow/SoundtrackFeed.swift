@@ -29,8 +29,8 @@ final class SoundtrackFeed: @unchecked Sendable {
 
     /// Warnings from the decoder, once the feed is done (copied from the stream on its queue
     /// as the loop ends, so that reading them waits for nothing).
-    var warnings: [String] { ended.withLock { $0 } }
-    private let ended = Mutex<[String]>([])
+    var warnings: [SoundWarning] { ended.withLock { $0 } }
+    private let ended = Mutex<[SoundWarning]>([])
 
     /// Runs the loop until the sound is all appended (true), or the writer stopped or the
     /// sound failed (false; ``error`` says why when the sound failed, and `onFailure` ran).

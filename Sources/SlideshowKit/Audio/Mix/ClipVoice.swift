@@ -36,7 +36,7 @@ final class ClipVoice {
     /// The linear gain of its level.
     let gain: Float
     /// Warnings for the user, once it has played.
-    private(set) var warnings: [String] = []
+    private(set) var warnings: [SoundWarning] = []
 
     private var reader: ClipAudioReader?
     /// Whether the reader was opened (or failed to open).
@@ -93,12 +93,12 @@ final class ClipVoice {
         opened = true
         do {
             guard let reader = try ClipAudioReader(source: sound.source, inPoint: sound.inPoint, duration: sound.duration) else {
-                warnings.append("\(sound.source): the clip has no sound to play; its time is silent")
+                warnings.append(SoundWarning(kind: .clip, path: sound.source.path, message: "\(sound.source): the clip has no sound to play; its time is silent"))
                 return close()
             }
             self.reader = reader
         } catch {
-            warnings.append("\(error.description): its sound is left out")
+            warnings.append(SoundWarning(kind: .clip, path: sound.source.path, message: "\(error.description): its sound is left out"))
             close()
         }
     }
@@ -112,7 +112,7 @@ final class ClipVoice {
             }
             pending += samples
         } catch {
-            warnings.append("\(error.description): the rest of its sound is left out")
+            warnings.append(SoundWarning(kind: .clip, path: sound.source.path, message: "\(error.description): the rest of its sound is left out"))
             close()
         }
     }

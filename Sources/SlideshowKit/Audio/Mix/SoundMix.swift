@@ -6,7 +6,7 @@ protocol ShowSound: AnyObject {
     /// The next at most `maxFrames` frames (interleaved stereo); nil once the show's length has been given.
     func next(maxFrames: Int) throws(AudioError) -> [Float]?
     /// Warnings for the user, once the sound is done.
-    var warnings: [String] { get }
+    var warnings: [SoundWarning] { get }
 }
 
 extension SoundtrackStream: ShowSound {}
@@ -51,7 +51,7 @@ final class SoundMix: ShowSound {
     /// How many clips have their file open now (for tests: only those playing).
     var openClips: Int { voices.filter(\.isOpen).count }
 
-    var warnings: [String] {
+    var warnings: [SoundWarning] {
         (music?.warnings ?? []) + (finishedVoices + voices).sorted { $0.frames.lowerBound < $1.frames.lowerBound }.flatMap(\.warnings)
     }
 
