@@ -336,6 +336,8 @@ final class ReadProbe: Sendable {
     @TaskLocal static var current: ReadProbe?
     /// Photo headers read (``PhotoFile`` reads with a limit).
     let photoHeaders = Atomic<Int>(0)
+    /// Photo files opened (``PhotoFileReader``): a header's read and a decode's, each once.
+    let photoOpens = Atomic<Int>(0)
     /// Frame plans laid out.
     let plans = Atomic<Int>(0)
     /// Times the music's file was opened for checking, measuring or a stream's first pass

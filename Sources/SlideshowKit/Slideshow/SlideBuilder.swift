@@ -18,12 +18,14 @@ struct SlideBuilder: Sendable {
     var items: [PhotoInfo] = []
     /// The render's photo warnings, bound on whichever thread decodes a photo.
     var photoWarnings: PhotoWarningLog? = nil
+    /// The render's ``ReadProbe`` (tests), bound there too.
+    var probe: ReadProbe? = ReadProbe.current
 
     /// Photo `index` as a still slide at the frame's size: decoded, fitted, the look, the
     /// backdrop and the date imprint.
     /// - Throws: ``PhotoError`` for a photo that cannot be decoded.
     func still(_ index: Int) throws(PhotoError) -> PixelBuffer {
-        try PhotoWarnings.collecting(into: photoWarnings) { () throws(PhotoError) in try makeStill(index) }
+        try onDecodingThread { () throws(PhotoError) in try makeStill(index) }
     }
 
     private func makeStill(_ index: Int) throws(PhotoError) -> PixelBuffer {
@@ -43,7 +45,19 @@ struct SlideBuilder: Sendable {
     /// in view along the path, and its backdrop.
     /// - Throws: ``PhotoError`` for a photo that cannot be decoded.
     func photo(_ index: Int, motion path: MotionPath?) throws(PhotoError) -> ComposedPhoto {
-        try PhotoWarnings.collecting(into: photoWarnings) { () throws(PhotoError) in try makePhoto(index, motion: path) }
+        try onDecodingThread { () throws(PhotoError) in try makePhoto(index, motion: path) }
+    }
+
+    /// `body` with the render's photo warnings and probe bound: a slide is made on a
+    /// preparer's or the composer's thread, where the render's task-locals are not.
+    private func onDecodingThread<T>(_ body: () throws(PhotoError) -> T) throws(PhotoError) -> T {
+        try ReadProbe.$current.withValue(probe) { () -> Result<T, PhotoError> in
+            do throws(PhotoError) {
+                return .success(try PhotoWarnings.collecting(into: photoWarnings, body))
+            } catch {
+                return .failure(error)
+            }
+        }.get()
     }
 
     private func makePhoto(_ index: Int, motion path: MotionPath?) throws(PhotoError) -> ComposedPhoto {
