@@ -1,5 +1,6 @@
 import Foundation
 internal import CEBUR128
+import SlideshowSupport
 
 /// EBU R 128 measurement with libebur128: integrated loudness and true peak of 48 kHz stereo.
 ///
@@ -95,7 +96,8 @@ extension Soundtrack {
     package static func measureLoudness(of sound: some ShowSound, target: Double, path: String, bitrate: Int) throws(AudioError) -> LoudnessReport {
         let meter = try LoudnessMeter(path: path)
         let encoded = try EncodedPeakMeter(path: path, bitrate: bitrate)
-        while let chunk = try sound.next(maxFrames: 16_384) {
+        // A cancelled render stops measuring (its stage then throws `.cancelled`).
+        while !Cancellation.isCancelled, let chunk = try sound.next(maxFrames: 16_384) {
             try meter.add(chunk)
             try encoded.add(chunk)
         }

@@ -4,7 +4,7 @@ package protocol ShowSound: AnyObject {
     /// The next at most `maxFrames` frames (interleaved stereo); nil once the show's length has been given.
     func next(maxFrames: Int) throws(AudioError) -> [Float]?
     /// Warnings for the user, once the sound is done.
-    var warnings: [String] { get }
+    var warnings: [SoundWarning] { get }
 }
 
 extension SoundtrackStream: ShowSound {}

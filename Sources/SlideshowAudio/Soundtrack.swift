@@ -103,7 +103,8 @@ public struct Soundtrack: Sendable, Hashable {
             guard measuring else { return (reader.info, nil, OpenedMusic(reader: reader, first: first)) }
             // The exact length by decoding it all, from the chunk already read on.
             var frames = first.count / AudioFormat.channels
-            while let more = try reader.read() { frames += more.count / AudioFormat.channels }
+            // A cancelled validation stops measuring (its stage then throws `.cancelled`).
+            while !Cancellation.isCancelled, let more = try reader.read() { frames += more.count / AudioFormat.channels }
             let seconds = Double(frames) / Double(AudioFormat.sampleRate) - start
             guard seconds > 0 else {
                 throw AudioError(path: path, kind: .empty, reason: String(format: "the audio start %g s is past the music's end", start))

@@ -22,7 +22,7 @@ package final class SoundtrackStream {
     /// The linear gain applied to every sample.
     package let gain: Float
     /// Warnings for the user (damaged packets skipped), once the stream is done.
-    package private(set) var warnings: [String] = []
+    package private(set) var warnings: [SoundWarning] = []
 
     private var reader: AudioReader?
     private let startFrames: Int
@@ -164,7 +164,7 @@ package final class SoundtrackStream {
         do {
             reader = try AudioReader(path: soundtrack.path)
         } catch {
-            warnings.append("\(soundtrack.path): the music could not be read again for its loop (\(error.reason)); the rest is silence")
+            warnings.append(SoundWarning(kind: .music, path: soundtrack.path, message: "\(soundtrack.path): the music could not be read again for its loop (\(error.reason)); the rest is silence"))
             ready += ending
             silent = true
             return
@@ -200,7 +200,7 @@ package final class SoundtrackStream {
         guard let reader else { return }
         skippedPackets += reader.skippedPackets
         if let stopped = reader.stoppedEarly {
-            warnings.append("\(soundtrack.path): the audio stops early (\(stopped)); the rest of the pass is left out")
+            warnings.append(SoundWarning(kind: .music, path: soundtrack.path, message: "\(soundtrack.path): the audio stops early (\(stopped)); the rest of the pass is left out"))
         }
         self.reader = nil
     }
@@ -209,7 +209,7 @@ package final class SoundtrackStream {
         if let reader, reader.skippedPackets > 0 { skippedPackets += reader.skippedPackets }
         reader = nil
         if skippedPackets > 0 {
-            warnings.append("\(soundtrack.path): skipped \(skippedPackets) damaged audio packet\(skippedPackets == 1 ? "" : "s")")
+            warnings.append(SoundWarning(kind: .music, path: soundtrack.path, message: "\(soundtrack.path): skipped \(skippedPackets) damaged audio packet\(skippedPackets == 1 ? "" : "s")"))
             skippedPackets = 0
         }
     }

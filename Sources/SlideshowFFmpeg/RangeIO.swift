@@ -1,18 +1,26 @@
 import Glibc
 package import CFFmpeg
+import SlideshowSupport
 
 /// A byte range of an open file, read with `pread`: the state behind a custom `AVIOContext`.
 ///
 /// libavformat sees only the range, as if it were a whole file: position 0 is the range's
 /// first byte and `AVSEEK_SIZE` answers its length. This is how a motion photo's embedded
 /// MP4 is demuxed in place, without a temporary file.
+///
+/// It opens the file itself and closes it once, in deinit: the descriptor it closes is the one
+/// it opened, and nobody else's.
 package final class FileRange {
     package let descriptor: Int32
     package let start: Int64
     package let length: Int64
     package var position: Int64 = 0
 
-    package init(descriptor: Int32, start: Int64, length: Int64) {
+    /// Opens `path` for reading the range `start ..< start + length`.
+    /// - Throws: ``FFmpegError`` from `open` (`-errno`).
+    package init(path: String, start: Int64, length: Int64) throws(FFmpegError) {
+        let descriptor = PathBytes.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
+        guard descriptor >= 0 else { throw FFmpegError(call: "open", code: -errno) }
         self.descriptor = descriptor
         self.start = start
         self.length = length

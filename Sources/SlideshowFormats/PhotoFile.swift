@@ -46,6 +46,14 @@ package enum PhotoFile {
     ///   read error), `.empty` (zero bytes) or `.tooLarge` (over ``maximumBytes``).
     package static func read(_ path: String, limit: Int? = nil) throws(PhotoError) -> (bytes: [UInt8], fileSize: Int) {
         if limit != nil { ReadProbe.current?.photoHeaders.add(1, ordering: .relaxed) }
+        let file = try PhotoFileReader(path)
+        try file.read(upTo: limit ?? file.fileSize)
+        return (file.bytes, file.fileSize)
+    }
+
+    /// Opens a regular photo file as ``read(_:limit:)`` does: `stat` first, then `open` with
+    /// `O_NONBLOCK` and `fstat`. - Returns: the descriptor (the caller's to close) and the file's size.
+    fileprivate static func openChecked(_ path: String) throws(PhotoError) -> (descriptor: Int32, fileSize: Int) {
         var info = stat()
         guard PathBytes.withCString(path, { stat($0, &info) }) == 0 else {
             let code = errno
@@ -65,37 +73,18 @@ package enum PhotoFile {
             if code == ENOENT { throw PhotoError(path: path, kind: .notFound, reason: "no such file") }
             throw PhotoError(path: path, kind: .unreadable, reason: "cannot open the file (\(describe(errno: code)))")
         }
-        defer { close(descriptor) }
-
         var opened = stat()
         guard fstat(descriptor, &opened) == 0 else {
-            throw PhotoError(path: path, kind: .unreadable, reason: "cannot read the file (\(describe(errno: errno)))")
+            let code = errno
+            close(descriptor)
+            throw PhotoError(path: path, kind: .unreadable, reason: "cannot read the file (\(describe(errno: code)))")
         }
-        let fileSize = try readableSize(opened, path)
-
-        let wanted = min(fileSize, limit ?? fileSize)
-        var failure: Int32 = 0
-        let bytes = [UInt8](unsafeUninitializedCapacity: wanted) { buffer, count in
-            count = 0
-            while count < wanted {
-                let got = systemRead(descriptor, buffer.baseAddress! + count, wanted - count)
-                if got > 0 {
-                    count += got
-                } else if got == 0 {
-                    break  // the file shrank since fstat: keep what there is
-                } else if errno != EINTR {
-                    failure = errno
-                    break
-                }
-            }
+        do {
+            return (descriptor, try readableSize(opened, path))
+        } catch {
+            close(descriptor)
+            throw error
         }
-        if failure != 0 {
-            throw PhotoError(path: path, kind: .unreadable, reason: "cannot read the file (\(describe(errno: failure)))")
-        }
-        if bytes.isEmpty {
-            throw PhotoError(path: path, kind: .empty, reason: "the file is empty (0 bytes)")
-        }
-        return (bytes, fileSize)
     }
 
     /// The error for a file over ``maximumBytes``; its size rounds up, so it never reads as the cap itself.
@@ -163,4 +152,69 @@ private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutablePointer<UInt
     #else
     return Darwin.read(descriptor, buffer, count)
     #endif
+}
+
+/// A photo file opened once and read in parts: its first bytes, then, only when the format
+/// needs them (a HEIF's boxes, a header longer than the prefix), the rest, from the same
+/// opening. Owned: the descriptor it opened is closed once, in deinit.
+package final class PhotoFileReader {
+    package let path: String
+    /// The file's size when it was opened.
+    package let fileSize: Int
+    private let descriptor: Int32
+    /// The bytes read so far, from the file's start.
+    package private(set) var bytes: [UInt8] = []
+    /// Whether the file's end was reached (it may have shrunk since it was opened).
+    package private(set) var atEnd = false
+
+    /// Opens the file (see ``PhotoFile/read(_:limit:)``).
+    /// - Throws: `PhotoError` `.notFound`, `.unreadable`, `.empty` or `.tooLarge`.
+    package init(_ path: String) throws(PhotoError) {
+        ReadProbe.current?.photoOpens.add(1, ordering: .relaxed)
+        self.path = path
+        (descriptor, fileSize) = try PhotoFile.openChecked(path)
+    }
+
+    deinit { close(descriptor) }
+
+    /// Whether every byte of the file has been read.
+    package var isWhole: Bool { atEnd || bytes.count >= fileSize }
+
+    /// Reads on until ``bytes`` holds `limit` bytes (or the file ends).
+    /// - Throws: `PhotoError` `.unreadable` for a read error, `.empty` when the file holds nothing.
+    package func read(upTo limit: Int) throws(PhotoError) {
+        let wanted = min(fileSize, limit) - bytes.count
+        guard wanted > 0, !atEnd else { return }
+        var failure: Int32 = 0
+        var reachedEnd = false
+        let more = [UInt8](unsafeUninitializedCapacity: wanted) { buffer, count in
+            count = 0
+            while count < wanted {
+                let got = systemRead(descriptor, buffer.baseAddress! + count, wanted - count)
+                if got > 0 {
+                    count += got
+                } else if got == 0 {
+                    reachedEnd = true
+                    break  // the file shrank since fstat: keep what there is
+                } else if errno != EINTR {
+                    failure = errno
+                    break
+                }
+            }
+        }
+        if failure != 0 {
+            throw PhotoError(path: path, kind: .unreadable, reason: "cannot read the file (\(PhotoFile.describe(errno: failure)))")
+        }
+        if bytes.isEmpty { bytes = more } else { bytes += more }
+        atEnd = reachedEnd
+        if bytes.isEmpty {
+            throw PhotoError(path: path, kind: .empty, reason: "the file is empty (0 bytes)")
+        }
+    }
+
+    /// Reads the rest of the file. - Returns: the whole file's bytes.
+    package func readWhole() throws(PhotoError) -> [UInt8] {
+        try read(upTo: fileSize)
+        return bytes
+    }
 }

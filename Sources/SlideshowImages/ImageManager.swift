@@ -3,6 +3,7 @@ import SlideshowFormats
 import SlideshowFraming
 import SlideshowMetadata
 import SlideshowPixels
+import SlideshowSupport
 
 /// Turns photo files into slides: decodes, orients, fits and resamples, like `PHImageManager`.
 ///
@@ -55,9 +56,20 @@ public struct ImageManager: Sendable {
     ///   or `.tooLarge` (over ``maximumPixels`` or the decode-memory cap).
     public func inspect(_ photo: Photo) throws(PhotoError) -> PhotoInfo {
         let path = photo.path
-        let prefix = try PhotoFile.read(path, limit: 256 << 10)
-        var bytes = prefix.bytes
-        let fileSize = prefix.fileSize
+        // Opened once: the rest is read from the same opening when the format needs it.
+        ReadProbe.current?.photoHeaders.add(1, ordering: .relaxed)
+        let file = try PhotoFileReader(path)
+        try file.read(upTo: 256 << 10)
+        var bytes = file.bytes
+        let fileSize = file.fileSize
+        /// The whole file, as an image problem when it cannot be read.
+        func readWhole() throws(ImageProblem) -> [UInt8] {
+            do {
+                return try file.readWhole()
+            } catch {
+                throw ImageProblem(error.kind, error.reason)
+            }
+        }
         do throws(ImageProblem) {
             let sniffed = FormatSniffer.sniff(bytes)
             switch sniffed {
@@ -70,7 +82,7 @@ public struct ImageManager: Sendable {
                     header = try JPEGHeader(parsing: bytes)
                 } catch where error.kind == .truncated && bytes.count < fileSize {
                     // A header longer than the prefix (big ICC or maker notes): read it all.
-                    bytes = try Self.readWhole(path)
+                    bytes = try readWhole()
                     header = try JPEGHeader(parsing: bytes)
                 }
                 var info = try Self.info(checking: header, in: bytes)
@@ -81,7 +93,7 @@ public struct ImageManager: Sendable {
                 do throws(ImageProblem) {
                     header = try PNGHeader(parsing: bytes, complete: false)
                 } catch where error.kind == .truncated && bytes.count < fileSize {
-                    bytes = try Self.readWhole(path)
+                    bytes = try readWhole()
                     header = try PNGHeader(parsing: bytes, complete: false)
                 }
                 try header.checkLimits(fileBytes: fileSize)
@@ -91,7 +103,7 @@ public struct ImageManager: Sendable {
             case .supported(.heif), .supported(.avif):
                 let format: ImageFormat = sniffed == .supported(.avif) ? .avif : .heif
                 // libheif reads the boxes from the whole file (the image data may come first).
-                if bytes.count < fileSize { bytes = try Self.readWhole(path) }
+                if bytes.count < fileSize { bytes = try readWhole() }
                 let decoder = try HEIFDecoder(&bytes, formatName: format == .avif ? "AVIF" : "HEIF")
                 try decoder.checkLimits()
                 // Its EXIF orientation is not applied (see HEIFPicture); its capture date is read.
@@ -102,7 +114,7 @@ public struct ImageManager: Sendable {
                     .withCaption(metadata, path: path)
             case .supported(.webp):
                 // The EXIF chunk may follow the image data.
-                if bytes.count < fileSize { bytes = try Self.readWhole(path) }
+                if bytes.count < fileSize { bytes = try readWhole() }
                 let header = try WebPHeader(parsing: copy bytes)
                 try header.checkLimits()
                 return PhotoInfo(format: .webp, storedSize: header.size, orientation: header.orientation,
@@ -404,15 +416,6 @@ public struct ImageManager: Sendable {
         }
         try header.checkAgrees(with: checked)
         return PhotoInfo(format: .jpeg, storedSize: header.size, orientation: header.orientation ?? .up)
-    }
-
-    /// The whole file, after a prefix proved too short for the header.
-    private static func readWhole(_ path: String) throws(ImageProblem) -> [UInt8] {
-        do {
-            return try PhotoFile.read(path).bytes
-        } catch {
-            throw ImageProblem(error.kind, error.reason)
-        }
     }
 }
 

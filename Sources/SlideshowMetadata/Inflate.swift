@@ -5,17 +5,28 @@ import SlideshowSupport
 /// compressed `iTXt` chunks hold it.
 ///
 /// The `z_stream` belongs to this object alone, which lives inside one call of
-/// ``inflate(_:limit:)``; it is never shared between tasks.
+/// ``inflate(_:limit:)``; it is never shared between tasks. zlib keeps the stream's address
+/// (its state points back at it), so the stream is allocated once, at a stable address, not a
+/// stored property passed with `&` (whose address Swift may change from call to call).
 package final class Inflater {
-    private var stream = z_stream()
+    private let stream: UnsafeMutablePointer<z_stream>
 
     /// Makes an inflater; nil when zlib cannot allocate one.
     package init?() {
-        guard shim_inflate_init(&stream) == Z_OK else { return nil }
+        let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+        stream.initialize(to: z_stream())
+        guard shim_inflate_init(stream) == Z_OK else {
+            stream.deinitialize(count: 1)
+            stream.deallocate()
+            return nil
+        }
+        self.stream = stream
     }
 
     deinit {
-        inflateEnd(&stream)
+        inflateEnd(stream)
+        stream.deinitialize(count: 1)
+        stream.deallocate()
     }
 
     /// The decompressed bytes of a whole zlib stream, or nil when the data is damaged, ends
@@ -31,20 +42,20 @@ package final class Inflater {
         var output: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         return compressed.withUnsafeBufferPointer { input -> [UInt8]? in
-            stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
-            stream.avail_in = UInt32(input.count)
+            stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+            stream.pointee.avail_in = UInt32(input.count)
             while true {
                 let status = chunk.withUnsafeMutableBufferPointer { buffer -> Int32 in
-                    stream.next_out = buffer.baseAddress
-                    stream.avail_out = UInt32(buffer.count)
-                    return CZlib.inflate(&stream, Z_NO_FLUSH)
+                    stream.pointee.next_out = buffer.baseAddress
+                    stream.pointee.avail_out = UInt32(buffer.count)
+                    return CZlib.inflate(stream, Z_NO_FLUSH)
                 }
-                let produced = chunk.count - Int(stream.avail_out)
+                let produced = chunk.count - Int(stream.pointee.avail_out)
                 guard output.count + produced <= limit else { return nil }
                 output += chunk[0..<produced]
                 switch status {
                 case Z_STREAM_END: return output
-                case Z_OK where produced > 0 || stream.avail_in > 0: continue
+                case Z_OK where produced > 0 || stream.pointee.avail_in > 0: continue
                 default: return nil   // damaged (Z_DATA_ERROR…), or the input ended inside the stream
                 }
             }

@@ -1,8 +1,8 @@
 import Foundation
-import SlideshowFFmpeg
-import SlideshowPixels
 import SlideshowAudio
+import SlideshowFFmpeg
 import SlideshowVideo
+import SlideshowPixels
 
 extension ClipSound {
     /// The sample frames (48 kHz, show time) the sound covers: from its start rescaled to
@@ -40,7 +40,7 @@ package final class ClipVoice {
     /// The linear gain of its level.
     package let gain: Float
     /// Warnings for the user, once it has played.
-    package private(set) var warnings: [String] = []
+    package private(set) var warnings: [SoundWarning] = []
 
     private var reader: ClipAudioReader?
     /// Whether the reader was opened (or failed to open).
@@ -97,12 +97,12 @@ package final class ClipVoice {
         opened = true
         do {
             guard let reader = try ClipAudioReader(source: sound.source, inPoint: sound.inPoint, duration: sound.duration) else {
-                warnings.append("\(sound.source): the clip has no sound to play; its time is silent")
+                warnings.append(SoundWarning(kind: .clip, path: sound.source.path, message: "\(sound.source): the clip has no sound to play; its time is silent"))
                 return close()
             }
             self.reader = reader
         } catch {
-            warnings.append("\(error.description): its sound is left out")
+            warnings.append(SoundWarning(kind: .clip, path: sound.source.path, message: "\(error.description): its sound is left out"))
             close()
         }
     }
@@ -116,7 +116,7 @@ package final class ClipVoice {
             }
             pending += samples
         } catch {
-            warnings.append("\(error.description): the rest of its sound is left out")
+            warnings.append(SoundWarning(kind: .clip, path: sound.source.path, message: "\(error.description): the rest of its sound is left out"))
             close()
         }
     }

@@ -41,7 +41,7 @@ package final class SoundMix: ShowSound {
     /// How many clips have their file open now (for tests: only those playing).
     package var openClips: Int { voices.filter(\.isOpen).count }
 
-    package var warnings: [String] {
+    package var warnings: [SoundWarning] {
         (music?.warnings ?? []) + (finishedVoices + voices).sorted { $0.frames.lowerBound < $1.frames.lowerBound }.flatMap(\.warnings)
     }
 

@@ -10,6 +10,8 @@ package final class ReadProbe: Sendable {
 
     /// Photo headers read (``PhotoFile`` reads with a limit).
     package let photoHeaders = Atomic<Int>(0)
+    /// Photo files opened (``PhotoFileReader``): a header's read and a decode's, each once.
+    package let photoOpens = Atomic<Int>(0)
     /// Frame plans laid out.
     package let plans = Atomic<Int>(0)
     /// Times the music's file was opened for checking, measuring or a stream's first pass
@@ -19,4 +21,8 @@ package final class ReadProbe: Sendable {
     package let inflations = Atomic<Int>(0)
     /// Movies opened for their content identifier (the Live Photo scan, ``MotionPhoto``).
     package let movieIdentifierReads = Atomic<Int>(0)
+    /// Pictures the render handed to the writer (one per held photo, or per composed frame).
+    package let framesAppended = Atomic<Int>(0)
+    /// Each time the render's feed loop found it was cancelled and stopped.
+    package let feedStops = Atomic<Int>(0)
 }

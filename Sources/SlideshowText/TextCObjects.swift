@@ -6,7 +6,7 @@ package import CPangoCairo
 // throwing initialiser never frees anything itself.
 
 /// Throws when a cairo status is not success, naming the call and carrying cairo's message.
-func check(_ status: cairo_status_t, _ call: @autoclosure () -> String) throws(TextError) {
+package func check(_ status: cairo_status_t, _ call: @autoclosure () -> String) throws(TextError) {
     guard status != CAIRO_STATUS_SUCCESS else { return }
     throw TextError.cairo(call: call(), message: String(cString: cairo_status_to_string(status)))
 }

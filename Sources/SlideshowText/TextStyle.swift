@@ -80,7 +80,7 @@ public struct TextStyle: Sendable, Hashable {
 }
 
 /// Why text cannot be drawn.
-public enum TextError: Error, Equatable, CustomStringConvertible {
+public enum TextError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The font file given cannot be read or is not a font.
     case unreadableFontFile(path: String, reason: String)
     /// Cairo failed (out of memory, a surface too large); `call` names the function.

@@ -10,9 +10,7 @@ extension OwnedInputFormat {
             try self.init(path: source.path)
             return
         }
-        let descriptor = open(source.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw FFmpegError(call: "open", code: -errno) }
-        let io = try OwnedRangeIO(range: FileRange(descriptor: descriptor, start: range.lowerBound,
+        let io = try OwnedRangeIO(range: FileRange(path: source.path, start: range.lowerBound,
                                                    length: range.upperBound - range.lowerBound))
         try self.init(path: source.path, io: io)
     }

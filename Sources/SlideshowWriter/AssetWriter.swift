@@ -179,35 +179,60 @@ public final class AssetWriter: @unchecked Sendable {
     }
 
     /// Creates the temporary output, opens the encoder and writes the file's header.
+    ///
+    /// Blocks the calling thread while it does: from an async context, call ``beginWriting()``
+    /// instead, which does the same work on the writer's queue without holding a cooperative thread.
     /// - Throws: ``WriterError``: `.invalidPath`, `.noSuchFolder`, `.outputIsFolder`, `.notAFile`,
     ///   `.outputExists`, `.notWritable`, `.encoderFailed`, `.invalidState`.
     public func startWriting() throws(WriterError) {
-        let (input, audioInput) = state.withLock { ($0.input, $0.audioInput) }
+        try checkCanStart()
+        try started(queue.sync { open() })
+    }
+
+    /// ``startWriting()`` for async callers: the output created, the encoder opened and the
+    /// header written on the writer's queue; the caller is resumed when it is done.
+    /// - Throws: as ``startWriting()``.
+    public func beginWriting() async throws(WriterError) {
+        try checkCanStart()
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, WriterError>, Never>) in
+            queue.async { continuation.resume(returning: self.open()) }
+        }
+        try started(result)
+    }
+
+    private func checkCanStart() throws(WriterError) {
+        let input = state.withLock { $0.input }
         guard input != nil, status == .unknown else {
             throw WriterError(path: outputPath, kind: .invalidState, reason: "startWriting() needs one input and a new writer")
         }
-        let result: Result<Void, WriterError> = queue.sync {
+    }
+
+    /// The output and the encoder opened, the header written: on ``queue``.
+    private func open() -> Result<Void, WriterError> {
+        let audioInput = state.withLock { $0.audioInput }
+        do {
+            let output = try OutputFile(target: outputPath, overwrite: overwrite)
             do {
-                let output = try OutputFile(target: outputPath, overwrite: overwrite)
-                do {
-                    let bitrate = audioInput?.bitrate
-                    let metadata = self.metadata
-                    try audioEncoder.withLock { encoder throws(FFmpegError) in
-                        encoder = try bitrate.map { bitrate throws(FFmpegError) in try AACEncoder(bitrate: bitrate) }
-                        engine = try WriterEngine(path: output.temporary, settings: settings, audio: encoder, metadata: metadata)
-                    }
-                } catch {
-                    output.discard()
-                    throw error
+                let bitrate = audioInput?.bitrate
+                let metadata = self.metadata
+                try audioEncoder.withLock { encoder throws(FFmpegError) in
+                    encoder = try bitrate.map { bitrate throws(FFmpegError) in try AACEncoder(bitrate: bitrate) }
+                    engine = try WriterEngine(path: output.temporary, settings: settings, audio: encoder, metadata: metadata)
                 }
-                state.withLock { $0.output = output }
-                return .success(())
-            } catch let error as WriterError {
-                return .failure(error)
             } catch {
-                return .failure(describe(error))
+                output.discard()
+                throw error
             }
+            state.withLock { $0.output = output }
+            return .success(())
+        } catch let error as WriterError {
+            return .failure(error)
+        } catch {
+            return .failure(describe(error))
         }
+    }
+
+    private func started(_ result: Result<Void, WriterError>) throws(WriterError) {
         switch result {
         case .success:
             state.withLock { $0.status = .writing }

@@ -188,7 +188,7 @@ package final class OutputFile: Sendable {
         if let failure {
             discard()
             if failure == EEXIST {
-                throw WriterError(path: target, kind: .outputExists, reason: "already exists (another render wrote it first)")
+                throw WriterError(path: target, kind: .outputTaken, reason: "already exists (another render wrote it first)")
             }
             throw WriterError(path: target, kind: .notWritable, reason: String(cString: strerror(failure)))
         }

@@ -7,6 +7,9 @@ public typealias WriterError = FileError<WriterFailure>
 public enum WriterFailure: Sendable, Hashable {
     /// A file is already at the output path and overwriting was not asked for.
     case outputExists
+    /// Another render put a file at the output path while this one was writing (neither
+    /// asked to overwrite): the other's file stays, this one is discarded.
+    case outputTaken
     /// The output's folder does not exist.
     case noSuchFolder
     /// The output path is a folder.

@@ -88,7 +88,6 @@ struct BatchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        Terminal.reportPhotoWarnings()
         let name = manifest == "-" ? "stdin" : manifest
         let loaded: BatchManifest
         do throws(InvalidManifest) {
@@ -190,7 +189,7 @@ final class BatchReport: @unchecked Sendable {
         defer { lines.unlock() }
         bar?.clear()
         if case .rendered(let render) = result.outcome {
-            for warning in render.warnings { Terminal.say("slideshow: warning: \(warning)") }
+            Terminal.warn(render.warnings)
         }
         let failure = Terminal.writeToStandardOutput(line)
         drawBar()

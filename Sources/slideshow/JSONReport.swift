@@ -58,6 +58,26 @@ struct ReportBeatFallback: Codable, Equatable {
     var message: String
 }
 
+/// A warning in a report: `{"kind": "photo", "path": "a.jpg", "message": "a.jpg: its colour
+/// profile cannot be read; shown as sRGB"}`; `kind` is one of ``RenderWarning/Kind``'s raw values,
+/// `path` absent when the warning names no one file.
+struct ReportWarning: Codable, Equatable {
+    var kind: String
+    var path: String?
+    var message: String
+
+    init(_ warning: RenderWarning) {
+        kind = warning.kind.rawValue
+        path = warning.path
+        message = warning.message
+    }
+
+    /// A render's warnings, nil when it has none (the key is then left out).
+    static func list(_ warnings: [RenderWarning]) -> [ReportWarning]? {
+        warnings.isEmpty ? nil : warnings.map(ReportWarning.init)
+    }
+}
+
 /// The `--json` report of one render.
 struct Report: Codable {
     var output: String
@@ -79,6 +99,8 @@ struct Report: Codable {
     var beatFallback: ReportBeatFallback?
     /// With `--pick`: every input, picked or left out and why (PickListing.swift).
     var pick: ReportPick?
+    /// What did not stop the render, when anything: each warning's kind, file and line.
+    var warnings: [ReportWarning]?
 
     init(_ result: RenderResult) {
         output = result.output
@@ -94,6 +116,7 @@ struct Report: Codable {
         photos = ReportFigures.photos(of: result)
         tempo = ReportFigures.tempo(of: result)
         beatFallback = ReportFigures.beatFallback(of: result)
+        warnings = ReportWarning.list(result.warnings)
     }
 
     func json() -> String { ReportFigures.json(self) }
@@ -101,11 +124,12 @@ struct Report: Codable {
 
 /// The JSON line of one finished job: `error`, `frames`, `index`, `output`, `photos`, `seconds`,
 /// `status`, every key always present (`error`, `frames` and `photos` null when they do not apply);
-/// `tempo` and `beatFallback` with cuts on the beat asked for, the loudnesses with a loudness asked for.
+/// `tempo` and `beatFallback` with cuts on the beat asked for, the loudnesses with a loudness asked for,
+/// `warnings` (``ReportWarning``) when a job that rendered has any.
 struct JobLine: Encodable {
     var result: BatchResult
 
-    private enum Key: String, CodingKey { case index, output, status, seconds, frames, error, measuredLoudness, finalLoudness, photos, tempo, beatFallback }
+    private enum Key: String, CodingKey { case index, output, status, seconds, frames, error, measuredLoudness, finalLoudness, photos, tempo, beatFallback, warnings }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
@@ -125,6 +149,7 @@ struct JobLine: Encodable {
             try container.encode(ReportFigures.photos(of: render), forKey: .photos)
             try container.encodeIfPresent(ReportFigures.tempo(of: render), forKey: .tempo)
             try container.encodeIfPresent(ReportFigures.beatFallback(of: render), forKey: .beatFallback)
+            try container.encodeIfPresent(ReportWarning.list(render.warnings), forKey: .warnings)
         case .failed(let error):
             try container.encodeNil(forKey: .frames)
             try container.encode(Terminal.describe(error), forKey: .error)

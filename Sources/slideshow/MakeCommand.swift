@@ -54,8 +54,6 @@ struct MakeCommand: AsyncParsableCommand {
     /// option at fault; the library checks the show's rules (``Slideshow/checkSettings()``).
     mutating func validate() throws {
         guard !photos.isEmpty else { throw ValidationError("give at least one photo") }
-        // A photo's warning found while picking is said then, not dropped as already seen.
-        Terminal.reportPhotoWarnings()
         let selection = try options.selection(photos: photos, output: output)
         self.selection = selection
         show = try options.slideshow(photos: selection.photos, output: output, overwrite: overwrite, warnings: &textWarnings)
@@ -72,7 +70,6 @@ struct MakeCommand: AsyncParsableCommand {
             _ = rendering.wait(timeout: .now() + 0.4)
             return "no output was written"
         }
-        Terminal.reportPhotoWarnings()
         let selection = try self.selection ?? options.selection(photos: photos, output: output)
         if !quiet, let warning = selection.warning { Terminal.say("slideshow: warning: \(warning)") }
         if dryRun {
@@ -86,7 +83,7 @@ struct MakeCommand: AsyncParsableCommand {
         if !quiet { for warning in warnings { Terminal.say("slideshow: warning: \(warning)") } }
         let prepared: PreparedSlideshow
         do {
-            prepared = try show.validate()
+            prepared = try await show.validate()
         } catch {
             // A setting that does not fit the files (a clip's part outside it) is a usage error.
             if case .usage(let problem) = error { Terminal.fail(RenderOptions.message(for: problem), status: 64) }
@@ -112,7 +109,7 @@ struct MakeCommand: AsyncParsableCommand {
             Terminal.fail((error as? RenderError).map(Terminal.describe) ?? "\(error)")
         }
         bar?.clear()
-        for warning in result.warnings { Terminal.say("slideshow: warning: \(warning)") }
+        Terminal.warn(result.warnings)
         if json {
             var report = Report(result)
             report.pick = selection.report.map(ReportPick.init)

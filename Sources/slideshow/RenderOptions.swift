@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SlideshowKit
 import SlideshowSupport
+import SlideshowFormats
 
 /// The options that describe how a slideshow looks and is encoded: one line each, naming the
 /// setting whose entry in the library's table (``SlideshowOptions/Field/setting``) gives the

@@ -59,18 +59,19 @@ enum Terminal {
 
     /// One line for a failed render: the library's, with the command line's words where the
     /// library speaks of settings (an existing output it was not asked to replace: use
-    /// `--overwrite`). A race lost to another render keeps the library's words.
+    /// `--overwrite`). A race lost to another render (``WriterFailure/outputTaken``) keeps the library's words.
     static func describe(_ error: RenderError) -> String {
-        if case .output(let writer) = error, writer.kind == .outputExists, !writer.reason.contains("another render") {
+        if case .output(let writer) = error, writer.kind == .outputExists {
             return Message.oneLine("\(writer.path): already exists (use --overwrite to replace it)")
         }
         return error.description
     }
 
-    /// Prints each photo warning (e.g. a broken colour profile replaced by sRGB) as one line,
-    /// `slideshow: warning: <file>: <reason>`; the render goes on and the exit status is unchanged.
-    static func reportPhotoWarnings() {
-        PhotoWarnings.setHandler { warning in say("slideshow: warning: \(warning)") }
+    /// Prints a render's warnings (e.g. a broken colour profile replaced by sRGB), one line
+    /// each, `slideshow: warning: <file>: <reason>`; the exit status is unchanged. The JSON
+    /// reports give each one's kind and file as well (``ReportWarning``).
+    static func warn(_ warnings: [RenderWarning]) {
+        for warning in warnings { say("slideshow: warning: \(warning.message)") }
     }
 
     /// `slideshow: <message>` on stderr, then exit status 1.

@@ -17,7 +17,7 @@ struct ClipSoundMixTests {
         let folder = try TemporaryFolder()
         let output = folder.path("show.mp4")
         // From 0.5 s into the clip, at 1 s of a 4 s show, for 2 s.
-        let prepared = try clipShow(seconds: 4, output: output, clips: [clipSound(path, start: 1, inPoint: 0.5, duration: 2)])
+        let prepared = try await clipShow(seconds: 4, output: output, clips: [clipSound(path, start: 1, inPoint: 0.5, duration: 2)])
         _ = try await prepared.render()
         let stream = try probeAudio(output)
         #expect(stream["codec_name"] == "aac" && stream["sample_rate"] == "48000" && stream["channels"] == "2")
@@ -48,7 +48,7 @@ struct ClipSoundMixTests {
         guard let path = clip(name) else { return withKnownIssue(noSharedClips) { throw ProbeError.noFFprobe } }
         let folder = try TemporaryFolder()
         let output = folder.path("show.mp4")
-        let prepared = try clipShow(seconds: 2, output: output, clips: [clipSound(path, start: 0.5, duration: 1)])
+        let prepared = try await clipShow(seconds: 2, output: output, clips: [clipSound(path, start: 0.5, duration: 1)])
         _ = try await prepared.render()
         let out = left(try decodeAudio(output)), source = left(try decodeAudio(path))
         let lateFrames = Int((late * 48_000).rounded())
@@ -68,7 +68,7 @@ struct ClipSoundMixTests {
         let output = folder.path("show.mp4")
         let music = try toneMusic(in: folder)
         // The clip plays from 1.5 s to 3.5 s of a 5 s show.
-        let prepared = try clipShow(seconds: 5, output: output, music: music, clips: [clipSound(path, start: 1.5, inPoint: 0.5, duration: 2)])
+        let prepared = try await clipShow(seconds: 5, output: output, music: music, clips: [clipSound(path, start: 1.5, inPoint: 0.5, duration: 2)])
         _ = try await prepared.render()
         let out = left(try decodeAudio(output))
         let full = toneAmplitude(out, hertz: 1000, span(0.3, 1.1))
@@ -96,7 +96,7 @@ struct ClipSoundMixTests {
         let folder = try TemporaryFolder()
         let output = folder.path("show.mp4")
         let music = try toneMusic(in: folder)
-        let prepared = try clipShow(seconds: 4, output: output, music: music, clips: [clipSound(path, start: 1, inPoint: 0.5, duration: 2)]) {
+        let prepared = try await clipShow(seconds: 4, output: output, music: music, clips: [clipSound(path, start: 1, inPoint: 0.5, duration: 2)]) {
             $0.clipSound.duckDecibels = 0
         }
         _ = try await prepared.render()
@@ -113,8 +113,8 @@ struct ClipSoundMixTests {
         guard let path = clip(talkingClip) else { return withKnownIssue(noSharedClips) { throw ProbeError.noFFprobe } }
         let folder = try TemporaryFolder()
         let music = try toneMusic(in: folder)
-        let plain = try clipShow(seconds: 3, output: folder.path("plain.mp4"), music: music, clips: [])
-        let mutedShow = try clipShow(seconds: 3, output: folder.path("muted.mp4"), music: music,
+        let plain = try await clipShow(seconds: 3, output: folder.path("plain.mp4"), music: music, clips: [])
+        let mutedShow = try await clipShow(seconds: 3, output: folder.path("muted.mp4"), music: music,
                                      clips: [clipSound(path, start: 1, inPoint: 0.5, duration: 1.5)]) { $0.clipSound.muted = true }
         _ = try await plain.render()
         _ = try await mutedShow.render()
@@ -132,8 +132,8 @@ struct ClipSoundMixTests {
         #expect(quiet.levelDecibels == -6)
         settings.muted = true
         #expect(settings.sound(of: ClipSource(path: path), start: .zero, inPoint: .zero, duration: MediaTime(value: 1, timescale: 1)) == nil)
-        let loud = try clipShow(seconds: 4, output: folder.path("as-recorded.mp4"), clips: [clipSound(path, start: 1, inPoint: 0.5, duration: 2)])
-        let lowered = try clipShow(seconds: 4, output: folder.path("lowered.mp4"), clips: [quiet]) { $0.clipSound.levelDecibels = -6 }
+        let loud = try await clipShow(seconds: 4, output: folder.path("as-recorded.mp4"), clips: [clipSound(path, start: 1, inPoint: 0.5, duration: 2)])
+        let lowered = try await clipShow(seconds: 4, output: folder.path("lowered.mp4"), clips: [quiet]) { $0.clipSound.levelDecibels = -6 }
         _ = try await loud.render()
         _ = try await lowered.render()
         let a = left(try decodeAudio(folder.path("as-recorded.mp4"))), b = left(try decodeAudio(folder.path("lowered.mp4")))
@@ -149,14 +149,14 @@ struct ClipSoundMixTests {
         let folder = try TemporaryFolder()
         let output = folder.path("show.mp4")
         let clips = [clipSound(path, start: 0.5, inPoint: 0.4, duration: 4, level: 6)]
-        let prepared = try clipShow(seconds: 6, output: output, music: song, clips: clips) { $0.loudness = -20 }
+        let prepared = try await clipShow(seconds: 6, output: output, music: song, clips: clips) { $0.loudness = -20 }
         let result = try await prepared.render()
         let report = try #require(result.loudness)
         #expect(report.final == -20)
         let measured = try measuredLoudness(output)
         #expect(abs(measured + 20) <= 1, "the output measures \(measured) LUFS")
         // It is the mix that was measured, not the music alone.
-        let musicOnly = try clipShow(seconds: 6, output: folder.path("music.mp4"), music: song, clips: []) { $0.loudness = -20 }
+        let musicOnly = try await clipShow(seconds: 6, output: folder.path("music.mp4"), music: song, clips: []) { $0.loudness = -20 }
         let alone = try #require(try await musicOnly.render().loudness)
         #expect(abs(alone.measured - report.measured) > 0.5, "music alone \(alone.measured), mix \(report.measured)")
     }
@@ -165,11 +165,11 @@ struct ClipSoundMixTests {
     func noClips() async throws {
         guard let song = media("flac_stereo_music.flac") else { return withKnownIssue(noSharedMedia) { throw ProbeError.noFFprobe } }
         let folder = try TemporaryFolder()
-        let silent = try clipShow(seconds: 1, output: folder.path("silent.mp4"), clips: [])
+        let silent = try await clipShow(seconds: 1, output: folder.path("silent.mp4"), clips: [])
         _ = try await silent.render()
         #expect(try audioStreamCount(folder.path("silent.mp4")) == 0)
-        let plain = try clipShow(seconds: 1.5, output: folder.path("plain.mp4"), music: song, clips: [])
-        let set = try clipShow(seconds: 1.5, output: folder.path("set.mp4"), music: song, clips: []) {
+        let plain = try await clipShow(seconds: 1.5, output: folder.path("plain.mp4"), music: song, clips: [])
+        let set = try await clipShow(seconds: 1.5, output: folder.path("set.mp4"), music: song, clips: []) {
             $0.clipSound = ClipSoundSettings(muted: false, levelDecibels: 10, duckDecibels: -30, rampSeconds: 1)
         }
         _ = try await plain.render()

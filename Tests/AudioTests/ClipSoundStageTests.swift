@@ -127,6 +127,7 @@ struct ClipSoundStageTests {
         var sound: [Float] = []
         while let chunk = try mix.next(maxFrames: 4096) { sound += chunk }
         #expect(sound.count == 2 * frames && sound.allSatisfy { $0 == 0 })
-        #expect(mix.warnings.count == 1 && mix.warnings[0].hasPrefix("/nonexistent/clip.mov: "), "\(mix.warnings)")
+        #expect(mix.warnings.count == 1 && mix.warnings[0].kind == .clip && mix.warnings[0].path == "/nonexistent/clip.mov"
+                && mix.warnings[0].message.hasPrefix("/nonexistent/clip.mov: "), "\(mix.warnings)")
     }
 }

@@ -33,12 +33,12 @@ func toneMusic(in folder: TemporaryFolder, hertz: Int = 1000, amplitude: Double 
 /// A show of the two sample photos at 320x240, `seconds` long, validated, with `clips` laid
 /// in as validation would lay them (``PreparedSlideshow/clipSounds``).
 func clipShow(seconds: Double, output: String, music: String? = nil, clips: [ClipSound],
-              configure: (inout SlideshowOptions) -> Void = { _ in }) throws -> PreparedSlideshow {
+              configure: (inout SlideshowOptions) -> Void = { _ in }) async throws -> PreparedSlideshow {
     var options = SlideshowOptions(duration: seconds, size: "320x240", preset: "ultrafast")
     options.audio = music
     if music != nil { options.audioFadeOut = 0 }
     configure(&options)
-    var prepared = try options.slideshow(photos: photos.map(Photo.init(path:)), output: output).validate()
+    var prepared = try await options.slideshow(photos: photos.map(Photo.init(path:)), output: output).validate()
     prepared.clipSounds = clips
     return prepared
 }

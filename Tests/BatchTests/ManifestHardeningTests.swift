@@ -80,7 +80,7 @@ struct ManifestHardeningTests {
     }
 
     @Test("a NUL character in a photo or the output is refused, naming the field; the output is not cut short")
-    func nul() throws {
+    func nul() async throws {
         #expect(problems(#"[{"photos": ["a.jpg"], "output": "out/a\u0000b.mp4"}]"#)
                 == [ManifestError(job: 0, field: "output", reason: "contains a NUL character, which no file name can")])
         #expect(problems(#"[{"photos": ["a.jpg", "b\u0000.jpg"], "output": "x.mp4"}]"#)
@@ -92,8 +92,8 @@ struct ManifestHardeningTests {
         #expect(problems(Data("[\(good)]".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })) == notUTF8)
         #expect(problems(Data("[{\"photos\": [\"a.jpg\"], \"output\": \"a\u{0}b.mp4\"}]".utf8)) == notUTF8)
         // The library refuses it too, for a slideshow made without SlideshowOptions.
-        #expect(throws: RenderError.invalid("output: contains a NUL character, which no file name can")) {
-            try Slideshow(photos: [Photo(path: TestEnvironment.sample("square.jpg"))], output: "x\u{0}.mp4").validate()
+        await #expect(throws: RenderError.settings(OptionError(field: .output, reason: "contains a NUL character, which no file name can"))) {
+            try await Slideshow(photos: [Photo(path: TestEnvironment.sample("square.jpg"))], output: "x\u{0}.mp4").validate()
         }
         #expect(RenderError.invalid("x\u{0}.mp4: bad").description == "x\\u{0}.mp4: bad")
     }

@@ -16,7 +16,7 @@ import SlideshowText
     /// A 1.3-second card (not a whole number of beats at 120 BPM: 2.6 beats, so a grid that
     /// forgot it would put every cut 0.3 s, or 0.2 s, from the beat heard).
     @Test(arguments: [1.3, 2.0])
-    func cutsAfterACardAreOnTheBeatHeard(card: Double) throws {
+    func cutsAfterACardAreOnTheBeatHeard(card: Double) async throws {
         guard let music = clip("music_bass_for_gambling_komiku_cc0_120bpm_25s.mp3") else { return withKnownIssue(noSharedClips) { throw SkipNote() } }
         let folder = try TemporaryFolder()
         var show = Slideshow(photos: (photos + photos).map(Photo.init(path:)), output: folder.path("a.mp4"), length: .total(seconds: 18))
@@ -24,7 +24,7 @@ import SlideshowText
         show.cuts = .beats
         show.text.openingCard = TitleCard(title: "Lisbon")
         show.text.cardSeconds = card
-        let prepared = try show.validate()
+        let prepared = try await show.validate()
         let grid = try #require(prepared.beatGrid)
         #expect(prepared.warnings.isEmpty)
         let cardFrames = Int((card * 30).rounded())

@@ -25,7 +25,7 @@ import SlideshowKit
         options.audio = loop
         var show = try options.slideshow(photos: (0..<11).map { Photo(path: photos[$0 % 3]) }, output: folder.path("loop.mp4"))
         show.cuts = .beats
-        let prepared = try show.validate()
+        let prepared = try await show.validate()
         let grid = try #require(prepared.beatGrid)
         #expect(prepared.warnings.isEmpty)
         _ = try await prepared.render()

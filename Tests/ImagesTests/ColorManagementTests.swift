@@ -141,17 +141,18 @@ struct ColorManagementTests {
         let managed = try render(path: path, size)
         #expect(meanAbsoluteDifference(managed.pixels, plain.pixels) > 1)
 
-        // Through the public API, the warning names the photo, once per process.
-        let collected = Collected()
-        PhotoWarnings.setHandler { collected.append($0) }
-        defer { PhotoWarnings.setHandler(nil) }
+        // Through the public API, the warning names the photo, once per log (one render's),
+        // however often the photo is decoded; none reaches a log not bound for the work.
+        let log = PhotoWarningLog()
+        let other = PhotoWarningLog()
         for _ in 0..<2 {
-            _ = try ImageManager().requestImage(for: Photo(path: folder.path("broken.jpg")), targetSize: size, contentMode: .aspectFit)
+            _ = try PhotoWarnings.collecting(into: log) { () throws(PhotoError) in
+                try ImageManager().requestImage(for: Photo(path: folder.path("broken.jpg")), targetSize: size, contentMode: .aspectFit)
+            }
         }
-        // The handler is process-wide: tests running beside this one report their own photos'
-        // warnings to it too, so only this folder's count.
-        let mine = collected.items.filter { $0.path.hasPrefix(folder.path("")) }
+        let mine = log.warnings
         #expect(mine == [PhotoWarning(path: folder.path("broken.jpg"), reason: "its colour profile cannot be read; shown as sRGB")])
+        #expect(other.warnings.isEmpty)
         #expect(mine.first?.description == "\(folder.path("broken.jpg")): its colour profile cannot be read; shown as sRGB")
     }
 
@@ -264,15 +265,6 @@ struct ColorManagementTests {
         // P3 (200, 60, 60) is a more saturated red than sRGB (200, 60, 60): red rises, green and blue fall.
         #expect(redConverted.pixels[0] > 200 && redConverted.pixels[1] < 60 && redConverted.pixels[2] < 60, "\(Array(redConverted.pixels[0..<3]))")
     }
-}
-
-/// Warnings collected from another thread.
-final class Collected: @unchecked Sendable {
-    // @unchecked: every access goes through the lock.
-    private let lock = NSLock()
-    private var stored: [PhotoWarning] = []
-    func append(_ warning: PhotoWarning) { lock.withLock { stored.append(warning) } }
-    var items: [PhotoWarning] { lock.withLock { stored } }
 }
 
 func firstIndex(of needle: [UInt8], in bytes: [UInt8]) -> Int? {

@@ -43,7 +43,7 @@ struct OnePassTests {
         show.video = VideoSettings(size: Size(width: 160, height: 120), framesPerSecond: 10)
         show.transition = .fade
         show.transitionDuration = 1
-        let prepared = try show.validate()
+        let prepared = try await show.validate()
         #expect(prepared.timeline.frameCount == 30)
         #expect(prepared.plan.transitionCap == FramePlan.Cap(requested: 10, used: 5))
         #expect(prepared.planWarning == "transitions shortened from 1.0 s to 0.5 s (5 frames) so that every photo is alone on screen for at least half its time")
@@ -70,7 +70,7 @@ struct OnePassTests {
         #expect(probe.musicOpens.load(ordering: .relaxed) == (loudness == nil ? 1 : 2))
         // The same prepared show rendered twice: the second render opens the file anew.
         show.overwrite = true
-        let prepared = try show.validate()
+        let prepared = try await show.validate()
         let twice = ReadProbe()
         try await ReadProbe.$current.withValue(twice) {
             _ = try await prepared.render()
@@ -80,7 +80,7 @@ struct OnePassTests {
     }
 
     @Test("a photo's header carries its capture date; the first photo in order that cannot be read is the error")
-    func headersInParallel() throws {
+    func headersInParallel() async throws {
         if let nikon = shared("photos", "camera_nikon_d90_12mp.jpg") {
             #expect(try ImageManager().inspect(Photo(path: nikon)).captureDate?.description == "2011:04:25 01:55:30")
         }
@@ -88,8 +88,8 @@ struct OnePassTests {
         let folder = try TemporaryFolder()
         let photos = samples + [Photo(path: folder.path("missing-1.jpg")), samples[2], Photo(path: folder.path("missing-2.jpg"))]
         let show = Slideshow(photos: photos, output: folder.path("show.mp4"))
-        #expect(throws: RenderError.photo(PhotoError(path: folder.path("missing-1.jpg"), kind: .notFound, reason: "no such file"))) {
-            try show.validate()
+        await #expect(throws: RenderError.photo(PhotoError(path: folder.path("missing-1.jpg"), kind: .notFound, reason: "no such file"))) {
+            try await show.validate()
         }
     }
 

@@ -73,25 +73,25 @@ struct MetadataCaptionTests {
         options.captionsFrom = .metadata
         options.captionPosition = .top
         let show = try options.slideshow(photos: [broken], output: folder.path("out.mp4"))
-        let prepared = try show.validate()
+        let prepared = try await show.validate()
         #expect(prepared.captions == [Caption("Gr\u{FFFD}n", position: .top)])
         let result = try await prepared.render()
-        #expect(result.warnings == ["\(broken.path): its caption is not valid UTF-8; the broken bytes are shown as \u{FFFD}"])
+        #expect(result.warnings.map(\.message) == ["\(broken.path): its caption is not valid UTF-8; the broken bytes are shown as \u{FFFD}"])
         // Not asked: the photo's caption is not drawn and not warned about.
         options.captionsFrom = .none
-        let plain = try options.slideshow(photos: [broken], output: folder.path("plain.mp4")).validate()
+        let plain = try await options.slideshow(photos: [broken], output: folder.path("plain.mp4")).validate()
         #expect(plain.captions.isEmpty && plain.textWarnings.isEmpty)
     }
 
     @Test("a given caption wins over the photo's own; a photo without either has none",
           .enabled(if: TestEnvironment.sharedPhotos != nil, TestEnvironment.noSharedPhotos))
-    func givenWins() throws {
+    func givenWins() async throws {
         let folder = try TemporaryFolder()
         let own = try Self.photo(in: folder, "own.jpg", segments: [Self.xmp(description: "Own words", title: nil)])
         let none = try Self.photo(in: folder, "none.jpg", segments: [])
         var show = Slideshow(photos: [own, own, none], output: folder.path("out.mp4"))
         show.text = ShowText(captions: [Caption("Given"), nil, nil], source: .metadata)
-        #expect(try show.validate().captions == [Caption("Given"), Caption("Own words"), nil])
+        #expect(try await show.validate().captions == [Caption("Given"), Caption("Own words"), nil])
     }
 
     /// A Photoshop APP13 segment whose IPTC record holds a Caption-Abstract.

@@ -76,16 +76,16 @@ struct ShowCaptionTests {
     }
 
     @Test("in a dissolve a caption fades with its photo; over a moving photo it does not move")
-    func captionGoesWithItsPhoto() throws {
+    func captionGoesWithItsPhoto() async throws {
         let photos = try #require(Self.photos, TestEnvironment.noSharedPhotos)
-        func composed(captions: [Caption?], motion: MotionStyle) throws -> (PixelBuffer, PixelBuffer, PixelBuffer) {
+        func composed(captions: [Caption?], motion: MotionStyle) async throws -> (PixelBuffer, PixelBuffer, PixelBuffer) {
             var options = SlideshowOptions(duration: 2, size: "320x180")
             options.transition = .fade
             options.transitionDuration = 0.4
             options.motion = motion
             var show = try options.slideshow(photos: photos, output: "/tmp/unused.mp4")
             show.text.captions = captions
-            let prepared = try show.validate()
+            let prepared = try await show.validate()
             var builder = SlideBuilder(slideshow: show, captureDates: [nil, nil])
             builder.captions = try CaptionPainter(captions: prepared.captions, style: show.text.style)
             let composed = try (0..<2).map { try builder.photo($0, motion: prepared.plan.motions[$0]) }
@@ -95,8 +95,8 @@ struct ShowCaptionTests {
             return (frames[0], frames[1], frames[2])
         }
         let caption = try #require(Caption("Fading words"))
-        let (alone, middle, _) = try composed(captions: [caption, nil], motion: .none)
-        let (bareAlone, bareMiddle, _) = try composed(captions: [nil, nil], motion: .none)
+        let (alone, middle, _) = try await composed(captions: [caption, nil], motion: .none)
+        let (bareAlone, bareMiddle, _) = try await composed(captions: [nil, nil], motion: .none)
         // The caption's strongest change alone, and in the middle of the dissolve: about half.
         func strongest(_ a: PixelBuffer, _ b: PixelBuffer) -> Int {
             zip(a.pixels, b.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0
@@ -107,7 +107,7 @@ struct ShowCaptionTests {
 
         // Moving: where the overlay is opaque, two frames far apart show exactly its pixels.
         let overlay = try TextRenderer().overlay(for: caption, frame: Size(width: 320, height: 180))
-        let (early, _, late) = try composed(captions: [caption, nil], motion: .zoomIn)
+        let (early, _, late) = try await composed(captions: [caption, nil], motion: .zoomIn)
         var opaque = 0
         for y in 0..<overlay.rect.height {
             for x in 0..<overlay.rect.width where overlay[x, y].alpha == 255 {
@@ -153,11 +153,11 @@ struct ShowCaptionTests {
         let output = folder.path("out.mp4")
         var show = try Self.show(output, captions: ["Words", nil])
         show.text.style.font = .file(path: font)
-        #expect {
-            try show.validate()
+        await #expect {
+            try await show.validate()
         } throws: { error in
-            guard case RenderError.invalid(let message) = error else { return false }
-            return message.hasPrefix(font + ": ") && !message.contains("\n")
+            guard let error = error as? RenderError, case .text(.unreadableFontFile(path: font, _)) = error else { return false }
+            return error.description.hasPrefix(font + ": ") && !error.description.contains("\n")
         }
         #expect(!FileManager.default.fileExists(atPath: output))
     }
@@ -170,7 +170,7 @@ struct ShowCaptionTests {
         options.captions = ["Words", nil]
         options.font = "No Such Family 42"
         let result = try await options.slideshow(photos: try #require(Self.photos), output: folder.path("out.mp4")).render()
-        #expect(result.warnings.contains { $0.hasPrefix("No Such Family 42: ") })
+        #expect(result.warnings.contains { $0.kind == .text && $0.message.hasPrefix("No Such Family 42: ") })
     }
 
     @Test("captions not one per photo are refused, naming the captions")

@@ -28,7 +28,7 @@ struct SubtitleFileTests {
         let folder = try TemporaryFolder()
         // 1.3 s at 25 fps in three: 33 frames, shared 11 + 11 + 11 (0.44 s each).
         let show = try Self.show(folder, captions: [Caption("Tom & Jerry <3"), nil, Caption("Ende")], length: .total(seconds: 1.3))
-        let prepared = try show.validate()
+        let prepared = try await show.validate()
         #expect(prepared.subtitleCues.map(\.text) == ["Tom & Jerry <3", "Ende"])
         _ = try await prepared.render()
         let text = try String(contentsOfFile: folder.path("out.vtt"), encoding: .utf8)
@@ -52,14 +52,14 @@ struct SubtitleFileTests {
 
     @Test("a WebVTT file already there without overwrite, or the video's own path, is refused before anything is written",
           .enabled(if: photos != nil, TestEnvironment.noSharedPhotos))
-    func refusedBeforeRendering() throws {
+    func refusedBeforeRendering() async throws {
         let folder = try TemporaryFolder()
         try Data("keep".utf8).write(to: URL(fileURLWithPath: folder.path("out.vtt")))
         let show = try Self.show(folder, captions: [Caption("A"), nil, nil], length: .total(seconds: 1))
-        #expect(throws: RenderError.self) { try show.validate() }
+        await #expect(throws: RenderError.self) { try await show.validate() }
         var same = show
         same.text.webVTT = show.output
-        #expect(throws: RenderError.invalid("\(show.output): the WebVTT file is the video's file")) { try same.validate() }
+        await #expect(throws: RenderError.invalid("\(show.output): the WebVTT file is the video's file")) { try await same.validate() }
         #expect(try String(contentsOfFile: folder.path("out.vtt"), encoding: .utf8) == "keep")
         #expect(!FileManager.default.fileExists(atPath: show.output))
     }
@@ -83,7 +83,7 @@ struct SubtitleFileTests {
         var show = try Self.show(folder, captions: [Caption("Erste Worte"), nil, Caption("Ende & <b>")], length: .total(seconds: 2.2))
         show.text.webVTT = nil
         show.text.language = "deu"
-        let prepared = try show.validate()
+        let prepared = try await show.validate()
         _ = try await prepared.render()
         let probe = try run(which("ffprobe")!, ["-v", "error", "-select_streams", "s", "-show_entries", "stream=codec_name:stream_tags=language",
                                                 "-of", "csv=p=0", show.output])

@@ -29,7 +29,7 @@ struct TitleCardShowTests {
         options.titleCardDuration = 1.5
         options.captions = ["Rug", "Phone"]
         let show = try options.slideshow(photos: try #require(Self.photos), output: folder.path("card.mp4"))
-        let prepared = try show.validate()
+        let prepared = try await show.validate()
         let infos = prepared.photos.compactMap(\.captureDate)
         #expect(infos.count == 2)
         #expect(prepared.openingCard == TitleCard(title: "Holiday", subtitle: DateRange.text(infos)))
@@ -124,7 +124,7 @@ struct TitleCardShowTests {
         options.titleCardDuration = 0.8
         options.captions = ["Rug", nil]
         let show = try options.slideshow(photos: try #require(Self.photos), output: folder.path("closing.mp4"))
-        let prepared = try show.validate()
+        let prepared = try await show.validate()
         #expect(prepared.timeline.frameCount == 75 - 40)
         let result = try await prepared.render()
         #expect(result.frames == 75)

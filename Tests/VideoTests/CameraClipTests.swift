@@ -170,7 +170,7 @@ struct CameraClipTests {
 
     /// A video in a codec this FFmpeg can read but not decode, and one in a codec it does not
     /// know: one line that names the file, says it is a video and names the codec; never "not an image".
-    @Test func undecodableCodecIsNamed() throws {
+    @Test func undecodableCodecIsNamed() async throws {
         let folder = try Clips.temporary()
         let ts = folder.path("h264.ts")
         try Clips.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=64x48:rate=25", "-t", "0.5", "-c:v", "libx264", ts])
@@ -198,7 +198,7 @@ struct CameraClipTests {
             let show = Slideshow(photos: [Photo(path: path)], output: folder.path("show.mp4"), length: .perSlide(seconds: 1),
                                  video: VideoSettings(size: Size(width: 64, height: 48), framesPerSecond: 25))
             do {
-                _ = try show.validate()
+                _ = try await show.validate()
                 Issue.record("\(path) validated")
             } catch {
                 guard case .clip(let clip) = error else { Issue.record("not a clip error: \(error)"); continue }
@@ -328,7 +328,7 @@ struct CameraClipShowTests {
                              video: VideoSettings(size: size, framesPerSecond: 25, crf: 10, preset: "ultrafast"))
         show.photoSettings = [PhotoSettings(), PhotoSettings(clipPart: ClipPart(start: 0, end: 0.8)),
                               PhotoSettings(clipPart: ClipPart(start: 0, end: 0.8)), PhotoSettings(clipPart: ClipPart(start: 0, end: 0.8))]
-        let prepared = try show.validate()
+        let prepared = try await show.validate()
         #expect(prepared.plan.photoStarts == [0, 25, 45, 65] && prepared.plan.frameCount == 85)
         // DV's 720x576 at 16:15 is 768x576 upright, 4:3.
         #expect(prepared.photos[3].clip?.displaySize == Size(width: 768, height: 576))

@@ -1,4 +1,4 @@
-internal import CAubio
+package import CAubio
 
 /// aubio's onset detector, owned: its onset detection function (spectral flux over a phase vocoder).
 ///
@@ -7,16 +7,17 @@ internal import CAubio
 /// aubio's own peak picker is not used: it drops an onset when the hop *after* it is silent
 /// (its silence gate looks at the current hop, a few hops after the peak), so clicks or
 /// drum hits in digital silence would vanish; ``BeatGridFit/onsets(in:hopSeconds:start:)``
-/// picks the peaks instead. The aubio objects (`aubio_onset_t` and the two `fvec_t` buffers) belong to this object
-/// alone; it is used inside one analysis and never shared between tasks.
+/// picks the peaks instead. The aubio objects (`aubio_onset_t` and the two `fvec_t` buffers) are
+/// each owned by a wrapper of its own (``AubioOnset``, ``AubioVector``) that this object alone
+/// holds; it is used inside one analysis and never shared between tasks.
 package final class AubioOnsetDetector {
     /// Samples per hop.
     package let hop: Int
     /// The samples' rate in Hz.
     package let sampleRate: Int
-    private let detector: OpaquePointer
-    private let input: UnsafeMutablePointer<fvec_t>
-    private let output: UnsafeMutablePointer<fvec_t>
+    private let onset: AubioOnset
+    private let input: AubioVector
+    private let output: AubioVector
     private var filled = 0
     private var level: Float = 0
 
@@ -26,29 +27,16 @@ package final class AubioOnsetDetector {
     ///   - window: the phase vocoder's window in samples (a power of two).
     ///   - hop: samples per hop.
     ///   - sampleRate: the samples' rate in Hz.
-    /// - Returns: nil when aubio refuses the settings or cannot allocate.
+    /// - Returns: nil when aubio refuses the settings or cannot allocate (what was made is
+    ///   freed by its owner).
     package init?(method: String = "specflux", window: Int, hop: Int, sampleRate: Int) {
-        guard let detector = new_aubio_onset(method, UInt32(window), UInt32(hop), UInt32(sampleRate)) else { return nil }
-        guard let input = new_fvec(UInt32(hop)) else {
-            del_aubio_onset(detector)
-            return nil
-        }
-        guard let output = new_fvec(1) else {
-            del_aubio_onset(detector)
-            del_fvec(input)
-            return nil
-        }
-        self.detector = detector
+        guard let onset = AubioOnset(method: method, window: window, hop: hop, sampleRate: sampleRate),
+              let input = AubioVector(length: hop), let output = AubioVector(length: 1) else { return nil }
+        self.onset = onset
         self.input = input
         self.output = output
         self.hop = hop
         self.sampleRate = sampleRate
-    }
-
-    deinit {
-        del_aubio_onset(detector)
-        del_fvec(input)
-        del_fvec(output)
     }
 
     /// Adds samples; `hopDone` runs once for each complete hop, with the onset function's
@@ -57,16 +45,40 @@ package final class AubioOnsetDetector {
         var index = 0
         while index < samples.count {
             let take = min(hop - filled, samples.count - index)
-            (input.pointee.data + filled).update(from: samples.baseAddress! + index, count: take)
+            (input.pointer.pointee.data + filled).update(from: samples.baseAddress! + index, count: take)
             for offset in index..<(index + take) { level += abs(samples[offset]) }
             filled += take
             index += take
             if filled == hop {
                 filled = 0
-                aubio_onset_do(detector, input, output)
-                hopDone(aubio_onset_get_descriptor(detector), level)
+                aubio_onset_do(onset.pointer, input.pointer, output.pointer)
+                hopDone(aubio_onset_get_descriptor(onset.pointer), level)
                 level = 0
             }
         }
     }
+}
+
+/// An `aubio_onset_t`, owned: deleted once, in deinit.
+package final class AubioOnset {
+    package let pointer: OpaquePointer
+
+    package init?(method: String, window: Int, hop: Int, sampleRate: Int) {
+        guard let pointer = new_aubio_onset(method, UInt32(window), UInt32(hop), UInt32(sampleRate)) else { return nil }
+        self.pointer = pointer
+    }
+
+    deinit { del_aubio_onset(pointer) }
+}
+
+/// An `fvec_t`, owned: deleted once, in deinit.
+package final class AubioVector {
+    package let pointer: UnsafeMutablePointer<fvec_t>
+
+    package init?(length: Int) {
+        guard let pointer = new_fvec(UInt32(length)) else { return nil }
+        self.pointer = pointer
+    }
+
+    deinit { del_fvec(pointer) }
 }

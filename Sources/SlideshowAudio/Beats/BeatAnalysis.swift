@@ -1,4 +1,5 @@
 import Foundation
+import SlideshowSupport
 
 /// Finds the steady beat of the part of a piece of music a show uses.
 ///
@@ -83,7 +84,8 @@ public enum BeatAnalysis {
         var pending: Float = 0
         var pendingCount = 0
         var levels: [Float] = []
-        while toRead > 0, let chunk = try reader.read() {
+        // A cancelled validation stops here (its stage then throws `.cancelled`).
+        while toRead > 0, !Cancellation.isCancelled, let chunk = try reader.read() {
             var frames = chunk.count / AudioFormat.channels
             var first = 0
             if toSkip > 0 {

@@ -1,5 +1,5 @@
 package import CHeif
-internal import CFFmpeg
+package import CFFmpeg
 import Foundation
 import SlideshowColor
 import SlideshowFormats
@@ -22,13 +22,15 @@ package struct HEIFPicture {
     package var color: Result<EmbeddedColor, ColorProblem>
 }
 
-/// Owns one libheif context (`heif_context_alloc` … `heif_context_free`) and the primary
-/// image handle read from it.
+/// Reads one HEIF or AVIF file with libheif: its context (``HEIFContext``) and the primary
+/// image's handle (``HEIFImageHandle``), each an owned C object freed once, by its owner.
 ///
 /// Not `Sendable`: one call of ``ImageManager`` owns it.
 package final class HEIFDecoder {
-    private let context: OpaquePointer
-    private let handle: OpaquePointer
+    private let context: HEIFContext
+    private let primary: HEIFImageHandle
+    /// The primary image's handle, for libheif's calls.
+    private var handle: OpaquePointer { primary.pointer }
     /// "HEIF" or "AVIF", for messages.
     package let formatName: String
     /// The primary item's `irot` in quarter turns, from ``HEIFBoxes``.
@@ -81,36 +83,30 @@ package final class HEIFDecoder {
         Self.start()
         self.formatName = formatName
         let item = try HEIFBoxes.checkedPrimaryItem(bytes, formatName: formatName)
-        guard let context = heif_context_alloc() else {
+        guard let context = HEIFContext() else {
             throw ImageProblem(.unsupported, "cannot start the \(formatName) decoder (out of memory)")
         }
-        heif_context_set_maximum_image_size_limit(context, Self.maximumSide)
+        heif_context_set_maximum_image_size_limit(context.pointer, Self.maximumSide)
         // libheif decodes a grid's tiles on up to this many threads (its default is 4); the
         // item check keeps grids from nesting, so this bounds the threads one decode starts.
-        heif_context_set_max_decoding_threads(context, Int32(Self.threads))
+        heif_context_set_max_decoding_threads(context.pointer, Int32(Self.threads))
         let read = HEIFBoxes.withReferences(neutralisedAt: item.refusedReferenceTypes, in: &bytes) { raw in
-            heif_context_read_from_memory(context, raw.baseAddress, raw.count, nil)
+            heif_context_read_from_memory(context.pointer, raw.baseAddress, raw.count, nil)
         }
         var primary: OpaquePointer?
         var status = read
         if status.code == heif_error_Ok {
-            status = heif_context_get_primary_image_handle(context, &primary)
+            status = heif_context_get_primary_image_handle(context.pointer, &primary)
         }
-        guard status.code == heif_error_Ok, let primary else {
-            let problem = Self.problem(status, formatName: formatName)
-            heif_context_free(context)
-            throw problem
-        }
+        // A handle libheif gave is owned at once, whatever follows (the context, released
+        // with it on a failure, is then freed by its owner).
+        let owned = primary.map { HEIFImageHandle($0, context: context) }
+        guard status.code == heif_error_Ok, let owned else { throw Self.problem(status, formatName: formatName) }
         self.context = context
-        self.handle = primary
+        self.primary = owned
         rotation = item.rotation
         transformations = item.transformations
         tiled = item.hevcLayout.map { ($0, bytes) }
-    }
-
-    deinit {
-        heif_image_handle_release(handle)
-        heif_context_free(context)
     }
 
     /// The coded size (`ispe`), before any transformation.
@@ -166,10 +162,12 @@ package final class HEIFDecoder {
             guard status.code == heif_error_Ok else { return .failure(ColorProblem("its colour profile cannot be read")) }
             return .success(.icc(profile))
         }
-        var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
-        let status = heif_image_handle_get_nclx_color_profile(handle, &nclx)
-        guard status.code == heif_error_Ok, let nclx else { return .success(.sRGB) }
-        defer { heif_nclx_color_profile_free(nclx) }
+        var given: UnsafeMutablePointer<heif_color_profile_nclx>?
+        let status = heif_image_handle_get_nclx_color_profile(handle, &given)
+        let owned = given.map(HEIFColorProfile.init)
+        // The owner outlives every use of its pointer below.
+        defer { withExtendedLifetime(owned) {} }
+        guard status.code == heif_error_Ok, let nclx = owned?.pointer else { return .success(.sRGB) }
         return EmbeddedColor.nclx(primaries: Int(nclx.pointee.color_primaries.rawValue),
                                   transfer: Int(nclx.pointee.transfer_characteristics.rawValue))
     }
@@ -303,21 +301,20 @@ package final class HEIFDecoder {
         guard count > 0 else { return nil }
         var ids = [heif_item_id](repeating: 0, count: count)
         let listed = Int(heif_image_handle_get_list_of_thumbnail_IDs(handle, &ids, Int32(count)))
-        var best: (handle: OpaquePointer, pixels: Int)?
+        var best: (handle: HEIFImageHandle, pixels: Int)?
         for id in ids.prefix(max(0, min(listed, count))) {
-            var thumbnail: OpaquePointer?
-            guard heif_image_handle_get_thumbnail(handle, id, &thumbnail).code == heif_error_Ok, let thumbnail else { continue }
-            let width = Int(heif_image_handle_get_width(thumbnail)), height = Int(heif_image_handle_get_height(thumbnail))
-            if min(width, height) >= minimum, width * height > best?.pixels ?? 0, heif_image_handle_get_luma_bits_per_pixel(thumbnail) == 8 {
-                if let previous = best { heif_image_handle_release(previous.handle) }
+            var given: OpaquePointer?
+            let status = heif_image_handle_get_thumbnail(handle, id, &given)
+            // Owned at once: released when replaced or passed over.
+            guard let thumbnail = given.map({ HEIFImageHandle($0, context: context) }), status.code == heif_error_Ok else { continue }
+            let width = Int(heif_image_handle_get_width(thumbnail.pointer)), height = Int(heif_image_handle_get_height(thumbnail.pointer))
+            if min(width, height) >= minimum, width * height > best?.pixels ?? 0, heif_image_handle_get_luma_bits_per_pixel(thumbnail.pointer) == 8 {
                 best = (thumbnail, width * height)
-            } else {
-                heif_image_handle_release(thumbnail)
             }
         }
         guard let chosen = best?.handle else { return nil }
-        defer { heif_image_handle_release(chosen) }
-        return try withDecodedImage(heif_colorspace_RGB, heif_chroma_interleaved_RGB, of: chosen) { decoded throws(ImageProblem) -> RGBImage in
+        defer { withExtendedLifetime(chosen) {} }
+        return try withDecodedImage(heif_colorspace_RGB, heif_chroma_interleaved_RGB, of: chosen.pointer) { decoded throws(ImageProblem) -> RGBImage in
             var stride: Int32 = 0
             guard let plane = heif_image_get_plane_readonly(decoded, heif_channel_interleaved, &stride) else {
                 throw ImageProblem(.corrupt, "corrupt \(formatName) data (no decoded thumbnail)")
@@ -368,17 +365,19 @@ package final class HEIFDecoder {
     private func withDecodedImage<Result>(_ colorspace: heif_colorspace, _ chroma: heif_chroma, ignoringTransformations: Bool = false,
                                           of item: OpaquePointer? = nil,
                                           _ body: (OpaquePointer) throws(ImageProblem) -> Result) throws(ImageProblem) -> Result {
-        guard let options = heif_decoding_options_alloc() else {
+        guard let options = HEIFDecodingOptions() else {
             throw ImageProblem(.unsupported, "cannot start the \(formatName) decoder (out of memory)")
         }
-        defer { heif_decoding_options_free(options) }
-        options.pointee.ignore_transformations = ignoringTransformations ? 1 : 0
-        options.pointee.convert_hdr_to_8bit = 0
-        var decoded: OpaquePointer?
-        let status = heif_decode_image(item ?? handle, &decoded, colorspace, chroma, options)
+        // The owners outlive every use of their pointers below.
+        defer { withExtendedLifetime(options) {} }
+        options.pointer.pointee.ignore_transformations = ignoringTransformations ? 1 : 0
+        options.pointer.pointee.convert_hdr_to_8bit = 0
+        var given: OpaquePointer?
+        let status = heif_decode_image(item ?? handle, &given, colorspace, chroma, options.pointer)
+        let decoded = given.map(HEIFImage.init)
         guard status.code == heif_error_Ok, let decoded else { throw Self.problem(status, formatName: formatName) }
-        defer { heif_image_release(decoded) }
-        return try body(decoded)
+        defer { withExtendedLifetime(decoded) {} }
+        return try body(decoded.pointer)
     }
 
     /// Rounds little-endian 16-bit samples of `bits` significant bits to 8 bits, through a table.
@@ -418,3 +417,59 @@ package final class HEIFDecoder {
     }
 }
 
+
+/// A libheif context (`heif_context_alloc`), owned: freed once, in deinit.
+package final class HEIFContext {
+    package let pointer: OpaquePointer
+
+    package init?() {
+        guard let pointer = heif_context_alloc() else { return nil }
+        self.pointer = pointer
+    }
+
+    deinit { heif_context_free(pointer) }
+}
+
+/// An image handle libheif gave (the primary image, a thumbnail), owned: released once, in
+/// deinit. It keeps the context it came from alive.
+package final class HEIFImageHandle {
+    package let pointer: OpaquePointer
+    private let context: HEIFContext
+
+    package init(_ pointer: OpaquePointer, context: HEIFContext) {
+        self.pointer = pointer
+        self.context = context
+    }
+
+    deinit { heif_image_handle_release(pointer) }
+}
+
+/// A decoded image (`heif_decode_image`), owned: released once, in deinit.
+package final class HEIFImage {
+    package let pointer: OpaquePointer
+
+    package init(_ pointer: OpaquePointer) { self.pointer = pointer }
+
+    deinit { heif_image_release(pointer) }
+}
+
+/// Decoding options (`heif_decoding_options_alloc`), owned: freed once, in deinit.
+package final class HEIFDecodingOptions {
+    package let pointer: UnsafeMutablePointer<heif_decoding_options>
+
+    package init?() {
+        guard let pointer = heif_decoding_options_alloc() else { return nil }
+        self.pointer = pointer
+    }
+
+    deinit { heif_decoding_options_free(pointer) }
+}
+
+/// An nclx colour profile libheif gave, owned: freed once, in deinit.
+package final class HEIFColorProfile {
+    package let pointer: UnsafeMutablePointer<heif_color_profile_nclx>
+
+    package init(_ pointer: UnsafeMutablePointer<heif_color_profile_nclx>) { self.pointer = pointer }
+
+    deinit { heif_nclx_color_profile_free(pointer) }
+}

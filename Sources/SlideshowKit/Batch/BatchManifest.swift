@@ -9,11 +9,15 @@ public struct BatchJob: Sendable {
     public var index: Int
     /// The slideshow to render, its paths resolved against the manifest's folder.
     public var slideshow: Slideshow
+    /// What reading the manifest found about the job that did not stop it: files its folders'
+    /// listing left out (``RenderWarning/Kind/selection``). Its render's result repeats them first.
+    public var warnings: [RenderWarning]
 
     /// Creates a job.
-    public init(index: Int, slideshow: Slideshow) {
+    public init(index: Int, slideshow: Slideshow, warnings: [RenderWarning] = []) {
         self.index = index
         self.slideshow = slideshow
+        self.warnings = warnings
     }
 }
 
@@ -139,8 +143,9 @@ public struct BatchManifest: Sendable {
             if fontFile != nil { options.font = options.font.map { Self.resolve($0, in: folder) } }
             do {
                 if let photos = entry.photos, let output = entry.output, entry.problems.isEmpty {
-                    let photos = try Self.selected(photos.map { Self.resolve($0, in: folder) }, options: options, output: Self.resolve(output, in: folder))
-                    jobs.append(BatchJob(index: index, slideshow: try options.slideshow(photos: photos, output: Self.resolve(output, in: folder))))
+                    let (photos, warnings) = try Self.selected(photos.map { Self.resolve($0, in: folder) }, options: options, output: Self.resolve(output, in: folder))
+                    jobs.append(BatchJob(index: index, slideshow: try options.slideshow(photos: photos, output: Self.resolve(output, in: folder)),
+                                         warnings: warnings))
                 } else {
                     try options.validate(photos: entry.photos?.map { Self.resolve($0, in: folder) }, output: entry.output.map { Self.resolve($0, in: folder) })
                 }
@@ -154,14 +159,16 @@ public struct BatchManifest: Sendable {
     }
 
     /// A job's photos: folders listed and, with a pick, the picks (``SlideshowOptions/select(_:output:)``);
-    /// plain files as they are, unread. Files left out are reported once as a ``PhotoWarning``.
-    private static func selected(_ paths: [String], options: SlideshowOptions, output: String) throws(OptionError) -> [Photo] {
+    /// plain files as they are, unread; files left out, in one ``RenderWarning/Kind/selection`` warning.
+    private static func selected(_ paths: [String], options: SlideshowOptions, output: String) throws(OptionError) -> (photos: [Photo], warnings: [RenderWarning]) {
         guard options.pick != nil || paths.contains(where: { var folder: ObjCBool = false; return FileManager.default.fileExists(atPath: $0, isDirectory: &folder) && folder.boolValue }) else {
-            return paths.map { Photo(path: $0) }
+            return (paths.map { Photo(path: $0) }, [])
         }
         let selection = try options.select(paths, output: output)
-        if let warning = selection.warning { PhotoWarnings.report(PhotoWarning(path: paths.count == 1 ? paths[0] : "photos", reason: warning)) }
-        return selection.photos.map { Photo(path: $0) }
+        let warnings = selection.warning.map { warning in
+            PhotoWarning(path: paths.count == 1 ? paths[0] : "photos", reason: warning)
+        }.map { [RenderWarning(kind: .selection, path: paths.count == 1 ? paths[0] : nil, message: $0.description)] } ?? []
+        return (selection.photos.map { Photo(path: $0) }, warnings)
     }
 
     /// The jobs of shard `index` of `count`: those whose index modulo `count` is `index`.

@@ -117,7 +117,9 @@ public struct BatchRunner: Sendable {
         }
         let index = job.index
         do {
-            return result(.rendered(try await job.slideshow.render { events.yield(.progress(index: index, $0)) }))
+            var rendered = try await job.slideshow.render { events.yield(.progress(index: index, $0)) }
+            rendered.warnings = job.warnings + rendered.warnings
+            return result(.rendered(rendered))
         } catch {
             return result(.failed(error))
         }

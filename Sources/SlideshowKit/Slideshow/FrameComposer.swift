@@ -42,7 +42,7 @@ final class FrameComposer: FrameFeed {
     private let available = DispatchSemaphore(value: 0)
     private let space = DispatchSemaphore(value: FrameComposer.depth)
     private let photoReady: [DispatchSemaphore]
-    private let clipWarnings = Mutex<[String]>([])
+    private let clipWarnings = Mutex<[ClipWarning]>([])
 
     private struct State {
         var queue: [Result<PixelBuffer, RenderError>] = []
@@ -129,12 +129,12 @@ final class FrameComposer: FrameFeed {
     /// What a clip's reader noticed, for the render's warnings.
     private func collectWarnings(_ photo: Result<ComposedPhoto, RenderError>?) {
         guard case .success(.clip(let player))? = photo else { return }
-        let lines = player.warnings.map(\.description)
-        if !lines.isEmpty { clipWarnings.withLock { $0 += lines } }
+        let found = player.warnings
+        if !found.isEmpty { clipWarnings.withLock { $0 += found } }
     }
 
-    /// Problems the clips' readers worked around (a clip that stopped early), one line each.
-    var warnings: [String] { clipWarnings.withLock { $0 } }
+    /// Problems the clips' readers worked around (a clip that stopped early).
+    var warnings: [ClipWarning] { clipWarnings.withLock { $0 } }
 
     private func picture(for step: Step) -> Result<PixelBuffer, RenderError> {
         if let photo = step.hold {

@@ -109,7 +109,7 @@ enum DateRange {
 extension PreparedSlideshow {
     /// A card's picture: the card drawn over photo `index`, blurred, or a colour; nil without a card.
     /// - Throws: ``RenderError/photo(_:)`` when the photo cannot be decoded,
-    ///   ``RenderError/invalid(_:)`` when the text cannot be drawn.
+    ///   ``RenderError/text(_:)`` when the text cannot be drawn.
     func cardPicture(_ card: TitleCard?, photo index: Int) throws(RenderError) -> PixelBuffer? {
         guard let card, slideshow.text.cardSeconds.isFinite, slideshow.text.cardSeconds * Double(slideshow.video.framesPerSecond) >= 0.5 else { return nil }
         let size = slideshow.video.size
@@ -140,7 +140,7 @@ extension PreparedSlideshow {
         do throws(TextError) {
             return try TextRenderer(style: slideshow.text.style).draw(card, over: background)
         } catch {
-            throw .invalid(error.description)
+            throw .text(error)
         }
     }
 }

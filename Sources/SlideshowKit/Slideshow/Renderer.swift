@@ -7,6 +7,8 @@ import SlideshowSupport
 import SlideshowVideo
 import SlideshowWriter
 import SlideshowMix
+import SlideshowFormats
+import SlideshowText
 
 /// Drives the asset writer for one slideshow: prepares slides ahead, appends one buffer per
 /// photo at its presentation time from the input's ready-for-more-data loop, and ends the
@@ -32,12 +34,74 @@ struct Renderer {
     /// 16% with one).
     static let budget = workers + 1
 
+    /// The title cards' pictures and their frames, around the photos'.
+    struct Cards: Sendable {
+        var opening: PixelBuffer?
+        var closing: PixelBuffer?
+        var openingFrames: Int
+        var closingFrames: Int
+    }
+
+    /// The pictures the writer takes, in order, and where each one starts.
+    struct Pictures {
+        var feed: any FrameFeed
+        /// For each picture: its first frame, and how many photos are done once it is appended.
+        var steps: [(frame: Int, photosDone: Int)]
+        /// What the clips' readers noticed, once the pictures are all made.
+        var clipWarnings: @Sendable () -> [ClipWarning]
+    }
+
+    /// The render, step by step: the encoder's settings, the cards, the writer and its inputs,
+    /// the soundtrack (measured first when a loudness is asked for), the pictures, the feed
+    /// loop, the result. The task's cancellation is checked between the steps; once the writer
+    /// has started, a cancel stops the feed loop at its next picture and removes the file.
     func run() async throws(RenderError) -> RenderResult {
-        let timeline = prepared.timeline
-        let plan = prepared.plan
+        try Slideshow.checkCancelled()
+        let settings = encoderSettings()
+        // The photos' warnings this render finds (validation's are in its warnings already).
+        let photoLog = PhotoWarningLog(seen: prepared.photoWarnings)
+        let cards = try await Slideshow.offPool(photoWarnings: photoLog) { () throws(RenderError) in try makeCards() }
+        // Every frame of the video, cards included: the end of the session and of the sound.
+        let frameCount = cards.openingFrames + prepared.timeline.frameCount + cards.closingFrames
+        let endTime = MediaTime(value: Int64(frameCount), timescale: Int32(prepared.timeline.framesPerSecond))
+        let writer = try makeWriter(settings: settings)
+        let builder = try makeBuilder(writer: writer, photoWarnings: photoLog)
+        let input = AssetWriterInput(settings: settings)
+        let adaptor = PixelBufferAdaptor(assetWriterInput: input)
+        writer.add(input)
+        // The soundtrack (measured first when a loudness is asked for), on its own input.
+        let (soundtrack, loudness) = try await Slideshow.offPool { () throws(RenderError) in
+            try prepareSoundtrack(frameCount: frameCount, framesPerSecond: prepared.timeline.framesPerSecond)
+        }
+        if let soundtrack { writer.add(soundtrack.input) }
+        try Slideshow.checkCancelled()
+        // The first photos decode while the encoder opens and the header is written.
+        let pictures = makePictures(builder: builder, cards: cards)
+        let slides = pictures.feed
+        input.bufferConsumed = { slides.release() }
+        slides.start()
+        do {
+            try await writer.beginWriting()
+        } catch {
+            slides.cancel()
+            throw .output(error)
+        }
+        writer.startSession(atSourceTime: .zero)
+        try await feed(pictures, to: adaptor, input: input, writer: writer, soundtrack: soundtrack, endTime: endTime)
+        try prepared.writeSubtitleFile()
+        let shortfall = loudness?.shortfall.map { RenderWarning(kind: .loudness, path: slideshow.soundtrack?.path, message: $0) }
+        return result(frameCount: frameCount, endTime: endTime, settings: settings, cards: cards, loudness: loudness,
+                      warnings: photoLog.warnings.map(RenderWarning.init) + prepared.textWarnings.map(RenderWarning.init)
+                        + (soundtrack?.warnings ?? []).map(RenderWarning.init) + [shortfall].compactMap { $0 }
+                        + pictures.clipWarnings().map(RenderWarning.init))
+    }
+
+    /// The show's encoder settings: composed-frame options only when frames are composed, and
+    /// one encoder (no motion runs) when a large clip's decoder needs the memory.
+    private func encoderSettings() -> VideoSettings {
         var settings = slideshow.video
         // A show of cuts gives x264 only IDRs: none of the composed frames' options apply.
-        settings.composesFrames = !plan.isHoldsOnly
+        settings.composesFrames = !prepared.plan.isHoldsOnly
         // A clip whose decoder runs on one thread for memory (4K and up) keeps one encoder:
         // its pictures and a motion encoder's lookahead would not both fit in 300 MB.
         settings.motionRuns = !prepared.photos.contains { photo in
@@ -45,97 +109,116 @@ struct Renderer {
                 clip.map { ClipReader.isLarge(codedPixels: $0.codedSize.width * $0.codedSize.height) } ?? false
             }
         }
-        // The opening card, before the photos: drawn now, shown from frame 0; the closing one after them.
-        let card = try prepared.cardPicture(prepared.openingCard, photo: 0)
-        let cardFrames = card == nil ? 0 : slideshow.openingCardFrames
+        return settings
+    }
+
+    /// The opening card, before the photos: drawn now, shown from frame 0; the closing one
+    /// after them. A card over a blurred photo decodes that photo: on a pool thread.
+    private func makeCards() throws(RenderError) -> Cards {
+        let opening = try prepared.cardPicture(prepared.openingCard, photo: 0)
         let closing = try prepared.cardPicture(prepared.closingCard, photo: slideshow.photos.count - 1)
-        let closingFrames = closing == nil ? 0 : slideshow.closingCardFrames
-        let endTime = MediaTime(value: Int64(timeline.frameCount + cardFrames + closingFrames), timescale: Int32(timeline.framesPerSecond))
-        let writer: AssetWriter
+        return Cards(opening: opening, closing: closing,
+                     openingFrames: opening == nil ? 0 : slideshow.openingCardFrames,
+                     closingFrames: closing == nil ? 0 : slideshow.closingCardFrames)
+    }
+
+    private func makeWriter(settings: VideoSettings) throws(RenderError) -> AssetWriter {
         do {
-            writer = try AssetWriter(outputPath: slideshow.output, settings: settings, overwrite: slideshow.overwrite)
+            return try AssetWriter(outputPath: slideshow.output, settings: settings, overwrite: slideshow.overwrite)
         } catch {
             throw .output(error)
         }
+    }
+
+    /// What makes each slide, with the captions' painter when they are burnt in; the movie's
+    /// creation time and title set on the writer.
+    private func makeBuilder(writer: AssetWriter, photoWarnings: PhotoWarningLog) throws(RenderError) -> SlideBuilder {
         // The capture dates, from the headers read during validation: the earliest the MP4 can
         // hold is the file's creation time, and each is its slide's imprint.
         var builder = SlideBuilder(slideshow: slideshow, captureDates: prepared.photos.map(\.captureDate))
         builder.items = prepared.photos
-        do {
-            if slideshow.text.burnIn {
+        builder.photoWarnings = photoWarnings
+        if slideshow.text.burnIn {
+            do throws(TextError) {
                 builder.captions = try CaptionPainter(captions: prepared.captions, style: slideshow.text.style)
+            } catch {
+                throw .text(error)
             }
-        } catch {
-            throw .invalid(error.description)
         }
-        writer.metadata = MovieMetadata(creationTime: MovieMetadata.creationTime(of: slideshow.photos, dates: builder.captureDates),
-                                        title: slideshow.title)
+        let creationTime = PhotoWarnings.collecting(into: photoWarnings) {
+            MovieMetadata.creationTime(of: slideshow.photos, dates: builder.captureDates)
+        }
+        writer.metadata = MovieMetadata(creationTime: creationTime, title: slideshow.title)
         writer.metadata.subtitles = prepared.subtitleTrack
-        let input = AssetWriterInput(settings: settings)
-        let adaptor = PixelBufferAdaptor(assetWriterInput: input)
-        writer.add(input)
-        // The soundtrack (measured first when a loudness is asked for), on its own input.
-        let (soundtrack, loudness) = try prepareSoundtrack(frameCount: timeline.frameCount + cardFrames + closingFrames, framesPerSecond: timeline.framesPerSecond)
-        if let soundtrack { writer.add(soundtrack.input) }
-        // The first photos decode while the encoder opens and the header is written.
-        // The plan's pictures: one per photo, held, when nothing is composed (written exactly as
-        // a show without transitions always was); otherwise holds and composed frames in order.
-        var slides: any FrameFeed
-        var showSteps: [(frame: Int, photosDone: Int)]
-        // What the clips' readers noticed, once the pictures are all made.
-        var clipWarnings: @Sendable () -> [String] = { [] }
+        return builder
+    }
+
+    /// The plan's pictures: one per photo, held, when nothing is composed (written exactly as
+    /// a show without transitions always was); otherwise holds and composed frames in order;
+    /// the cards around them.
+    private func makePictures(builder: SlideBuilder, cards: Cards) -> Pictures {
+        let timeline = prepared.timeline
+        let plan = prepared.plan
+        var pictures: Pictures
         if plan.isHoldsOnly {
-            slides = SlidePreparer(builder: builder, workers: Self.workers, budget: Self.budget)
-            showSteps = (0..<timeline.photoCount).map { (timeline.frames(ofPhoto: $0).lowerBound, $0 + 1) }
+            pictures = Pictures(feed: SlidePreparer(builder: builder, workers: Self.workers, budget: Self.budget),
+                                steps: (0..<timeline.photoCount).map { (timeline.frames(ofPhoto: $0).lowerBound, $0 + 1) },
+                                clipWarnings: { [] })
         } else {
             let composer = FrameComposer(builder: builder, plan: plan)
-            slides = composer
-            clipWarnings = { composer.warnings }
             var done = 0
-            showSteps = composer.steps.map { step in
+            let steps = composer.steps.map { step in
                 while done < timeline.photoCount && plan.span(ofPhoto: done).upperBound <= step.frame + 1 { done += 1 }
                 return (step.frame, done)
             }
+            pictures = Pictures(feed: composer, steps: steps, clipWarnings: { composer.warnings })
         }
-        if card != nil || closing != nil {
-            slides = CardFeed(opening: card, closing: closing, inner: slides, innerCount: showSteps.count)
-            showSteps = (card == nil ? [] : [(0, 0)]) + showSteps.map { ($0.frame + cardFrames, $0.photosDone) }
-                + (closing == nil ? [] : [(cardFrames + timeline.frameCount, timeline.photoCount)])
+        if cards.opening != nil || cards.closing != nil {
+            pictures.feed = CardFeed(opening: cards.opening, closing: cards.closing, inner: pictures.feed, innerCount: pictures.steps.count)
+            pictures.steps = (cards.opening == nil ? [] : [(0, 0)]) + pictures.steps.map { ($0.frame + cards.openingFrames, $0.photosDone) }
+                + (cards.closing == nil ? [] : [(cards.openingFrames + timeline.frameCount, timeline.photoCount)])
         }
-        let steps = showSteps
-        let feedSlides = slides
-        input.bufferConsumed = { feedSlides.release() }
-        feedSlides.start()
-        do {
-            try writer.startWriting()
-        } catch {
-            feedSlides.cancel()
-            throw .output(error)
-        }
-        writer.startSession(atSourceTime: .zero)
+        return pictures
+    }
 
-        let feed = DispatchQueue(label: "slideshow.feed")
+    /// The feed loop: each picture appended at its time from the input's ready-for-more-data
+    /// loop, the sound's own loop beside it, then the session ended and the file finished. A
+    /// cancel stops both loops before their next append and removes the file.
+    private func feed(_ pictures: Pictures, to adaptor: PixelBufferAdaptor, input: AssetWriterInput, writer: AssetWriter,
+                      soundtrack: SoundtrackFeed?, endTime: MediaTime) async throws(RenderError) {
+        let queue = DispatchQueue(label: "slideshow.feed")
         let outcome = Mutex<RenderError?>(nil)
         let progress = self.progress
+        let slides = pictures.feed
+        let steps = pictures.steps
         let total = steps.count
-        let photoTotal = timeline.photoCount
-        let fps = Int32(timeline.framesPerSecond)
+        let photoTotal = prepared.timeline.photoCount
+        let fps = Int32(prepared.timeline.framesPerSecond)
+        let output = slideshow.output
+        let probe = ReadProbe.current
+        let cancelled = Cancellation()
 
         let finished: Result<Void, WriterError> = await withTaskCancellationHandler {
             // The sound's own ready-for-more-data loop runs beside the pictures'; a sound that
             // fails stops the pictures too.
             async let soundEnded: Bool = soundtrack?.run(onFailure: {
-                feedSlides.cancel()
+                slides.cancel()
                 writer.cancelWriting()
             }) ?? true
-            let step = await input.feed(on: feed) { index in
+            let step = await input.feed(on: queue) { index in
                 guard index < total else { return .finished }
-                switch feedSlides.take(index) {
+                guard !cancelled.cancelled else {
+                    probe?.feedStops.add(1, ordering: .relaxed)
+                    slides.cancel()
+                    return .stopped
+                }
+                switch slides.take(index) {
                 case .success(let slide):
                     guard adaptor.append(slide, withPresentationTime: MediaTime(value: Int64(steps[index].frame), timescale: fps)) else {
-                        feedSlides.cancel()
+                        slides.cancel()
                         return .stopped
                     }
+                    probe?.framesAppended.add(1, ordering: .relaxed)
                     if index + 1 == total || steps[index + 1].photosDone != steps[index].photosDone {
                         progress?(RenderProgress(completedPhotos: index + 1 == total ? photoTotal : steps[index].photosDone, totalPhotos: photoTotal))
                     }
@@ -148,17 +231,18 @@ struct Renderer {
             }
             guard step == .finished else {
                 _ = await soundEnded
-                return .failure(writer.error ?? WriterError(path: slideshow.output, kind: .cancelled, reason: "cancelled"))
+                return .failure(writer.error ?? WriterError(path: output, kind: .cancelled, reason: "cancelled"))
             }
             writer.endSession(atSourceTime: endTime)
             guard await soundEnded else {
-                return .failure(writer.error ?? WriterError(path: slideshow.output, kind: .cancelled, reason: "cancelled"))
+                return .failure(writer.error ?? WriterError(path: output, kind: .cancelled, reason: "cancelled"))
             }
             return await withCheckedContinuation { continuation in
                 writer.finishWriting { continuation.resume(returning: $0) }
             }
         } onCancel: {
-            feedSlides.cancel()
+            cancelled.cancel()
+            slides.cancel()
             writer.cancelWriting()
         }
 
@@ -172,18 +256,23 @@ struct Renderer {
         case .failure(let error):
             throw .output(error)
         }
-        try prepared.writeSubtitleFile()
+    }
+
+    /// What was written, from the file's size and the plan.
+    private func result(frameCount: Int, endTime: MediaTime, settings: VideoSettings, cards: Cards,
+                        loudness: LoudnessReport?, warnings: [RenderWarning]) -> RenderResult {
+        let timeline = prepared.timeline
         // stat, not lstat: an output that is a symbolic link was written through.
         var written = stat()
         let bytes = PathBytes.withCString(slideshow.output, { stat($0, &written) }) == 0 ? Int(written.st_size) : 0
         return RenderResult(
-            output: slideshow.output, duration: endTime, frames: timeline.frameCount + cardFrames + closingFrames, size: settings.size,
+            output: slideshow.output, duration: endTime, frames: frameCount, size: settings.size,
             framesPerSecond: settings.framesPerSecond, look: slideshow.look.name, bytes: bytes,
             seconds: (ContinuousClock.now - started).seconds,
             loudness: loudness,
-            warnings: prepared.warnings + prepared.textWarnings.map(\.description) + (soundtrack?.warnings ?? []) + [loudness?.shortfall].compactMap { $0 } + clipWarnings(),
+            warnings: prepared.warnings + warnings,
             photos: slideshow.photos.map(\.path),
-            photoStarts: (0..<timeline.photoCount).map { MediaTime(value: Int64(cardFrames + timeline.frames(ofPhoto: $0).lowerBound), timescale: Int32(timeline.framesPerSecond)) },
+            photoStarts: (0..<timeline.photoCount).map { MediaTime(value: Int64(cards.openingFrames + timeline.frames(ofPhoto: $0).lowerBound), timescale: Int32(timeline.framesPerSecond)) },
             beats: prepared.beats)
     }
 

@@ -134,13 +134,13 @@ extension Slideshow {
     /// The font checked before anything is rendered, when text may be drawn or a font was
     /// chosen: a font file that cannot be read is refused, naming it.
     /// - Returns: warnings, e.g. an unknown family that falls back to the default.
-    /// - Throws: ``RenderError/invalid(_:)`` naming the font file.
+    /// - Throws: ``RenderError/text(_:)`` naming the font file.
     func checkFont() throws(RenderError) -> [TextWarning] {
         guard text.mayDrawText || text.style.font != .family(TextStyle.defaultFamily) else { return [] }
         do {
             return try text.style.check()
         } catch {
-            throw .invalid(error.description)
+            throw .text(error)
         }
     }
 }

@@ -5,6 +5,7 @@ import SlideshowPixels
 import SlideshowPlan
 import SlideshowText
 import SlideshowFormats
+import SlideshowSupport
 
 /// Builds one photo of a render into what the writer or the compositor takes: the one slide
 /// chain that the held-frame path (``SlidePreparer``) and the composer (``FrameComposer``)
@@ -24,11 +25,19 @@ struct SlideBuilder: Sendable {
     /// Each item's header from validation (a clip's probe, a motion photo's video); empty
     /// when the show has no clips.
     var items: [PhotoInfo] = []
+    /// The render's photo warnings, bound on whichever thread decodes a photo.
+    var photoWarnings: PhotoWarningLog? = nil
+    /// The render's ``ReadProbe`` (tests), bound there too.
+    var probe: ReadProbe? = ReadProbe.current
 
     /// Photo `index` as a still slide at the frame's size: decoded, fitted, the look, the
     /// backdrop and the date imprint.
     /// - Throws: ``PhotoError`` for a photo that cannot be decoded.
     func still(_ index: Int) throws(PhotoError) -> PixelBuffer {
+        try onDecodingThread { () throws(PhotoError) in try makeStill(index) }
+    }
+
+    private func makeStill(_ index: Int) throws(PhotoError) -> PixelBuffer {
         var buffer = try ImageManager().requestImage(
             for: slideshow.photos[index], targetSize: slideshow.video.size,
             contentMode: slideshow.contentMode, background: slideshow.background, framing: slideshow.framing)
@@ -45,7 +54,23 @@ struct SlideBuilder: Sendable {
     /// in view along the path, and its backdrop.
     /// - Throws: ``PhotoError`` for a photo that cannot be decoded.
     func photo(_ index: Int, motion path: MotionPath?) throws(PhotoError) -> ComposedPhoto {
-        guard let path else { return .still(try still(index)) }
+        try onDecodingThread { () throws(PhotoError) in try makePhoto(index, motion: path) }
+    }
+
+    /// `body` with the render's photo warnings and probe bound: a slide is made on a
+    /// preparer's or the composer's thread, where the render's task-locals are not.
+    private func onDecodingThread<T>(_ body: () throws(PhotoError) -> T) throws(PhotoError) -> T {
+        try ReadProbe.$current.withValue(probe) { () -> Result<T, PhotoError> in
+            do throws(PhotoError) {
+                return .success(try PhotoWarnings.collecting(into: photoWarnings, body))
+            } catch {
+                return .failure(error)
+            }
+        }.get()
+    }
+
+    private func makePhoto(_ index: Int, motion path: MotionPath?) throws(PhotoError) -> ComposedPhoto {
+        guard let path else { return .still(try makeStill(index)) }
         let photo = slideshow.photos[index]
         var (source, content, focus) = try ImageManager().requestMovingSource(
             for: photo, frameSize: slideshow.video.size, contentMode: slideshow.contentMode,

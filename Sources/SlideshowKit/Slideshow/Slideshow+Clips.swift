@@ -24,13 +24,13 @@ extension Slideshow {
     /// the photo's otherwise (a GIF, a PDF, a file of no known kind).
     /// - Returns: the header, and one line per motion photo whose video cannot be played (its still is shown).
     /// - Throws: ``RenderError/photo(_:)`` or ``RenderError/clip(_:)``.
-    static func inspectItem(_ photo: Photo, motionPhotos: MotionPhotoPlayback) throws(RenderError) -> (info: PhotoInfo, warnings: [String]) {
+    static func inspectItem(_ photo: Photo, motionPhotos: MotionPhotoPlayback) throws(RenderError) -> (info: PhotoInfo, warnings: [RenderWarning]) {
         do throws(PhotoError) {
             var info = try ImageManager().inspect(photo)
             guard motionPhotos == .play else { return (info, []) }
             var warnings: [ClipWarning] = []
             info.motionClip = MotionPhoto.clip(for: photo.path, warnings: &warnings)?.info
-            return (info, warnings.map(\.description))
+            return (info, warnings.map(RenderWarning.init))
         } catch where error.kind == .notAnImage || error.kind == .tooLarge {
             // Not an image, or a file larger than a photo may be (a long clip is): a clip?
             let photoError = error

@@ -175,8 +175,9 @@ extension Slideshow {
 
     /// The frame plan the settings give, every item laid out as a photo (nothing is read but
     /// the music, when the show follows it); a render's is ``PreparedSlideshow/plan``.
-    /// - Throws: ``RenderError/invalid(_:)`` when the settings, the length, the transitions,
-    ///   fades or motion cannot make one, `.audio` when a length that follows the soundtrack
+    /// - Throws: ``RenderError/settings(_:)`` for a setting that breaks a rule,
+    ///   ``RenderError/invalid(_:)`` when the length, the transitions, fades or motion cannot
+    ///   make one, `.audio` when a length that follows the soundtrack
     ///   cannot be read.
     func framePlan() throws(RenderError) -> FramePlan {
         try layout().plan
@@ -187,7 +188,7 @@ extension Slideshow {
         do {
             try checkSettings()
         } catch {
-            throw .invalid(error.description)
+            throw .settings(error)
         }
         var musicLength: Double? = nil
         if case .soundtrack = length, let soundtrack {
@@ -229,7 +230,7 @@ extension Slideshow {
             do {
                 try checkFits(seconds: timeline.endTime.seconds, photoCount: photos.count)
             } catch {
-                throw .invalid(error.description)
+                throw .settings(error)
             }
         }
         let count = photos.count

@@ -153,8 +153,10 @@ public struct RenderResult: Sendable, Hashable {
     public var seconds: Double
     /// The soundtrack's loudness before and after its gain, when a loudness was asked for.
     public var loudness: LoudnessReport? = nil
-    /// Problems that did not stop the render, one line each (damaged audio packets skipped).
-    public var warnings: [String] = []
+    /// Problems that did not stop the render, each with its kind and file: validation's
+    /// (``PreparedSlideshow/warnings``), then the photos' found decoding, the text's, the
+    /// sound's (damaged audio packets skipped), the loudness not reached, the clips'.
+    public var warnings: [RenderWarning] = []
     /// The photos' paths, in the order they played (``Slideshow/order`` applied).
     public var photos: [String] = []
     /// When each photo first appears (its first frame, a transition's centre), in play order.
@@ -168,7 +170,13 @@ public struct RenderResult: Sendable, Hashable {
 
 /// Why a render failed. Each case names the file at fault and says why, in one line.
 public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The settings, the length or the output path cannot make this video.
+    /// A setting breaks one of the show's rules (``Slideshow/checkSettings()``): the setting at
+    /// fault and why, for a program to name it in its own words (the command line's options).
+    case settings(OptionError)
+    /// The text cannot be drawn: a font file that cannot be read, Cairo or Pango failing.
+    case text(TextError)
+    /// The length cannot make this video (no frames for the photos, too many), or a file the
+    /// show writes is one it reads or another it writes.
     case invalid(String)
     /// A photo cannot be read.
     case photo(PhotoError)
@@ -188,6 +196,8 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
     /// One line: control characters in paths and reasons are escaped (``Message/oneLine(_:)``).
     public var description: String {
         switch self {
+        case .settings(let error): error.description
+        case .text(let error): Message.oneLine(error.description)
         case .invalid(let reason): Message.oneLine(reason)
         case .photo(let error): Message.oneLine(error.description)
         case .clip(let error): Message.oneLine(error.description)

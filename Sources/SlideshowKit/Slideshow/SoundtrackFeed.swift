@@ -30,8 +30,10 @@ final class SoundtrackFeed: @unchecked Sendable {
     /// Why the sound stopped, if it failed.
     var error: AudioError? { failure.withLock { $0 } }
 
-    /// Warnings from the decoder, once the feed is done.
-    var warnings: [String] { queue.sync { stream.warnings } }
+    /// Warnings from the decoder, once the feed is done (copied from the stream on its queue
+    /// as the loop ends, so that reading them waits for nothing).
+    var warnings: [SoundWarning] { ended.withLock { $0 } }
+    private let ended = Mutex<[SoundWarning]>([])
 
     /// Runs the loop until the sound is all appended (true), or the writer stopped or the
     /// sound failed (false; ``error`` says why when the sound failed, and `onFailure` ran).
@@ -55,16 +57,19 @@ final class SoundtrackFeed: @unchecked Sendable {
                     chunk = try stream.next(maxFrames: Self.chunkFrames)
                 } catch {
                     failure.withLock { $0 = error }
+                    ended.withLock { $0 = stream.warnings }
                     failed()
                     return
                 }
                 guard let chunk else {
+                    ended.withLock { $0 = stream.warnings }
                     input.markAsFinished()
                     done()
                     return
                 }
                 guard input.append(AudioSampleBuffer(samples: chunk)) else {
                     stopped.withLock { $0 = true }
+                    ended.withLock { $0 = stream.warnings }
                     input.markAsFinished()
                     done()
                     return
