@@ -177,6 +177,8 @@ extension VideoSettings {
     ///   8% fewer bytes on R3's frames at the same SSIM (3.93 against 4.28 Mbit/s at CRF 18,
     ///   SSIM 0.98407), for 27% more of x264's time; `subme=9` bought 2% for 21%, `me=umh`
     ///   and `ref=5` nothing;
+    /// - B-frames coded in whole macroblocks (``motionPartitions``: the preset's partitions less
+    ///   `b8x8`), which OpenH264 mispredicts;
     /// - the rest as the stills encoder (sliced threads, no scene cuts), ``H264Encoder/pFrameOptions``
     ///   on the P frames, and `sps-id=1`: parameter sets beside the stills encoder's, both in
     ///   the file's `avcC`.
@@ -186,7 +188,32 @@ extension VideoSettings {
     /// syntax, e.g. medium's `mixed-refs=1`).
     package func motionX264Parameters(pFrameOptions: String) -> String {
         "bframes=\(H264Encoder.motionBFrames):b-pyramid=none:threads=\(H264Encoder.threads):rc-lookahead=6:mbtree=1:psy=0:trellis=2"
-            + ":scenecut=0:sliced-threads=1:\(pFrameOptions):sps-id=1"
+            + ":scenecut=0:sliced-threads=1:\(pFrameOptions)" + (motionPartitions.map { ":partitions=\($0)" } ?? "") + ":sps-id=1"
+    }
+
+    /// The motion encoder's macroblock partitions: the preset's, less the B-frames' sub-16x16
+    /// ones (`b8x8`, under which x264 also tries 16x8 and 8x16); nil where the preset has none
+    /// (`ultrafast`, `superfast`). x264's presets: `p8x8,b8x8,i8x8,i4x4` from `veryfast` to
+    /// `slow`, `p4x4` added from `slower` on.
+    ///
+    /// OpenH264 (2.3.1, Debian 12's: GStreamer's `openh264dec`; Firefox's WebRTC decoder)
+    /// mispredicts them: a bi-predicted 16x8 or 8x16 partition comes out as its list-1
+    /// prediction alone and the second partition's lands 8 pixels off (`GetInterBPred`), and
+    /// B_8x8 blocks went wrong too. On the clip show of the second-decoder tests every B-frame
+    /// of the run differed from FFmpeg's decode (45–68 dB, samples up to 20 apart; 35 dB in one
+    /// CI run). Without `b8x8`, every I and P frame of a run decodes bit-exact and B-frames
+    /// within a step of the deblocking filter (OpenH264's boundary strength inside direct
+    /// macroblocks whose 8x8 blocks move apart). It costs nothing measurable: R2 at 1080p
+    /// 2,555,950 bytes against 2,556,266 with SSIM 0.991924 both, R3 4,735,117 against 4,737,890
+    /// with SSIM 0.983924 against 0.983933. `direct=none` as well would make B-frames bit-exact,
+    /// but costs 6.4% on R2 (2,719,995 bytes) and 20% on R3 (5,682,920): B_Skip and direct
+    /// macroblocks carry dissolves and zooms.
+    var motionPartitions: String? {
+        switch preset {
+        case "ultrafast", "superfast": nil
+        case "slower", "veryslow", "placebo": "p8x8,p4x4,i8x8,i4x4"
+        default: "p8x8,i8x8,i4x4"
+        }
     }
 
     /// The CRF of motion runs: two below ``crf`` (at least 1). With mb-tree x264 lowers the

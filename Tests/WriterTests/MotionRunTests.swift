@@ -146,10 +146,16 @@ struct MotionRunTests {
         for frame in 9..<12 { #expect(moving[frame] == moving[8], "frame \(frame)") }
     }
 
-    @Test("the motion encoder's settings: B-frames that are not references, mb-tree over 6 frames, no psy, trellis in every decision, its own SPS id, CRF 2 below")
+    @Test("the motion encoder's settings: B-frames that are not references nor split below 16x16, mb-tree over 6 frames, no psy, trellis in every decision, its own SPS id, CRF 2 below")
     func motionSettings() {
         let settings = VideoSettings(crf: 23)
-        #expect(settings.motionX264Parameters == "bframes=3:b-pyramid=none:threads=2:rc-lookahead=6:mbtree=1:psy=0:trellis=2:scenecut=0:sliced-threads=1:mixed-refs=0:sps-id=1")
+        #expect(settings.motionX264Parameters == "bframes=3:b-pyramid=none:threads=2:rc-lookahead=6:mbtree=1:psy=0:trellis=2:scenecut=0:sliced-threads=1:mixed-refs=0:partitions=p8x8,i8x8,i4x4:sps-id=1")
+        // The preset's partitions less b8x8 (x264's presets: none at ultrafast, intra ones at
+        // superfast, p4x4 added from slower on).
+        let partitions = VideoSettings.presets.map { VideoSettings(preset: $0).motionPartitions ?? "-" }
+        #expect(partitions == ["-", "-", "p8x8,i8x8,i4x4", "p8x8,i8x8,i4x4", "p8x8,i8x8,i4x4", "p8x8,i8x8,i4x4", "p8x8,i8x8,i4x4",
+                               "p8x8,p4x4,i8x8,i4x4", "p8x8,p4x4,i8x8,i4x4", "p8x8,p4x4,i8x8,i4x4"])
+        #expect(!VideoSettings(preset: "ultrafast").motionX264Parameters.contains("partitions"))
         #expect(settings.motionCRF == 21)
         #expect(VideoSettings(crf: 2).motionCRF == 1 && VideoSettings(crf: 1).motionCRF == 1)
     }

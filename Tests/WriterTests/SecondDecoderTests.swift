@@ -43,54 +43,68 @@ enum OpenH264 {
 ///
 /// What is required, frame by frame against FFmpeg's decode of the same file:
 /// - the held pictures and their held frames (the stills encoder's IDRs, the writer's skip
-///   slices) and every frame of a show of cuts: bit-exact;
-/// - each motion run's frames: x264's own slices, which OpenH264 does not decode exactly
-///   (B-frames and weighted prediction round differently) and, at the end of some runs, loses
-///   the run's last frame to the IDR that follows it (it puts out the next picture in its place).
-///   So each run is compared with x264's own encoding of the same frames (the run and the hold
-///   after it, a keyframe where the hold starts, our motion encoder's settings), decoded by
-///   both: a frame OpenH264 loses there (below 40 dB) may be lost in ours; every other frame
-///   is within 6 dB of the lower of 50 dB and x264's own stream's worst other frame (two
-///   encodings of a run differ in which frames are B-frames, so OpenH264's rounding lands on
-///   other frames: 44.8 dB in ours where x264's own went down to 48.3, on the clip show). The
-///   two parameter sets of before failed this at the last frame of every 1-s dissolve (30.8,
-///   35.9 and 37.8 dB against a floor of 44).
+///   slices), every frame of a show of cuts, and every I and P frame of a motion run: bit-exact;
+/// - a run's B-frames: bit-exact, or each sample within 3 of FFmpeg's. The motion encoder codes
+///   its B-frames in whole macroblocks (`VideoSettings.motionPartitions`): OpenH264 2.3.1 puts a
+///   bi-predicted 16x8 or 8x16 partition out as its list-1 prediction alone and the second
+///   partition's 8 pixels off, so that before, every B-frame of the clip show's run differed
+///   (45–68 dB, samples up to 20 apart). The suite then compared each run with x264's own
+///   encoding of the same frames (within 6 dB of its worst), which OpenH264 got wrong in other
+///   places, by chance more or less: it flaked (a CI run had 35 dB against a floor of 42).
+///   What is left is OpenH264's boundary strength inside direct-predicted macroblocks whose
+///   8x8 blocks move apart (no B-frame differs with deblocking off, or without direct
+///   macroblocks). Whatever strength below 4 it picks there, the filter moves a sample by at
+///   most tC: tC0 + 2 in luma, tC0 + 1 in chroma, and tC0 is at most 1 for quantisers up to 32
+///   with `stillimage`'s deblocking offsets (the B-frames here: 26 at most, CRF 18), so 3.
+///   B-frames are no references: nothing carries it on. Measured here: 1 at most, in 2 to 14
+///   samples of 4 of the clip run's 22 B-frames, none in the dissolves and the zoom show (2 at
+///   most on R3 at 1080p; 4 in chroma on a 640x360 `veryfast` show at higher quantisers);
+/// - except: a frame of a run still waiting to be shown when an IDR comes (the held picture
+///   after the run, or the IDR x264 puts every 250 frames into a longer run: at most 4 frames
+///   before it) may come out of OpenH264 as exactly one of the first pictures of the new
+///   sequence. OpenH264 before 2.4.1 reuses such a picture's buffer when an IDR starts a new
+///   sequence (fixed upstream: "Fix glitches that sometimes happen near the scene changes"):
+///   the clip show's last run frame came out as the photo after it, a 640x360 circle-open
+///   show's second-last (a P frame shown after the B-frames before it) so, and R3 at 1080p lost
+///   frame 249 to frame 254, the P frame decoded after x264's IDR at 250. x264's own streams
+///   lose them too; an end-of-sequence NAL unit before the IDR did not keep them.
 @Suite("A second decoder: OpenH264 plays moving shows, clips and cuts as FFmpeg does",
        .enabled(if: OpenH264.launcher != nil && which("ffmpeg") != nil, OpenH264.missing), .serialized)
 struct SecondDecoderTests {
     static let size = Size(width: 320, height: 180)
     static let photos = ["landscape.jpg", "portrait-orient6.jpg", "square.jpg", "landscape.jpg"].map { TestEnvironment.sample($0) }
 
-    /// PSNR of two frames (all planes), 99 when they are the same bytes.
-    static func psnr(_ a: Data, _ b: Data) -> Double {
+    /// The most two frames' samples differ by, all planes (0 when they are the same bytes).
+    static func largestDifference(_ a: Data, _ b: Data) -> Int {
         precondition(a.count == b.count)
-        var total = 0.0
+        var largest = 0
         a.withUnsafeBytes { a in
             b.withUnsafeBytes { b in
-                for index in 0..<a.count {
-                    let difference = Double(Int(a[index]) - Int(b[index]))
-                    total += difference * difference
-                }
+                for index in 0..<a.count { largest = max(largest, abs(Int(a[index]) - Int(b[index]))) }
             }
         }
-        return total == 0 ? 99 : 10 * log10(255 * 255 / (total / Double(a.count)))
+        return largest
     }
 
-    /// The id of the PPS of each frame's first slice, by frame (libavcodec's `trace_headers`).
-    static func ppsIDs(of path: String) throws -> [Int: Int] {
+    /// Each frame's first slice, by frame (libavcodec's `trace_headers`): the id of its PPS and
+    /// its type (`slice_type` mod 5: 0 P, 1 B, 2 I).
+    static func slices(of path: String) throws -> [Int: (pps: Int, type: Int)] {
         let result = try run(try #require(which("ffmpeg")), ["-v", "trace", "-nostdin", "-i", path, "-c", "copy",
                                                              "-bsf:v", "trace_headers", "-f", "null", "-"], timeout: 300)
-        var ids: [Int: Int] = [:], frame: Int?
+        var slices: [Int: (pps: Int, type: Int)] = [:], frame: Int?, type: Int?
+        func value(_ line: Substring) -> Int? { line.split(separator: "=").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
         // The stream's time base at 30 fps is 1/15360: 512 a frame.
         for line in result.stderr.split(separator: "\n") where line.contains("trace_headers") {
             if let range = line.range(of: ", pts ") {
                 frame = Int(line[range.upperBound...].prefix { $0.isNumber || $0 == "-" }).map { $0 / 512 }
-            } else if line.contains(" pic_parameter_set_id "), let frame, ids[frame] == nil,
-                      let value = line.split(separator: "=").last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) {
-                ids[frame] = value
+                type = nil
+            } else if line.contains(" slice_type "), type == nil {
+                type = value(line).map { $0 % 5 }
+            } else if line.contains(" pic_parameter_set_id "), let frame, let type, slices[frame] == nil, let id = value(line) {
+                slices[frame] = (id, type)
             }
         }
-        return ids
+        return slices
     }
 
     /// Renders a show through the library at 320x180, 30 fps.
@@ -101,22 +115,6 @@ struct SecondDecoderTests {
         options.transitionDuration = 1
         options.motion = motion
         _ = try await options.slideshow(photos: items.map { Photo(path: $0) }, output: path).render()
-    }
-
-    /// x264's own encoding of `frames` (I420), with our motion encoder's settings and a keyframe
-    /// (an IDR) at `keyframe`, as an MP4.
-    static func x264Own(_ frames: ArraySlice<Data>, keyframe: Int, folder: TemporaryFolder, name: String) throws -> String {
-        let input = folder.path("\(name).yuv"), output = folder.path("\(name).mp4")
-        try frames.reduce(Data(), +).write(to: URL(fileURLWithPath: input))
-        let settings = VideoSettings(size: size)
-        let parameters = settings.motionX264Parameters.replacingOccurrences(of: ":sps-id=1", with: "")
-        let result = try run(try #require(which("ffmpeg")), [
-            "-v", "error", "-nostdin", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(size.width)x\(size.height)", "-r", "30",
-            "-i", input, "-c:v", "libx264", "-preset", settings.preset, "-tune", settings.tune ?? "film", "-crf", String(settings.motionCRF),
-            "-profile:v", "high", "-forced-idr", "1", "-force_key_frames", "expr:eq(n,\(keyframe))", "-x264-params", parameters, output,
-        ], timeout: 300)
-        guard result.status == 0 else { throw ProbeError.unreadable("ffmpeg (x264): \(result.stderr)") }
-        return output
     }
 
     /// Decodes a show both ways and checks it as the suite's comment says.
@@ -130,34 +128,36 @@ struct SecondDecoderTests {
         // encoder's 1, the skip slices' 2.
         #expect(sets.sps.count == 1)
         #expect(sets.pps == (expectRuns ? [0, 1, 2] : [0, 1]))
-        let ids = expectRuns ? try ppsIDs(of: path) : [:]
-        let inRun = ffmpeg.indices.map { ids[$0] == 1 }
+        let slices = expectRuns ? try slices(of: path) : [:]
+        let inRun = ffmpeg.indices.map { slices[$0]?.pps == 1 }
         #expect(inRun.contains(true) == expectRuns)
 
         for frame in ffmpeg.indices where !inRun[frame] {
-            #expect(ffmpeg[frame] == openH264[frame], "held frame \(frame): \(psnr(ffmpeg[frame], openH264[frame])) dB")
+            #expect(ffmpeg[frame] == openH264[frame], "held frame \(frame): samples up to \(largestDifference(ffmpeg[frame], openH264[frame])) apart")
         }
-        // Each run, from its first frame to the next run's (or the end).
         let starts = ffmpeg.indices.filter { inRun[$0] && ($0 == 0 || !inRun[$0 - 1]) }
-        for (number, start) in starts.enumerated() {
+        for start in starts {
             let end = (start..<ffmpeg.count).first { !inRun[$0] } ?? ffmpeg.count
-            let next = number + 1 < starts.count ? starts[number + 1] : ffmpeg.count
-            let own = try x264Own(ffmpeg[start..<next], keyframe: end - start, folder: folder, name: "run\(number)")
-            let ownFFmpeg = try FrameDecoder.frames(of: own, pixelFormat: "yuv420p", width: size.width, height: size.height)
-            let ownOpenH264 = try OpenH264.frames(of: own, size: size, folder: folder)
-            #expect(ownFFmpeg.count == next - start && ownOpenH264.count == ownFFmpeg.count)
-            guard ownFFmpeg.count == next - start && ownOpenH264.count == ownFFmpeg.count else { continue }
-            let ownPSNR = ownFFmpeg.indices.map { psnr(ownFFmpeg[$0], ownOpenH264[$0]) }
-            let lost = Set(ownPSNR.indices.filter { ownPSNR[$0] < 40 }.map { $0 + start })
-            let floor = min(50, ownPSNR.filter { $0 >= 40 }.min() ?? 99) - 6
-            for frame in start..<end where !lost.contains(frame) {
-                let value = psnr(ffmpeg[frame], openH264[frame])
-                #expect(value >= floor, "run \(start)–\(end - 1), frame \(frame): \(value) dB (x264's own: \(ownPSNR[frame - start]) dB, floor \(floor))")
+            // The runs are what the test is about: x264's B-frames.
+            #expect((start..<end).contains { slices[$0]?.type == 1 }, "run \(start)–\(end - 1) has no B-frame")
+            for frame in start..<end where ffmpeg[frame] != openH264[frame] {
+                // OpenH264 < 2.4.1: a frame still waiting to be shown at an IDR (the held picture
+                // after the run, or x264's own every 250 frames) replaced by a picture of the new
+                // sequence, one of the first decoded.
+                let reach = H264Encoder.motionBFrames + 1
+                if let idr = (frame + 1..<min(ffmpeg.count, frame + 1 + reach)).first(where: { slices[$0]?.type == 2 }),
+                   (idr..<min(ffmpeg.count, idr + 1 + reach)).contains(where: { openH264[frame] == ffmpeg[$0] }) {
+                    continue
+                }
+                let largest = largestDifference(ffmpeg[frame], openH264[frame])
+                let type = slices[frame]?.type ?? -1
+                #expect(type == 1 && largest <= 3,
+                        "run \(start)–\(end - 1), frame \(frame) (slice type \(type)): samples up to \(largest) apart")
             }
         }
     }
 
-    @Test("a show of four photos with 1-s dissolves, and the same with Ken Burns zoom: one SPS; held frames bit-exact, runs as OpenH264 decodes x264's own",
+    @Test("a show of four photos with 1-s dissolves, and the same with Ken Burns zoom: one SPS; held frames and the runs' I and P frames bit-exact, their B-frames within 3",
           arguments: [MotionStyle.none, .zoomIn])
     func moving(motion: MotionStyle) async throws {
         let folder = try TemporaryFolder()
@@ -166,7 +166,7 @@ struct SecondDecoderTests {
         try Self.compare(path, folder: folder, expectRuns: true)
     }
 
-    @Test("a clip between two photos: the clip's frames are a run; held frames bit-exact",
+    @Test("a clip between two photos: the clip's frames are a run; held frames bit-exact, the run as in the moving shows",
           .enabled(if: TestEnvironment.sharedClip("mp4_h264_960x540_noaudio_1s.mp4") != nil, "skipped: ../shared/clips is absent"))
     func clip() async throws {
         let folder = try TemporaryFolder()
