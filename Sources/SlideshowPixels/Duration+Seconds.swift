@@ -1,4 +1,4 @@
-extension Duration {
+package extension Duration {
     /// The duration in seconds, as a `Double`: for reports and benchmarks, never for timing
     /// the media itself (presentation times are rational, ``MediaTime``).
     package var seconds: Double {

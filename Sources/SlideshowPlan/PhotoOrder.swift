@@ -87,7 +87,7 @@ public enum PhotoOrder: String, Sendable, Hashable, CaseIterable {
     /// `007` = `7`, then the shorter spelling first), other text by Unicode scalar values with
     /// letters' case ignored; names equal that way fall back to a plain comparison, so two
     /// different names never compare equal.
-    public static func naturalCompare(_ a: String, _ b: String) -> NaturalOrder {
+    package static func naturalCompare(_ a: String, _ b: String) -> NaturalOrder {
         let x = Array(a.unicodeScalars), y = Array(b.unicodeScalars)
         var i = 0, j = 0
         var zeros = NaturalOrder.orderedSame
@@ -114,7 +114,7 @@ public enum PhotoOrder: String, Sendable, Hashable, CaseIterable {
     }
 
     /// The result of ``naturalCompare(_:_:)``.
-    public enum NaturalOrder: Sendable, Hashable {
+    package enum NaturalOrder: Sendable, Hashable {
         case orderedAscending, orderedSame, orderedDescending
     }
 

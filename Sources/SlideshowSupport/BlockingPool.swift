@@ -1,40 +1,49 @@
 import Foundation
 import Synchronization
 
-/// A few threads of its own for work that blocks: reading headers, decoding a whole song for
-/// its beat or its loudness, opening files. An async caller hands a closure over with
-/// ``run(_:)`` and is resumed when it is done, so the cooperative threads that Swift
+/// Threads of its own for work that blocks: reading headers, decoding a whole song for its
+/// beat or its loudness, opening files and the encoder. An async caller hands a closure over
+/// with ``run(_:)`` and is resumed when it is done, so the cooperative threads that Swift
 /// concurrency runs tasks on (one per core) are never held by a read or a decode: a batch of N
-/// jobs validating at once waits in this pool's queue, not on N of those threads.
+/// jobs validating at once holds N of this pool's threads, not N of those.
 ///
-/// The closures run one per thread, in the order given; a closure must never wait for another
-/// closure of the same pool (no job here waits for a later one, so the queue cannot deadlock).
+/// A closure gets a thread at once: an idle one, or a new one up to ``maximumThreads`` (then it
+/// waits its turn, in order); a thread idle for ``idleSeconds`` ends. So a short job (one
+/// photo's header) never waits behind long ones (songs being analysed) while there is room, as
+/// it would in a small fixed pool, and a process that stops rendering keeps no threads.
+/// Closures must not wait for one another (none does: the queue cannot deadlock).
 /// Cancelling the task that awaits ``run(_:)`` marks the closure's ``Cancellation`` (see
 /// ``Cancellation/isCancelled``), which long loops check to stop early.
 package final class BlockingPool: @unchecked Sendable {
-    // @unchecked: `jobs` and `started` are touched only under `condition`.
+    // @unchecked: `jobs`, `head`, `started` and `idle` are touched only under `condition`.
     private let condition = NSCondition()
     private var jobs: [@Sendable () -> Void] = []
     private var head = 0
     private var started = 0
     private var idle = 0
-    /// The most threads the pool starts; they are started as work comes and never end.
-    package let threads: Int
+    /// The most threads at once.
+    package let maximumThreads: Int
+    /// How long a thread waits for work before it ends.
+    package let idleSeconds: Double
 
-    /// The pool the library's blocking work runs on: one thread per core, at least two (one
-    /// job's header reads do not stall another job's song analysis on a one-core machine).
-    package static let shared = BlockingPool(threads: max(2, ProcessInfo.processInfo.activeProcessorCount))
+    /// The pool the library's blocking work runs on: up to 64 threads. Blocking work is bounded
+    /// by what runs it (a batch's concurrency, a validation's one reader per core), not here.
+    package static let shared = BlockingPool(maximumThreads: 64)
 
-    package init(threads: Int) {
-        precondition(threads > 0)
-        self.threads = threads
+    package init(maximumThreads: Int, idleSeconds: Double = 10) {
+        precondition(maximumThreads > 0)
+        self.maximumThreads = maximumThreads
+        self.idleSeconds = idleSeconds
     }
 
-    /// Queues a closure; a thread runs it as soon as one is free.
+    /// Threads running now (working or idle), for tests.
+    package var threads: Int { condition.withLock { started } }
+
+    /// Queues a closure; a thread runs it at once when one is idle or can be started.
     package func submit(_ job: @escaping @Sendable () -> Void) {
         condition.lock()
         jobs.append(job)
-        let startThread = idle == 0 && started < threads
+        let startThread = jobs.count - head > idle && started < maximumThreads
         if startThread { started += 1 }
         condition.signal()
         condition.unlock()
@@ -48,12 +57,17 @@ package final class BlockingPool: @unchecked Sendable {
     }
 
     private func work() {
+        condition.lock()
         while true {
-            condition.lock()
             while head == jobs.count {
                 idle += 1
-                condition.wait()
+                let woken = condition.wait(until: Date(timeIntervalSinceNow: idleSeconds))
                 idle -= 1
+                if !woken && head == jobs.count {
+                    started -= 1
+                    condition.unlock()
+                    return
+                }
             }
             let job = jobs[head]
             head += 1
@@ -63,6 +77,7 @@ package final class BlockingPool: @unchecked Sendable {
             }
             condition.unlock()
             job()
+            condition.lock()
         }
     }
 

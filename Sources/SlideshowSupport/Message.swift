@@ -1,6 +1,6 @@
 /// Text for messages: every message the library and the tool print goes through ``oneLine(_:)``,
 /// so that a message is always exactly one line, whatever a path or a value holds.
-public enum Message {
+package enum Message {
     /// The text with every control character escaped, so that it prints as one line and
     /// cannot move the cursor or recolour a terminal.
     ///
@@ -9,7 +9,7 @@ public enum Message {
     /// code point in hex. A byte of a path that is not UTF-8 (carried as ``PathBytes``' escape)
     /// prints as `\xFF`. Nothing else changes (a backslash stays one backslash), so escaping an
     /// escaped text changes nothing.
-    public static func oneLine(_ text: String) -> String {
+    package static func oneLine(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count + 8)
@@ -34,14 +34,14 @@ public enum Message {
 
     /// A number of seconds as messages print it: rounded to the millisecond, so that float
     /// noise (`0.010000000000000009`) never shows, e.g. `0.01`, `2.0`, `-1.0`.
-    public static func seconds(_ value: Double) -> String {
+    package static func seconds(_ value: Double) -> String {
         guard value.isFinite else { return "\(value)" }
         return "\((value * 1000).rounded() / 1000)"
     }
 
     /// Whether a path holds a NUL character, which no file's name can: the system would see
     /// only the part before it.
-    public static func hasNUL(_ path: String) -> Bool {
+    package static func hasNUL(_ path: String) -> Bool {
         path.utf8.contains(0)
     }
 

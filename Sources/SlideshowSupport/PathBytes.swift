@@ -13,7 +13,7 @@
 /// Messages print the escapes as `\xFF` (``Message/oneLine(_:)``). A batch manifest is JSON,
 /// whose strings are Unicode: it names such a file with the same convention, the scalar
 /// U+10FF00 + byte (`"bad\uDBFF\uDFFF.jpg"` for `bad\xff.jpg`).
-public enum PathBytes {
+package enum PathBytes {
     /// The first scalar of the escapes: U+10FF00 (+ 0x80 … 0xFF for the bytes that carry them).
     package static let escapeBase: UInt32 = 0x10FF00
 
@@ -24,7 +24,7 @@ public enum PathBytes {
     }
 
     /// A path's bytes as a string: valid UTF-8 as it is, every other byte escaped.
-    public static func string<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String where Bytes.Index == Int {
+    package static func string<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String where Bytes.Index == Int {
         var scalars = String.UnicodeScalarView()
         var index = bytes.startIndex
         while index < bytes.endIndex {
@@ -41,19 +41,19 @@ public enum PathBytes {
     }
 
     /// A NUL-terminated path from the system (`argv`, `readdir`, `realpath`) as a string.
-    public static func string(cString: UnsafePointer<CChar>) -> String {
+    package static func string(cString: UnsafePointer<CChar>) -> String {
         let length = strlenOf(cString)
         return cString.withMemoryRebound(to: UInt8.self, capacity: length) { string(UnsafeBufferPointer(start: $0, count: length)) }
     }
 
     /// The program's arguments (`argv` after the program's name), every byte kept: Swift's
     /// `CommandLine.arguments` turns a byte that is not UTF-8 into U+FFFD.
-    public static var commandLineArguments: [String] {
+    package static var commandLineArguments: [String] {
         (1..<Int(CommandLine.argc)).compactMap { CommandLine.unsafeArgv[$0].map { string(cString: $0) } }
     }
 
     /// The exact bytes a path string stands for.
-    public static func bytes(_ path: String) -> [UInt8] {
+    package static func bytes(_ path: String) -> [UInt8] {
         guard path.unicodeScalars.contains(where: { escapedByte($0) != nil }) else { return Array(path.utf8) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(path.utf8.count)
@@ -64,10 +64,10 @@ public enum PathBytes {
     }
 
     /// How many bytes the path is on the system.
-    public static func byteCount(_ path: String) -> Int { bytes(path).count }
+    package static func byteCount(_ path: String) -> Int { bytes(path).count }
 
     /// Lends a path to a system call as the NUL-terminated bytes it stands for.
-    public static func withCString<Result>(_ path: String, _ body: (UnsafePointer<CChar>) throws -> Result) rethrows -> Result {
+    package static func withCString<Result>(_ path: String, _ body: (UnsafePointer<CChar>) throws -> Result) rethrows -> Result {
         guard path.unicodeScalars.contains(where: { escapedByte($0) != nil }) else { return try path.withCString(body) }
         let terminated = bytes(path).map { CChar(bitPattern: $0) } + [0]
         return try terminated.withUnsafeBufferPointer { try body($0.baseAddress!) }

@@ -67,17 +67,17 @@ public struct TextWarning: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Turns text from anywhere into text that can be drawn safely.
-public enum TextSanitizer {
+package enum TextSanitizer {
     /// At most this many Unicode scalars reach the shaper: far more than three lines hold at any
     /// caption size, so a 10 kB caption costs what a 1 kB one does and is still ellipsised.
-    public static let maximumScalars = 1000
+    package static let maximumScalars = 1000
 
     /// The text with control characters dropped, line breaks and tabs turned into spaces, runs
     /// of white space made one space, ends trimmed, and cut to ``maximumScalars`` (with `…`).
     ///
     /// Control characters are Unicode's C0 and C1 sets and DEL; format characters that shape
     /// text (ZWJ for emoji, the bidi marks) are kept.
-    public static func sanitize(_ text: String) -> String {
+    package static func sanitize(_ text: String) -> String {
         var scalars = String.UnicodeScalarView()
         var pendingSpace = false
         var count = 0
@@ -108,7 +108,7 @@ public enum TextSanitizer {
 
     /// Decodes UTF-8, replacing each maximal invalid sequence with U+FFFD.
     /// - Returns: the text and whether anything was replaced.
-    public static func decode(utf8 bytes: some Collection<UInt8>) -> (text: String, repaired: Bool) {
+    package static func decode(utf8 bytes: some Collection<UInt8>) -> (text: String, repaired: Bool) {
         if let valid = String(validating: bytes, as: UTF8.self) { return (valid, false) }
         return (String(decoding: bytes, as: UTF8.self), true)
     }

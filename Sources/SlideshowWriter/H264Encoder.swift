@@ -136,7 +136,7 @@ package final class H264Encoder {
     }
 }
 
-extension VideoSettings {
+package extension VideoSettings {
     /// The `x264-params` of the stills encoder (``H264Encoder/Role/stills``) for these settings
     /// (the benchmark's floors encode with the same).
     ///

@@ -307,11 +307,11 @@ package final class OutputFile: Sendable {
 /// A program that stops on a signal calls ``removeAll()`` before it exits, so an
 /// interrupted render leaves nothing behind. Moving a finished file into place holds the
 /// same lock, so a signal either finds the temporary file (and removes it) or a complete output.
-public enum UnfinishedOutputs {
+package enum UnfinishedOutputs {
     private static let paths = Mutex<Set<String>>([])
 
     /// Removes every temporary file of a render still under way. Safe to call from any thread.
-    public static func removeAll() {
+    package static func removeAll() {
         paths.withLock { paths in
             for path in paths { _ = PathBytes.withCString(path) { unlink($0) } }
             paths.removeAll()

@@ -32,12 +32,6 @@ private func job(_ photos: [String], _ output: String, _ extra: String = "") -> 
     return #"{"photos": [\#(list)], "output": "\#(output)", "size": "96x64", "duration": 1\#(extra)}"#
 }
 
-/// Writes a JSON-array manifest into a folder.
-private func writeManifest(_ jobs: [String], in folder: TemporaryFolder, name: String = "jobs.json") throws -> String {
-    let path = folder.path(name)
-    try Data("[\n\(jobs.joined(separator: ",\n"))\n]\n".utf8).write(to: URL(fileURLWithPath: path))
-    return path
-}
 
 /// A JPEG header followed by garbage.
 private func writeBrokenPhoto(_ path: String) throws {

@@ -16,11 +16,6 @@ private func longJob(_ output: String) -> String {
     return #"{"photos": [\#(photos)], "output": "\#(output)", "size": "640x480", "duration": 120, "hold": "encode"}"#
 }
 
-private func writeManifest(_ jobs: [String], in folder: TemporaryFolder, name: String = "jobs.json") throws -> String {
-    let path = folder.path(name)
-    try Data("[\n\(jobs.joined(separator: ",\n"))\n]\n".utf8).write(to: URL(fileURLWithPath: path))
-    return path
-}
 
 /// Runs `slideshow` with stdout on a file handle of the test's choosing (`/dev/full`, a pipe).
 private func slideshow(_ arguments: [String], stdout: FileHandle, timeout: Double = 120) throws -> (status: Int32, stderr: String) {

@@ -178,10 +178,10 @@ struct HostileHEIFTests {
 /// A minimal HEIF file built box by box: the boxes ``HEIFBoxes`` reads (`pitm`, `iinf`,
 /// `iref`, `iprp`, `idat`, `iloc`) and nothing else, for item graphs no encoder makes.
 private enum MiniHEIF {
-    static func be16(_ value: Int) -> [UInt8] { [UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
-    static func be32(_ value: Int) -> [UInt8] { be16(value >> 16) + be16(value & 0xFFFF) }
-    static func box(_ type: String, _ payload: [UInt8]) -> [UInt8] { be32(8 + payload.count) + Array(type.utf8) + payload }
-    static func full(_ type: String, version: UInt8 = 0, _ payload: [UInt8]) -> [UInt8] { box(type, [version, 0, 0, 0] + payload) }
+    static func be16(_ value: Int) -> [UInt8] { ISOBox.be16(value) }
+    static func be32(_ value: Int) -> [UInt8] { ISOBox.be32(value) }
+    static func box(_ type: String, _ payload: [UInt8]) -> [UInt8] { ISOBox.box(type, payload) }
+    static func full(_ type: String, version: UInt8 = 0, _ payload: [UInt8]) -> [UInt8] { ISOBox.full(type, version: version, payload) }
 
     /// - Parameters:
     ///   - items: each item's ID, type and `ispe` (width, height), if any.

@@ -110,10 +110,7 @@ struct IOS18HEICTests {
 
 @Suite("HEIF reference patch on a synthetic iref")
 struct HEIFReferencePatchTests {
-    static func box(_ type: String, _ payload: [UInt8]) -> [UInt8] {
-        let size = 8 + payload.count
-        return [UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)] + Array(type.utf8) + payload
-    }
+    static func box(_ type: String, _ payload: [UInt8]) -> [UInt8] { ISOBox.box(type, payload) }
 
     static func infe(_ id: UInt8, _ type: String) -> [UInt8] { box("infe", [2, 0, 0, 0, 0, id, 0, 0] + Array(type.utf8) + [0]) }
 

@@ -296,7 +296,17 @@ struct PhoneFormatTests {
         let header = try WebPHeader(parsing: bytes)
         let blocks = MetadataBlocks.webp(bytes)
         let exif = try #require(blocks.exif)
-        #expect(exif.orientation == .up && !exif.littleEndian && exif.base == 11502)
+        // Where the EXIF chunk's TIFF header is, walked here chunk by chunk (RIFF: fourcc, 32-bit
+        // little-endian size, data padded to an even length), past an `Exif\0\0` prefix if any.
+        var chunk = 12, tiff: Int?
+        while chunk + 8 <= bytes.count, tiff == nil {
+            let size = Int(bytes[chunk + 4]) | Int(bytes[chunk + 5]) << 8 | Int(bytes[chunk + 6]) << 16 | Int(bytes[chunk + 7]) << 24
+            if Array(bytes[chunk..<chunk + 4]) == Array("EXIF".utf8) {
+                tiff = chunk + 8 + (Array(bytes[chunk + 8..<chunk + 14]) == Array("Exif\0\0".utf8) ? 6 : 0)
+            }
+            chunk += 8 + size + size % 2
+        }
+        #expect(exif.orientation == .up && !exif.littleEndian && exif.base == tiff)
         #expect(String(decoding: try #require(blocks.xmp).prefix(9), as: UTF8.self) == "<?xpacket")
         guard case .success(.icc(let profile)) = header.color else {
             Issue.record("no ICC profile: \(header.color)")

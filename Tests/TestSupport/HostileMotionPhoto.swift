@@ -5,9 +5,7 @@ public enum HostileMotionPhoto {
     public static let mp4Start: [UInt8] = box("ftyp", Array("isom".utf8) + [0, 0, 2, 0] + Array("isomiso2mp41".utf8))
 
     /// A box: 32-bit size, type, payload.
-    public static func box(_ type: String, _ payload: [UInt8]) -> [UInt8] {
-        bigEndian(UInt64(8 + payload.count), bytes: 4) + Array(type.utf8) + payload
-    }
+    public static func box(_ type: String, _ payload: [UInt8]) -> [UInt8] { ISOBox.box(type, payload) }
 
     /// A box header with a 64-bit size (`size` 1, then the 8-byte size), and the payload.
     public static func largeBox(_ type: String, size: UInt64, _ payload: [UInt8] = []) -> [UInt8] {

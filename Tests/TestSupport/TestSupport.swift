@@ -310,3 +310,11 @@ public struct SplitMix64: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+/// Writes a JSON-array manifest of `jobs` (each a JSON object's text) into a folder.
+/// - Returns: its path.
+public func writeManifest(_ jobs: [String], in folder: TemporaryFolder, name: String = "jobs.json") throws -> String {
+    let path = folder.path(name)
+    try Data("[\n\(jobs.joined(separator: ",\n"))\n]\n".utf8).write(to: URL(fileURLWithPath: path))
+    return path
+}

@@ -110,11 +110,11 @@ public struct BeatCuts: Sendable, Hashable {
 /// quarter of a beat after its place, else starts where its length puts it.
 ///
 /// Beats are in show time through ``MusicLayout``: after `--audio-start` and across loop seams.
-public enum BeatCutPlanner {
+package enum BeatCutPlanner {
     /// How far a share may move from its even share: 25%.
-    public static let shareTolerance = 0.25
+    package static let shareTolerance = 0.25
     /// How much of a beat a clip's out-point may be trimmed to end on one: a quarter.
-    public static let clipTrim = 0.25
+    package static let clipTrim = 0.25
 
     /// The cuts on the beat, or why they stay even.
     /// - Parameters:
@@ -126,7 +126,7 @@ public enum BeatCutPlanner {
     ///   - clips: for each item, true for a clip (its even share is its length); empty for photos only.
     ///   - grid: the music's beat, or nil when it has none.
     ///   - music: where the music starts and loops under the show.
-    public static func place(frameCount: Int, framesPerSecond: Int, evenCuts: [Int], transitionFrames: [Int] = [],
+    package static func place(frameCount: Int, framesPerSecond: Int, evenCuts: [Int], transitionFrames: [Int] = [],
                              clips: [Bool] = [], grid: BeatGrid?, music: MusicLayout) -> Result<BeatCuts, BeatCutFallback> {
         precondition(frameCount > 0 && framesPerSecond > 0, "a show has frames")
         precondition(transitionFrames.isEmpty || transitionFrames.count == evenCuts.count, "one transition per cut")

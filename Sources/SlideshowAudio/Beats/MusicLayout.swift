@@ -10,19 +10,19 @@ import SlideshowPixels
 ///
 /// With an opening title card the music starts under the card, ``lead`` seconds before the
 /// photos: the beats are given in the photos' time (the card's length earlier than the video's).
-public struct MusicLayout: Sendable, Hashable {
+package struct MusicLayout: Sendable, Hashable {
     /// Seconds into the music at show time 0 (`--audio-start`).
-    public var start: Double
+    package var start: Double
     /// The music's length after ``start`` in seconds when the show outlasts it; nil when the
     /// music outlasts the show.
-    public var passLength: Double?
+    package var passLength: Double?
     /// Whether the music starts again after ``passLength`` (else the rest of the show is silent).
-    public var loops: Bool
+    package var loops: Bool
     /// The overlap of two passes at a seam, in seconds (``Soundtrack/crossfade``, or half the
     /// pass when the pass is shorter than twice that).
-    public var crossfade: Double
+    package var crossfade: Double
     /// Seconds the music plays before the photos' time 0: an opening card's length, else 0.
-    public var lead: Double
+    package var lead: Double
 
     /// Creates a layout.
     /// - Parameters:
@@ -33,7 +33,7 @@ public struct MusicLayout: Sendable, Hashable {
     ///   - crossfade: the overlap at a seam; ``Soundtrack/crossfade`` (0.1 s) by default, capped
     ///     at half the pass as the soundtrack caps it.
     ///   - lead: seconds the music plays before the photos' time 0 (an opening card's length).
-    public init(start: Double = 0, passLength: Double? = nil, loops: Bool = true, crossfade: Double = Soundtrack.crossfade.seconds,
+    package init(start: Double = 0, passLength: Double? = nil, loops: Bool = true, crossfade: Double = Soundtrack.crossfade.seconds,
                 lead: Double = 0) {
         precondition(start.isFinite && start >= 0, "the music starts at 0 s or later")
         precondition(lead.isFinite && lead >= 0, "the music starts with the video or before the photos")
@@ -50,14 +50,14 @@ public struct MusicLayout: Sendable, Hashable {
     ///   - musicLength: the music's whole length in seconds (from the file's start).
     ///   - showLength: the photos' length in seconds.
     ///   - lead: seconds the music plays before the photos (an opening card's length).
-    public init(soundtrack: Soundtrack, musicLength: Double, showLength: Double, lead: Double = 0) {
+    package init(soundtrack: Soundtrack, musicLength: Double, showLength: Double, lead: Double = 0) {
         let pass = musicLength - soundtrack.start
         self.init(start: soundtrack.start, passLength: pass > 0 && pass < showLength + lead ? pass : nil, loops: soundtrack.loops, lead: lead)
     }
 
     /// The video time (from the music's start, before any card) where each pass starts
     /// (`k × (passLength − crossfade)`), for a video `duration` seconds long.
-    public func passStarts(through duration: Double) -> [Double] {
+    package func passStarts(through duration: Double) -> [Double] {
         guard let pass = passLength, loops else { return [0] }
         let step = pass - crossfade
         guard step > 0 else { return [0] }
@@ -68,7 +68,7 @@ public struct MusicLayout: Sendable, Hashable {
     /// order, with their beat index in music time. Only the beats whose index is `offset`
     /// modulo `every` are kept (`every` 2 for every other beat; the index counts in music time,
     /// so every pass keeps the same beats).
-    public func beats(of grid: BeatGrid, every: Int = 1, offset: Int = 0, through duration: Double) -> [(time: Double, index: Int)] {
+    package func beats(of grid: BeatGrid, every: Int = 1, offset: Int = 0, through duration: Double) -> [(time: Double, index: Int)] {
         lead == 0 ? videoBeats(of: grid, every: every, offset: offset, through: duration)
             : videoBeats(of: grid, every: every, offset: offset, through: duration + lead).compactMap {
                 $0.time >= lead ? ($0.time - lead, $0.index) : nil

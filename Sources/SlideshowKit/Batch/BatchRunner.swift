@@ -39,6 +39,10 @@ public struct BatchRunner: Sendable {
     /// stream delivers it: a reader that lags behind (blocked on a full pipe) can still tell
     /// at any moment how many jobs have ended.
     public var onFinish: (@Sendable (BatchResult) -> Void)?
+    /// Called with a job's progress the moment its render reports it (from the render's feed
+    /// thread, before the stream delivers the event): a program can act on it at once, e.g.
+    /// cancel the batch at a given point.
+    public var onProgress: (@Sendable (_ index: Int, RenderProgress) -> Void)?
     /// Stops the batch from outside its stream, which goes on to report the stopped jobs and
     /// ends once they have stopped (see ``BatchCancellation``).
     public var cancellation: BatchCancellation?
@@ -117,7 +121,11 @@ public struct BatchRunner: Sendable {
         }
         let index = job.index
         do {
-            var rendered = try await job.slideshow.render { events.yield(.progress(index: index, $0)) }
+            let onProgress = self.onProgress
+            var rendered = try await job.slideshow.render { progress in
+                onProgress?(index, progress)
+                events.yield(.progress(index: index, progress))
+            }
             rendered.warnings = job.warnings + rendered.warnings
             return result(.rendered(rendered))
         } catch {
