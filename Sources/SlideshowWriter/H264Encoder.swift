@@ -208,7 +208,7 @@ extension VideoSettings {
     /// with SSIM 0.983924 against 0.983933. `direct=none` as well would make B-frames bit-exact,
     /// but costs 6.4% on R2 (2,719,995 bytes) and 20% on R3 (5,682,920): B_Skip and direct
     /// macroblocks carry dissolves and zooms.
-    var motionPartitions: String? {
+    package var motionPartitions: String? {
         switch preset {
         case "ultrafast", "superfast": nil
         case "slower", "veryslow", "placebo": "p8x8,p4x4,i8x8,i4x4"
