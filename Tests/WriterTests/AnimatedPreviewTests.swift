@@ -163,6 +163,19 @@ struct AnimatedPreviewTests {
         #expect((1...6).map { AnimatedFormat.gif.tick(ofFrame: $0, framesPerSecond: 15) } == [7, 13, 20, 27, 33, 40])
     }
 
+    @Test("music is left out of a preview, with a warning naming it; the show keeps its length")
+    func music() async throws {
+        let folder = try TemporaryFolder()
+        let wav = folder.path("music.wav")
+        try Data(SyntheticWAV.silence(frames: 48_000 * 3)).write(to: URL(fileURLWithPath: wav))
+        var options = SlideshowOptions(duration: 3)
+        options.audio = wav
+        let show = try options.slideshow(photos: Self.photos.map { Photo(path: $0) }, output: folder.path("show.webp"))
+        let result = try await show.render()
+        #expect(result.warnings.contains { $0.kind == .music && $0.path == wav && $0.message.contains("no sound") }, "\(result.warnings)")
+        #expect(try Self.webpFrames(folder.path("show.webp")).map(\.delay) == [1000, 1000, 1000])
+    }
+
     @Test("a GIF above 50 fps, and names that are neither MP4 nor a preview, are refused before anything renders")
     func refused() throws {
         let options = SlideshowOptions(duration: 2, fps: 60)
