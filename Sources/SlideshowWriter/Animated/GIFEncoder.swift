@@ -23,9 +23,12 @@ final class GIFEncoder: AnimatedEncoder {
     private let size: Size
     private let framesPerSecond: Int
     private let formatOwner: OwnedOutputFormat
-    private let codecOwner: OwnedCodecContext
+    /// The scene's encoder: a new one each scene (``encode(scene:still:)``).
+    private var codecOwner: OwnedCodecContext
     private let packet: OwnedPacket
     private var lastTick = 0
+    /// Scenes written so far.
+    private var scenes = 0
 
     init(path: String, target: String, size: Size, framesPerSecond: Int) throws(WriterError) {
         self.target = target
@@ -33,14 +36,8 @@ final class GIFEncoder: AnimatedEncoder {
         self.framesPerSecond = framesPerSecond
         _ = quietFFmpegLogging
         do throws(FFmpegError) {
-            guard let codec = avcodec_find_encoder(AV_CODEC_ID_GIF) else { throw FFmpegError(call: "avcodec_find_encoder(gif)", code: -ENOSYS) }
-            codecOwner = try OwnedCodecContext(codec: codec)
+            codecOwner = try Self.openEncoder(size: size)
             let context = codecOwner.pointer
-            context.pointee.width = Int32(size.width)
-            context.pointee.height = Int32(size.height)
-            context.pointee.pix_fmt = AV_PIX_FMT_PAL8
-            context.pointee.time_base = AVRational(num: 1, den: 100)
-            try check(avcodec_open2(context, codec, nil), "avcodec_open2(gif)")
             formatOwner = try OwnedOutputFormat(format: "gif", path: path)
             let format = formatOwner.pointer
             guard let stream = avformat_new_stream(format, nil) else { throw FFmpegError(call: "avformat_new_stream", code: -ENOMEM) }
@@ -57,6 +54,26 @@ final class GIFEncoder: AnimatedEncoder {
         }
     }
 
+    /// A `gif` encoder for PAL8 pictures timed in hundredths, each picture with a palette of
+    /// its own (`global_palette=0`). It compares a picture's palette with its first picture's:
+    /// the same, and it writes only the rectangle that changed (`offsetting`) with the unchanged
+    /// pixels transparent (`transdiff`); another, and it writes the whole picture. So each scene
+    /// gets an encoder of its own, whose first picture carries the scene's palette.
+    private static func openEncoder(size: Size) throws(FFmpegError) -> OwnedCodecContext {
+        guard let codec = avcodec_find_encoder(AV_CODEC_ID_GIF) else { throw FFmpegError(call: "avcodec_find_encoder(gif)", code: -ENOSYS) }
+        let owner = try OwnedCodecContext(codec: codec)
+        let context = owner.pointer
+        context.pointee.width = Int32(size.width)
+        context.pointee.height = Int32(size.height)
+        context.pointee.pix_fmt = AV_PIX_FMT_PAL8
+        context.pointee.time_base = AVRational(num: 1, den: 100)
+        var options: OpaquePointer? = nil
+        defer { av_dict_free(&options) }
+        try setOption(&options, "global_palette", "0")
+        try check(avcodec_open2(context, codec, &options), "avcodec_open2(gif)")
+        return owner
+    }
+
     static func failure(_ error: FFmpegError, target: String) -> WriterError {
         if error.isNoSpace { return WriterError(path: target, kind: .diskFull, reason: error.description) }
         if error.call == "avio_open" { return WriterError(path: target, kind: .notWritable, reason: error.description) }
@@ -70,6 +87,11 @@ final class GIFEncoder: AnimatedEncoder {
             let mapping = try PaletteMapping(size: size, palette: palette,
                                              dither: still ? "dither=sierra2_4a" : "dither=bayer:bayer_scale=3:diff_mode=rectangle")
             let mapped = try OwnedFrame()
+            if scenes > 0 {
+                try send(nil)
+                codecOwner = try Self.openEncoder(size: size)
+            }
+            scenes += 1
             for (picture, frame) in zip(scene, frames) {
                 try mapping.send(frame.pointer)
                 guard try mapping.receive(into: mapped.pointer) else {
@@ -107,11 +129,25 @@ final class GIFEncoder: AnimatedEncoder {
             let code = avcodec_receive_packet(context, packet.pointer)
             if code == shim_averror_eagain() || code == shim_averror_eof() { return }
             try check(code, "avcodec_receive_packet(gif)")
+            // An encoder's first packet starts with the file's header (the muxer takes it from
+            // the file's first packet only): the later scenes' are cut to their image.
+            if scenes > 1 && context.pointee.frame_number <= 1 { try Self.dropHeader(packet.pointer) }
             packet.pointer.pointee.stream_index = 0
             av_packet_rescale_ts(packet.pointer, context.pointee.time_base, formatOwner.pointer.pointee.streams[0]!.pointee.time_base)
             try check(av_write_frame(formatOwner.pointer, packet.pointer), "av_write_frame(gif)")
             av_packet_unref(packet.pointer)
         }
+    }
+
+    /// Cuts the GIF header (signature, screen descriptor, global colour table if any) off a packet.
+    private static func dropHeader(_ packet: UnsafeMutablePointer<AVPacket>) throws(FFmpegError) {
+        let size = Int(packet.pointee.size)
+        guard size > 13, let data = packet.pointee.data, data[0] == 0x47, data[1] == 0x49, data[2] == 0x46 else { return }
+        var header = 13
+        if data[10] & 0x80 != 0 { header += 3 * (1 << (Int(data[10] & 0x07) + 1)) }
+        guard size > header else { throw FFmpegError(call: "gif packet", code: -EINVAL) }
+        packet.pointee.data = data + header
+        packet.pointee.size = Int32(size - header)
     }
 
     /// An RGB24 frame holding a copy of a picture.
