@@ -59,6 +59,12 @@ let package = Package(
             pkgConfig: "libwebpdemux",
             providers: [.apt(["libwebp-dev"])]
         ),
+        // libwebp's encoder and WebPAnimEncoder (libwebpmux), for the animated WebP previews.
+        .systemLibrary(
+            name: "CWebPMux",
+            pkgConfig: "libwebpmux",
+            providers: [.apt(["libwebp-dev"])]
+        ),
         .systemLibrary(
             name: "CLCMS",
             pkgConfig: "lcms2",
@@ -125,8 +131,8 @@ let package = Package(
         .target(name: "SlideshowPicking", dependencies: ["SlideshowFFmpeg", "SlideshowFormats", "SlideshowFraming", "SlideshowImages", "SlideshowMetadata", "SlideshowPixels", "SlideshowPlan", "SlideshowSupport", "SlideshowVideo"]),
         // Compositor: one plan segment → frames, the backdrop.
         .target(name: "SlideshowCompositor", dependencies: ["SlideshowFormats", "SlideshowFraming", "SlideshowImages", "SlideshowPixels", "SlideshowPlan", "SlideshowText", "SlideshowVideo", "CZimg"]),
-        // Writer: H.264, MP4, the asset writer.
-        .target(name: "SlideshowWriter", dependencies: ["SlideshowAudio", "SlideshowFFmpeg", "SlideshowFormats", "SlideshowMetadata", "SlideshowPixels", "SlideshowSupport", "SlideshowText", "CFFmpeg"]),
+        // Writer: H.264, MP4, the asset writer; the animated GIF and WebP previews.
+        .target(name: "SlideshowWriter", dependencies: ["SlideshowAudio", "SlideshowFFmpeg", "SlideshowFormats", "SlideshowMetadata", "SlideshowPixels", "SlideshowSupport", "SlideshowText", "CFFmpeg", "CWebPMux"]),
         // SlideshowKit: the show (validates, plans and renders), batch manifests and the runner.
         .target(
             name: "SlideshowKit",
@@ -152,7 +158,8 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ImagesTests", dependencies: everyLayer + ["TestSupport"]),
         .testTarget(name: "LooksTests", dependencies: everyLayer + ["TestSupport"]),
-        .testTarget(name: "WriterTests", dependencies: everyLayer + ["TestSupport"]),
+        // CWebP: libwebpdemux's WebPAnimDecoder reads the animated WebP previews back.
+        .testTarget(name: "WriterTests", dependencies: everyLayer + ["TestSupport", "CWebP"]),
         .testTarget(name: "SlideshowTests", dependencies: everyLayer + ["TestSupport"]),
         // Snapshots/: the help texts, compared by HelpSnapshotTests (SNAPSHOT_UPDATE=1 rewrites them).
         .testTarget(name: "CLITests", dependencies: everyLayer + ["slideshow", "TestSupport"], exclude: ["Snapshots"]),

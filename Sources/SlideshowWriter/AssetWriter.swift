@@ -128,7 +128,8 @@ public final class AssetWriter: @unchecked Sendable {
 
     /// Why a render would not write `outputPath`'s container, or nil: an output named `.mkv`,
     /// `.mov`, `.jpg` or with no extension would get MP4 data under a name that says otherwise,
-    /// so it is refused before anything renders.
+    /// so it is refused before anything renders. `.gif` and `.webp` are taken too: the
+    /// renderer writes them with ``AnimatedImageWriter`` instead.
     ///
     /// An empty path, one ending in `/` and an existing folder are left to
     /// ``checkOutput(outputPath:overwrite:)``, which says what is wrong with them more precisely.
@@ -141,8 +142,9 @@ public final class AssetWriter: @unchecked Sendable {
         let name = outputPath.split(separator: "/").last.map(String.init) ?? outputPath
         let dot = name.lastIndex(of: ".")
         let suffix = dot.map { name[name.index(after: $0)...].lowercased() }
-        if let suffix, dot != name.startIndex, fileExtensions.contains(suffix) { return nil }
-        return "'\(outputPath)' must end in \(fileExtensions.map { "." + $0 }.joined(separator: " or ")): the video is written as MP4 (H.264 and AAC)"
+        if let suffix, dot != name.startIndex, fileExtensions.contains(suffix) || AnimatedFormat(rawValue: suffix) != nil { return nil }
+        return "'\(outputPath)' must end in \(fileExtensions.map { "." + $0 }.joined(separator: " or ")) (a video: MP4, H.264 and AAC) or "
+            + "\(AnimatedFormat.allCases.map { "." + $0.rawValue }.joined(separator: " or ")) (an animated preview)"
     }
 
     /// The writer's status.

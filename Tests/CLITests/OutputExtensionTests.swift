@@ -10,7 +10,7 @@ struct OutputExtensionTests {
         let folder = try TemporaryFolder()
         let result = try slideshow(["make", samplePhotos[0], "--size", "64x48", "-o", folder.path(name)], timeout: 60)
         #expect(result.status == 64)
-        #expect(result.stderr.contains("--output: '\(folder.path(name))' must end in .mp4 or .m4v: the video is written as MP4 (H.264 and AAC)"),
+        #expect(result.stderr.contains("--output: '\(folder.path(name))' must end in .mp4 or .m4v (a video: MP4, H.264 and AAC) or .gif or .webp (an animated preview)"),
                 "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1 || result.stderr.contains("Usage:"), "\(result.stderr)")
         #expect(folder.contents().isEmpty)

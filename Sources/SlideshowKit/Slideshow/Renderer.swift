@@ -56,6 +56,7 @@ struct Renderer {
     /// loop, the result. The task's cancellation is checked between the steps; once the writer
     /// has started, a cancel stops the feed loop at its next picture and removes the file.
     func run() async throws(RenderError) -> RenderResult {
+        if let format = AnimatedFormat(outputPath: slideshow.output) { return try await runPreview(format) }
         try Slideshow.checkCancelled()
         let settings = encoderSettings()
         // The photos' warnings this render finds (validation's are in its warnings already).
@@ -133,6 +134,17 @@ struct Renderer {
     /// What makes each slide, with the captions' painter when they are burnt in; the movie's
     /// creation time and title set on the writer.
     private func makeBuilder(writer: AssetWriter, photoWarnings: PhotoWarningLog) throws(RenderError) -> SlideBuilder {
+        let builder = try makeSlideBuilder(photoWarnings: photoWarnings)
+        let creationTime = PhotoWarnings.collecting(into: photoWarnings) {
+            MovieMetadata.creationTime(of: slideshow.photos, dates: builder.captureDates)
+        }
+        writer.metadata = MovieMetadata(creationTime: creationTime, title: slideshow.title)
+        writer.metadata.subtitles = prepared.subtitleTrack
+        return builder
+    }
+
+    /// What makes each slide, with the captions' painter when they are burnt in.
+    private func makeSlideBuilder(photoWarnings: PhotoWarningLog) throws(RenderError) -> SlideBuilder {
         // The capture dates, from the headers read during validation: the earliest the MP4 can
         // hold is the file's creation time, and each is its slide's imprint.
         var builder = SlideBuilder(slideshow: slideshow, captureDates: prepared.photos.map(\.captureDate))
@@ -145,12 +157,74 @@ struct Renderer {
                 throw .text(error)
             }
         }
-        let creationTime = PhotoWarnings.collecting(into: photoWarnings) {
-            MovieMetadata.creationTime(of: slideshow.photos, dates: builder.captureDates)
-        }
-        writer.metadata = MovieMetadata(creationTime: creationTime, title: slideshow.title)
-        writer.metadata.subtitles = prepared.subtitleTrack
         return builder
+    }
+
+    /// The render of an animated preview (`.gif`, `.webp`): the same pictures at the same
+    /// frames as the video's, each appended once to an ``AnimatedImageWriter`` (a held photo is
+    /// one frame with a long delay), on a pool thread. A preview has no sound: music and the
+    /// clips' sound are left out, with a warning when there is music.
+    private func runPreview(_ format: AnimatedFormat) async throws(RenderError) -> RenderResult {
+        try Slideshow.checkCancelled()
+        let settings = slideshow.video
+        let photoLog = PhotoWarningLog(seen: prepared.photoWarnings)
+        let cards = try await Slideshow.offPool(photoWarnings: photoLog) { () throws(RenderError) in try makeCards() }
+        let frameCount = cards.openingFrames + prepared.timeline.frameCount + cards.closingFrames
+        let endTime = MediaTime(value: Int64(frameCount), timescale: Int32(prepared.timeline.framesPerSecond))
+        let builder = try makeSlideBuilder(photoWarnings: photoLog)
+        let writer: AnimatedImageWriter
+        do {
+            writer = try AnimatedImageWriter(outputPath: slideshow.output, format: format, size: settings.size,
+                                             framesPerSecond: settings.framesPerSecond, overwrite: slideshow.overwrite)
+        } catch {
+            throw .output(error)
+        }
+        let pictures = makePictures(builder: builder, cards: cards)
+        let slides = pictures.feed
+        let steps = pictures.steps
+        let progress = self.progress
+        let photoTotal = prepared.timeline.photoCount
+        let box = PreviewWriterBox(writer)
+        slides.start()
+        try await Slideshow.offPool(photoWarnings: photoLog) { () throws(RenderError) in
+            let writer = box.writer
+            for index in steps.indices {
+                if Cancellation.isCancelled {
+                    slides.cancel()
+                    writer.cancel()
+                    throw .cancelled
+                }
+                switch slides.take(index) {
+                case .success(let slide):
+                    do throws(WriterError) {
+                        try writer.append(slide, atFrame: steps[index].frame)
+                    } catch {
+                        slides.cancel()
+                        throw .output(error)
+                    }
+                    slides.release()
+                    if index + 1 == steps.count || steps[index + 1].photosDone != steps[index].photosDone {
+                        progress?(RenderProgress(completedPhotos: index + 1 == steps.count ? photoTotal : steps[index].photosDone, totalPhotos: photoTotal))
+                    }
+                case .failure(let error):
+                    writer.cancel()
+                    throw error
+                }
+            }
+            do throws(WriterError) {
+                try writer.finish(atFrame: frameCount)
+            } catch {
+                throw .output(error)
+            }
+        }
+        try prepared.writeSubtitleFile()
+        let silent = slideshow.soundtrack.map { music in
+            RenderWarning(kind: .music, path: music.path,
+                          message: "\(music.path): not in \(slideshow.output): an animated \(format.rawValue.uppercased()) has no sound")
+        }
+        return result(frameCount: frameCount, endTime: endTime, settings: settings, cards: cards, loudness: nil,
+                      warnings: photoLog.warnings.map(RenderWarning.init) + prepared.textWarnings.map(RenderWarning.init)
+                        + [silent].compactMap { $0 } + pictures.clipWarnings().map(RenderWarning.init))
     }
 
     /// The plan's pictures: one per photo, held, when nothing is composed (written exactly as
@@ -324,4 +398,10 @@ protocol FrameFeed: Sendable {
     func release()
     /// Stops; anything under way is dropped.
     func cancel()
+}
+
+/// The preview's writer, handed to the pool thread that alone uses it.
+private final class PreviewWriterBox: @unchecked Sendable {
+    let writer: AnimatedImageWriter
+    init(_ writer: AnimatedImageWriter) { self.writer = writer }
 }

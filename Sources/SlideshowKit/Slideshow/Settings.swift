@@ -24,7 +24,7 @@ extension SlideshowOptions.Field {
             Setting(self, argument: true, valueName: "photo|folder", kind: .list, type: "an array of paths or photo objects",
                     summary: "The photos and video clips, in order (\(Setting.photoFormats); see `slideshow formats`), or folders: their photos and clips, recursively, in name order; hidden files, sidecars and thumbnails ignored, Live Photo movies kept with their stills, files that cannot be read left out with one warning.")
         case .output:
-            Setting(self, valueName: "file.mp4", kind: .path, type: "a path", summary: "The MP4 file to write.")
+            Setting(self, valueName: "file.mp4", kind: .path, type: "a path", summary: "The file to write: .mp4 or .m4v (H.264 video), or .gif or .webp (an animated preview).")
         case .duration:
             Setting(self, valueName: "seconds|\(DurationSetting.audioWord)", kind: .number, type: "a number of seconds",
                     summary: "Total length in seconds, or '\(DurationSetting.audioWord)': as long as the music after --audio-start.",

@@ -73,7 +73,7 @@ extension Slideshow {
     /// The length is checked before the transitions and fades that must fit in it, so that a
     /// negative duration is the duration's fault.
     /// - Throws: ``OptionError`` naming the first setting at fault: no photos, a path with a
-    ///   NUL character, an output not named `.mp4` or `.m4v`, a size, frame rate, CRF or preset ``VideoSettings`` refuses, a
+    ///   NUL character, an output not named `.mp4`, `.m4v`, `.gif` or `.webp`, a GIF above 50 fps, a size, frame rate, CRF or preset ``VideoSettings`` refuses, a
     ///   soundtrack setting ``Soundtrack`` refuses, a clip sound setting out of range, cuts on the beat without a soundtrack, a length that cannot be laid out (or that
     ///   follows music the show does not have), per-photo settings that are not one per photo,
     ///   a transition or fade that is negative or longer than the show, a zoom outside 0…1.
@@ -100,6 +100,9 @@ extension Slideshow {
             if Message.hasNUL(path) { throw OptionError(field, "contains a NUL character, which no file name can") }
         }
         if let problem = AssetWriter.extensionProblem(outputPath: output) { throw OptionError(.output, problem) }
+        if let preview = AnimatedFormat(outputPath: output), video.framesPerSecond > preview.maximumFramesPerSecond {
+            throw OptionError(.fps, "\(video.framesPerSecond) is more than the \(preview.maximumFramesPerSecond) frames per second a \(preview.rawValue.uppercased()) plays as timed")
+        }
         // VideoSettings owns the rules for these; each is checked beside defaults (which pass)
         // so that its problem is known to be that setting's.
         for (field, alone) in [(SlideshowOptions.Field.size, VideoSettings(size: video.size)), (.fps, VideoSettings(framesPerSecond: video.framesPerSecond)),

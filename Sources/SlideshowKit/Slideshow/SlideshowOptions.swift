@@ -297,8 +297,17 @@ public struct SlideshowOptions: Sendable, Hashable {
                 length = try perPhotoLength()
             }
         }
+        // An animated preview's own defaults, where the size and rate are the video's.
+        var videoSize = frameSize, rate = fps
+        if AnimatedFormat(outputPath: output) != nil {
+            if size == Self.defaults.size {
+                let width = AnimatedFormat.defaultWidth
+                videoSize = Size(width: width, height: (frameSize.height * width / frameSize.width + 1) / 2 * 2)
+            }
+            if fps == Self.defaults.fps { rate = AnimatedFormat.defaultFramesPerSecond }
+        }
         var show = Slideshow(photos: photos, output: output, length: length,
-                             video: VideoSettings(size: frameSize, framesPerSecond: fps, crf: crf, preset: preset, hold: hold),
+                             video: VideoSettings(size: videoSize, framesPerSecond: rate, crf: crf, preset: preset, hold: hold),
                              look: look, contentMode: fit.contentMode, background: color)
         show.transition = transition
         show.transitionDuration = transitionDuration
