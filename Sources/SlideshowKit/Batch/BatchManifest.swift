@@ -112,7 +112,7 @@ public struct BatchManifest: Sendable {
     /// key given twice, is an error), its required fields, each value's type and range, the
     /// settings together (a length that gives a photo no frame), its paths (no NUL character),
     /// that no two jobs write the same file (an output or a WebVTT file), and that no job writes a file any job reads
-    /// (a photo or the music), however the paths are spelled (see ``ManifestFiles``).
+    /// (a photo or the music), however the paths are spelled (see `ManifestFiles`).
     /// - Parameters:
     ///   - data: the manifest's bytes, UTF-8, with or without a byte order mark; at most
     ///     ``maximumBytes``.

@@ -8,7 +8,7 @@ import Synchronization
 /// render; a job that fails (a broken photo, a full disk) leaves nothing at its output and
 /// does not stop the others.
 ///
-/// A process that renders many jobs should call ``ProcessTuning/configureForRendering()``
+/// A process that renders many jobs should call `ProcessTuning/configureForRendering()`
 /// first, as `slideshow batch` does: otherwise glibc keeps the freed space of large pixel
 /// buffers in its heap, and peak memory grows with the number of jobs run (246 MB after 12
 /// jobs of three camera photos one at a time, against 137 MB for one) rather than staying

@@ -17,7 +17,7 @@ public struct ManifestError: Error, Sendable, Hashable, CustomStringConvertible 
     }
 
     /// `job 3: durration: unknown field (did you mean duration?)`, `job 0: output: missing`, …,
-    /// always one line (``Message/oneLine(_:)``).
+    /// always one line (`Message/oneLine(_:)`).
     public var description: String {
         Message.oneLine([job.map { "job \($0)" }, field, reason].compactMap { $0 }.joined(separator: ": "))
     }

@@ -4,7 +4,7 @@ import SlideshowPlan
 public enum CutStyle: String, Sendable, Hashable, CaseIterable {
     /// The length shared out evenly (or by the photos' own durations): the default.
     case even
-    /// Every cut moved to a beat of the music (``BeatCutPlanner``), falling back to even cuts
+    /// Every cut moved to a beat of the music (`BeatCutPlanner`), falling back to even cuts
     /// with a warning where the music has no steady beat or the shares would move too far.
     case beats
 }

@@ -3,12 +3,12 @@ import SlideshowFraming
 /// Letterbox, fill or blur: how photos of another shape fill the frame, by the names the
 /// command line and manifests use.
 public enum FitMode: String, Sendable, Hashable, CaseIterable {
-    /// The whole photo, between bars (``ContentMode/aspectFit``).
+    /// The whole photo, between bars (`ContentMode/aspectFit`).
     case letterbox
-    /// Cropped to fill the frame (``ContentMode/aspectFill``).
+    /// Cropped to fill the frame (`ContentMode/aspectFill`).
     case fill
     /// The whole photo over a blurred, darkened copy of itself that fills the frame
-    /// (``ContentMode/aspectFit`` with ``Backdrop/blur``): no bars.
+    /// (`ContentMode/aspectFit` with ``Backdrop/blur``): no bars.
     case blur
 
     /// The library's content mode.

@@ -11,7 +11,7 @@ import SlideshowFormats
 
 /// What an opening title card is drawn over.
 public enum CardBackground: Sendable, Hashable {
-    /// The first photo filling the frame, blurred and darkened (like ``BlurredBackdrop``).
+    /// The first photo filling the frame, blurred and darkened (like `BlurredBackdrop`).
     case blurredFirstPhoto
     /// A plain colour.
     case color(RGBColor)

@@ -3,8 +3,8 @@ import SlideshowAudio
 import SlideshowPicking
 import SlideshowPlan
 
-/// The items a show plays, from what it was given: folders listed (``MediaFolder``) and, with
-/// ``SlideshowOptions/pick``, the picks (``Picker``), each input's fate explained (``PickReport``).
+/// The items a show plays, from what it was given: folders listed (`MediaFolder`) and, with
+/// ``SlideshowOptions/pick``, the picks (`Picker`), each input's fate explained (`PickReport`).
 ///
 /// ```swift
 /// var options = SlideshowOptions(duration: 36)
@@ -33,11 +33,11 @@ public struct PhotoSelection: Sendable {
 extension SlideshowOptions {
     /// Lists the inputs' folders and, with ``pick``, picks the photos to show.
     ///
-    /// Folders are walked as ``MediaFolder`` says; files named on their own are kept. With a
-    /// pick, every item (a file named on its own too) is analysed (``PhotoAnalysis``): one that
+    /// Folders are walked as `MediaFolder` says; files named on their own are kept. With a
+    /// pick, every item (a file named on its own too) is analysed (`PhotoAnalysis`): one that
     /// cannot be read is left out like a folder's, a Live Photo movie named beside its still
-    /// counts with it, and ``Picker`` chooses. `auto` aims at the show's length over
-    /// ``PickRules/secondsPerPick`` (the cards' time taken off): the ``duration``, or the music's
+    /// counts with it, and `Picker` chooses. `auto` aims at the show's length over
+    /// `PickRules/secondsPerPick` (the cards' time taken off): the ``duration``, or the music's
     /// length after ``audioStart`` with ``durationFollowsAudio``; with a ``slideDuration`` every
     /// good moment is picked.
     /// - Parameters:

@@ -26,7 +26,7 @@ public struct PreparedSlideshow: Sendable {
     /// What every frame shows.
     public let plan: FramePlan
     /// Each item's header, in order: size, orientation, format and capture date; for a clip,
-    /// its probe (``PhotoInfo/clip``), for a motion photo that plays, its video (``PhotoInfo/motionClip``).
+    /// its probe (`PhotoInfo/clip`), for a motion photo that plays, its video (`PhotoInfo/motionClip`).
     public let photos: [PhotoInfo]
     /// The music's length after its start in seconds, as its container states it (or as
     /// measured when the show follows it); nil without music or when not stated.
@@ -101,7 +101,7 @@ extension Slideshow {
     /// Checks everything that can be checked before rendering, once: the settings
     /// (``checkSettings()``), the soundtrack (opened once, its first samples decoded), the
     /// timeline and the frame plan, the output path, and every item's header (read once
-    /// each, several at once): a photo's, or a clip's probe (``ClipProbe``: its video stream,
+    /// each, several at once): a photo's, or a clip's probe (`ClipProbe`: its video stream,
     /// codec, size and length), and with ``motionPhotos`` `.play` each motion photo's video.
     /// The clips' lengths (or their parts, ``PhotoSettings/clipPart``) go into the timeline,
     /// and their sound into ``PreparedSlideshow/clipSounds``.
@@ -110,12 +110,12 @@ extension Slideshow {
     ///   ``RenderError/text(_:)`` for a font file that cannot be read, ``RenderError/invalid(_:)``
     ///   for a length that makes no video and written files that are read, ``RenderError/audio(_:)``
     ///   for a soundtrack that cannot be used, ``RenderError/output(_:)`` for an output that
-    ///   cannot be written (see ``AssetWriter/checkOutput(outputPath:overwrite:)``),
+    ///   cannot be written (see `AssetWriter/checkOutput(outputPath:overwrite:)`),
     ///   ``RenderError/photo(_:)`` or ``RenderError/clip(_:)`` for the first item, in order,
     ///   that cannot be read, ``RenderError/usage(_:)`` for a clip's part outside the clip or
     ///   clips that take the whole length, ``RenderError/cancelled`` when the task is cancelled.
     ///
-    /// The reading and the analysis run on ``BlockingPool`` threads, not on the caller's: the
+    /// The reading and the analysis run on `BlockingPool` threads, not on the caller's: the
     /// music's opening, the headers (several at once), and the layout with its beat analysis.
     /// A cancelled task stops between these stages, and inside the long ones (the headers, the
     /// song's analysis), and throws ``RenderError/cancelled``.
@@ -253,7 +253,7 @@ extension Slideshow {
         if Task.isCancelled { throw .cancelled }
     }
 
-    /// Runs blocking work on ``BlockingPool/shared`` with the caller's ``ReadProbe``, and the
+    /// Runs blocking work on `BlockingPool/shared` with the caller's ``ReadProbe``, and the
     /// photo warnings it finds going to `log`; a task cancelled meanwhile gets
     /// ``RenderError/cancelled``, whatever the work made of it.
     static func offPool<T: Sendable>(photoWarnings log: PhotoWarningLog? = nil,

@@ -12,9 +12,9 @@ public struct RenderWarning: Sendable, Hashable, CustomStringConvertible {
     /// What a warning is about.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         /// A photo renders with something repaired or left out: a colour profile that cannot be
-        /// read, a capture date that cannot be true, damaged data (``PhotoWarning``).
+        /// read, a capture date that cannot be true, damaged data (`PhotoWarning`).
         case photo
-        /// A clip's or a motion photo's video: damaged, ended early, left out (``ClipWarning``).
+        /// A clip's or a motion photo's video: damaged, ended early, left out (`ClipWarning`).
         case clip
         /// A clip's own sound: silent, or left out from where it cannot be read.
         case clipSound = "clip-sound"
@@ -22,11 +22,11 @@ public struct RenderWarning: Sendable, Hashable, CustomStringConvertible {
         case music
         /// The loudness asked for was not reached (the true-peak ceiling).
         case loudness
-        /// Cuts asked on the beat stayed even (``BeatCutFallback``).
+        /// Cuts asked on the beat stayed even (`BeatCutFallback`).
         case beats
-        /// Photos without a capture date played last (``PhotoOrder/date``).
+        /// Photos without a capture date played last (`PhotoOrder/date`).
         case order
-        /// The text: an unknown font family, a caption repaired (``TextWarning``).
+        /// The text: an unknown font family, a caption repaired (`TextWarning`).
         case text
         /// Files a folder listing left out (unreadable, unsupported).
         case selection

@@ -7,7 +7,7 @@ import SlideshowSupport
 ///
 /// Everything a person sees of a setting is made from its entry: the command line's options
 /// and their help, a manifest's reader and its list of keys, the range checks of
-/// ``Slideshow/checkSettings()``, and `docs/settings.md` (``document()``). Its default is the
+/// ``Slideshow/checkSettings()``, and `docs/settings.md` (`document()`). Its default is the
 /// one ``SlideshowOptions`` starts with (``SlideshowOptions/defaults``).
 ///
 /// Adding a setting: a ``SlideshowOptions/Field`` case and its entry in the table (the
@@ -166,7 +166,7 @@ public struct SettingRange: Sendable, Hashable, CustomStringConvertible {
 public enum DurationSetting: Sendable, Hashable, Decodable {
     /// Seconds in all.
     case seconds(Double)
-    /// As long as the music after its start (``SlideshowLength/soundtrack``).
+    /// As long as the music after its start (`SlideshowLength/soundtrack`).
     case audio
 
     /// The word for ``audio``.

@@ -17,7 +17,7 @@ extension SlideshowOptions.Field {
     /// The table: every setting's entry, declared here once. The defaults are
     /// ``SlideshowOptions``' own (or those of the layer that owns the setting, which it reads);
     /// a range declared here is checked by ``Slideshow/checkSettings()``, one owned by a lower
-    /// layer (``VideoSettings/crfRange``, ``Soundtrack/bitrates``, …) is read from it.
+    /// layer (`VideoSettings/crfRange`, `Soundtrack/bitrates`, …) is read from it.
     fileprivate var entry: Setting {
         switch self {
         case .photos:

@@ -10,10 +10,10 @@ import SlideshowSupport
 extension Slideshow {
     /// The show with its photos in ``order``, from their headers (read once, in the order given).
     ///
-    /// A photo's own settings (``photoSettings``, a ``SlideshowLength/perPhoto(seconds:)``
-    /// duration) move with it. Names compare by path in natural order (``PhotoOrder``), so that
+    /// A photo's own settings (``photoSettings``, a `SlideshowLength/perPhoto(seconds:)`
+    /// duration) move with it. Names compare by path in natural order (`PhotoOrder`), so that
     /// photos of one folder stay together and `img2` plays before `img10`.
-    /// - Returns: the show and the headers in play order, and for ``PhotoOrder/date`` with
+    /// - Returns: the show and the headers in play order, and for `PhotoOrder/date` with
     ///   photos that give no capture date, the warning naming them.
     func arranged(infos: [PhotoInfo]) -> (show: Slideshow, infos: [PhotoInfo], warning: String?) {
         precondition(infos.count == photos.count, "one header per photo")
@@ -40,8 +40,8 @@ extension Slideshow {
     /// The cuts on the music's beat (``CutStyle/beats``), or the even timeline with the reason.
     ///
     /// The music's part that the show uses (from its start, the show's length) is analysed
-    /// (``BeatAnalysis``); ``BeatCutPlanner`` moves the even cuts to its beats, keeping the even
-    /// plan's transition lengths (capped as ``FramePlan`` caps them) so that they still fit, and
+    /// (``BeatAnalysis``); `BeatCutPlanner` moves the even cuts to its beats, keeping the even
+    /// plan's transition lengths (capped as `FramePlan` caps them) so that they still fit, and
     /// the clips' lengths (a clip may end a quarter of a beat early, on one). Never fails: music
     /// whose beats cannot be read falls back to even cuts like music without a beat.
     ///

@@ -14,7 +14,7 @@ import SlideshowVideo
 /// frame plan is made.
 extension Slideshow {
     /// One item's header: a photo's, or, when the content is not an image but a video, the
-    /// clip's probe (``ClipProbe``, with its first picture decoded); for a motion photo under
+    /// clip's probe (`ClipProbe`, with its first picture decoded); for a motion photo under
     /// ``MotionPhotoPlayback/play``, its video checked too.
     ///
     /// Images are sniffed first (``ImageManager/inspect(_:)``); only a file in none of the
@@ -97,11 +97,11 @@ extension Slideshow {
     /// The show's length once the clips' own are known (``ImageFormat/video`` items), in whole
     /// frames: a clip's share is its part's length rounded to the nearest frame (at least one).
     ///
-    /// - ``SlideshowLength/total(seconds:)`` (or the music's length): the photos share the frames
+    /// - `SlideshowLength/total(seconds:)` (or the music's length): the photos share the frames
     ///   the clips leave, as ``Timeline`` shares a show's (photo k of n of R frames gets
     ///   `⌊(k+1)R/n⌋ − ⌊kR/n⌋`); a show of clips alone lasts as long as they do, whatever the total.
-    /// - ``SlideshowLength/perSlide(seconds:)``: each photo that long, each clip its own length.
-    /// - ``SlideshowLength/perPhoto(seconds:)`` (a manifest's durations): as given; a clip
+    /// - `SlideshowLength/perSlide(seconds:)`: each photo that long, each clip its own length.
+    /// - `SlideshowLength/perPhoto(seconds:)` (a manifest's durations): as given; a clip
     ///   without one plays its own length, and the photos without one share what is left.
     /// - Throws: ``RenderError/usage(_:)`` when the clips alone take the whole total (or more),
     ///   or a clip's part is outside it.

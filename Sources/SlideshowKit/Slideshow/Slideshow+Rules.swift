@@ -73,8 +73,8 @@ extension Slideshow {
     /// The length is checked before the transitions and fades that must fit in it, so that a
     /// negative duration is the duration's fault.
     /// - Throws: ``OptionError`` naming the first setting at fault: no photos, a path with a
-    ///   NUL character, an output not named `.mp4`, `.m4v`, `.gif` or `.webp`, a GIF above 50 fps, a size, frame rate, CRF or preset ``VideoSettings`` refuses, a
-    ///   soundtrack setting ``Soundtrack`` refuses, a clip sound setting out of range, cuts on the beat without a soundtrack, a length that cannot be laid out (or that
+    ///   NUL character, an output not named `.mp4`, `.m4v`, `.gif` or `.webp`, a GIF above 50 fps, a size, frame rate, CRF or preset `VideoSettings` refuses, a
+    ///   soundtrack setting `Soundtrack` refuses, a clip sound setting out of range, cuts on the beat without a soundtrack, a length that cannot be laid out (or that
     ///   follows music the show does not have), per-photo settings that are not one per photo,
     ///   a transition or fade that is negative or longer than the show, a zoom outside 0…1.
     public func checkSettings() throws(OptionError) {

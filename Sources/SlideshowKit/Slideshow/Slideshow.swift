@@ -24,16 +24,16 @@ import SlideshowText
 /// ```
 public struct Slideshow: Sendable {
     /// The photos, in the order they are shown; an item whose content is a video (MP4, MOV,
-    /// MKV, WebM, AVI, MPEG-TS/AVCHD, MPEG-PS, 3GP, DV, …: ``ClipProbe``) is a clip, played for its own length or its part
+    /// MKV, WebM, AVI, MPEG-TS/AVCHD, MPEG-PS, 3GP, DV, …: `ClipProbe`) is a clip, played for its own length or its part
     /// (``PhotoSettings/clipPart``).
     public var photos: [Photo]
     /// The MP4 file to write.
     public var output: String
-    /// How long the show lasts; ``SlideshowLength/default`` by default.
+    /// How long the show lasts; `SlideshowLength/default` by default.
     public var length: SlideshowLength
     /// Size, frame rate and encoder settings.
     public var video: VideoSettings
-    /// The film look applied to each slide; ``Looks/original`` (none) by default.
+    /// The film look applied to each slide; `Looks/original` (none) by default.
     public var look: any Look
     /// Letterbox (`.aspectFit`, the default) or crop to fill (`.aspectFill`).
     public var contentMode: ContentMode
@@ -41,16 +41,16 @@ public struct Slideshow: Sendable {
     public var background: RGBColor
     /// Whether a file already at ``output`` may be replaced.
     public var overwrite: Bool
-    /// How each photo gives way to the next; a hard cut (``TransitionEffect/none``) by default.
+    /// How each photo gives way to the next; a hard cut (`TransitionEffect/none`) by default.
     public var transition: TransitionEffect = SlideshowOptions.defaults.transition
     /// The length of each transition in seconds; shortened so that every
-    /// photo is still alone on screen for at least half its share (``FramePlan/transitionCap``).
+    /// photo is still alone on screen for at least half its share (`FramePlan/transitionCap`).
     public var transitionDuration: Double = SlideshowOptions.defaults.transitionDuration
     /// Seconds of fade from black at the start.
     public var fadeIn: Double = SlideshowOptions.defaults.fadeIn
     /// Seconds of fade to black at the end.
     public var fadeOut: Double = SlideshowOptions.defaults.fadeOut
-    /// How photos move (Ken Burns); still (``MotionStyle/none``) by default.
+    /// How photos move (Ken Burns); still (`MotionStyle/none`) by default.
     public var motion: MotionStyle = SlideshowOptions.defaults.motion
     /// How far the view changes under motion (0.1: by 10%).
     public var zoom: Double = SlideshowOptions.defaults.zoom
@@ -111,7 +111,7 @@ public struct Slideshow: Sendable {
 public enum Backdrop: Sendable, Hashable {
     /// Bars of the slideshow's background colour.
     case color
-    /// The photo itself, scaled to fill the frame, blurred and darkened (see ``BlurredBackdrop``).
+    /// The photo itself, scaled to fill the frame, blurred and darkened (see `BlurredBackdrop`).
     case blur
 }
 
@@ -181,7 +181,7 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A photo cannot be read.
     case photo(PhotoError)
     /// A clip (or a motion photo's video) cannot be played: no video stream, a codec that is
-    /// not supported (named), larger than ``ClipLimits``, unreadable.
+    /// not supported (named), larger than `ClipLimits`, unreadable.
     case clip(ClipError)
     /// A setting that does not fit the files it was given: a clip's part outside the clip, or
     /// clips that take the whole length asked for (the command line's usage error, status 64).
@@ -193,7 +193,7 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The render was cancelled; nothing was left at the output path.
     case cancelled
 
-    /// One line: control characters in paths and reasons are escaped (``Message/oneLine(_:)``).
+    /// One line: control characters in paths and reasons are escaped (`Message/oneLine(_:)`).
     public var description: String {
         switch self {
         case .settings(let error): error.description

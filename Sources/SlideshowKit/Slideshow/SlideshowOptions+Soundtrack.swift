@@ -2,8 +2,8 @@ import SlideshowAudio
 
 extension SlideshowOptions {
     /// The soundtrack the audio settings describe, or nil without an audio file; its settings'
-    /// ranges are ``Soundtrack``'s rules, checked with the show's (``Slideshow/checkSettings()``).
-    /// (An audio setting given without an audio file is refused by ``checkGivenSettings()``.)
+    /// ranges are `Soundtrack`'s rules, checked with the show's (``Slideshow/checkSettings()``).
+    /// (An audio setting given without an audio file is refused by `checkGivenSettings()`.)
     /// - Throws: ``OptionError`` for a bit rate that is not one.
     func soundtrack() throws(OptionError) -> Soundtrack? {
         guard let audio else { return nil }

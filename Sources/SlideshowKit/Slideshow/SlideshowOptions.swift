@@ -25,33 +25,33 @@ import SlideshowWriter
 /// ```
 public struct SlideshowOptions: Sendable, Hashable {
     /// The product's defaults, declared here once: the command line's options, a manifest's
-    /// fields, ``Slideshow`` and ``Soundtrack`` all read theirs from these. The encoder's own
-    /// (size, frame rate, CRF, preset, hold) are ``VideoSettings``', the look's ``Looks/original``'s
-    /// and the length's ``SlideshowLength/default``'s, read here from the layers that own them.
+    /// fields, ``Slideshow`` and `Soundtrack` all read theirs from these. The encoder's own
+    /// (size, frame rate, CRF, preset, hold) are `VideoSettings`', the look's `Looks/original`'s
+    /// and the length's `SlideshowLength/default`'s, read here from the layers that own them.
     public static let defaults = SlideshowOptions()
 
     // Each setting's option, manifest key, default in words, range and meaning are its entry in
     // the table (``Field/setting``); the values below are the defaults, declared only here (or by
-    // the layer that owns the setting: ``VideoSettings``, ``Looks``, ``ClipSoundSettings``).
+    // the layer that owns the setting: `VideoSettings`, `Looks`, `ClipSoundSettings`).
 
-    /// Total length in seconds; nil: ``SlideshowLength/default`` unless ``slideDuration`` is given.
+    /// Total length in seconds; nil: `SlideshowLength/default` unless ``slideDuration`` is given.
     public var duration: Double? = nil
     /// Seconds per photo, instead of ``duration``.
     public var slideDuration: Double? = nil
     /// The frame size, `WxH` with even, positive numbers.
     public var size: String = VideoSettings().size.description
-    /// Frames per second (``VideoSettings/frameRates``).
+    /// Frames per second (`VideoSettings/frameRates`).
     public var fps: Int = VideoSettings().framesPerSecond
     /// The look, or a chain of looks with parameters, e.g. `minimal-life,vignette:radius=1.8`
-    /// (see ``Looks/parse(_:)`` and ``Looks/catalogue``).
+    /// (see `Looks/parse(_:)` and `Looks/catalogue`).
     public var filter: String = Looks.original.name
     /// Letterbox, fill or blur.
     public var fit: FitMode = .letterbox
     /// The colour of the letterbox bars, `#RRGGBB`.
     public var background: String = "#000000"
-    /// x264's constant rate factor (``VideoSettings/crfRange``).
+    /// x264's constant rate factor (`VideoSettings/crfRange`).
     public var crf: Int = VideoSettings().crf
-    /// x264's preset (``VideoSettings/presets``).
+    /// x264's preset (`VideoSettings/presets`).
     public var preset: String = VideoSettings().preset
     /// How held frames are written.
     public var hold: HoldStrategy = VideoSettings().hold
@@ -74,15 +74,15 @@ public struct SlideshowOptions: Sendable, Hashable {
     public var photoDurations: [Double?] = []
     /// Whether each photo's capture date is printed in its lower right corner.
     public var dateStamp: Bool = false
-    /// How the date is written (``DateImprint/Format``).
+    /// How the date is written (`DateImprint/Format`).
     public var dateFormat: String = DateImprint.Format.ymd.rawValue
     /// The MP4's title tag.
     public var title: String? = nil
     /// Which part of a photo `fill` keeps.
     public var framing: Framing = .faces
-    /// The music's file (``Soundtrack``).
+    /// The music's file (`Soundtrack`).
     public var audio: String? = nil
-    /// The AAC bit rate, e.g. `192k` or `128000` (``Soundtrack/bitrates``).
+    /// The AAC bit rate, e.g. `192k` or `128000` (`Soundtrack/bitrates`).
     public var audioBitrate: String = "\(Soundtrack.defaults.bitrate / 1000)k"
     /// Seconds into the music where the show's sound starts.
     public var audioStart: Double = Soundtrack.defaults.start
@@ -90,9 +90,9 @@ public struct SlideshowOptions: Sendable, Hashable {
     public var audioFadeIn: Double = Soundtrack.defaults.fadeIn
     /// Seconds of fade-out, capped at half the show.
     public var audioFadeOut: Double = Soundtrack.defaults.fadeOut
-    /// Whether music shorter than the show loops (with a ``Soundtrack/crossfade``).
+    /// Whether music shorter than the show loops (with a `Soundtrack/crossfade`).
     public var audioLoop: Bool = Soundtrack.defaults.loops
-    /// The integrated loudness to bring the music to, in LUFS (``Soundtrack/loudnessRange``).
+    /// The integrated loudness to bring the music to, in LUFS (`Soundtrack/loudnessRange`).
     public var loudness: Double? = Soundtrack.defaults.loudness
     /// Whether the show lasts as long as the music (`--duration audio`).
     public var durationFollowsAudio: Bool = false
@@ -102,7 +102,7 @@ public struct SlideshowOptions: Sendable, Hashable {
     public var order: PhotoOrder = .given
     /// Captions, one per photo (nil or empty: none for that photo), or empty for none.
     public var captions: [String?] = []
-    /// A UTF-8 text file of captions, one line per photo (``CaptionFile``), instead of ``captions``:
+    /// A UTF-8 text file of captions, one line per photo (`CaptionFile`), instead of ``captions``:
     /// read when the slideshow is made (``slideshow(photos:output:overwrite:)``).
     public var captionsFile: String? = nil
     /// Where photos without a caption of their own take one from.
@@ -110,7 +110,7 @@ public struct SlideshowOptions: Sendable, Hashable {
     /// Where captions go.
     public var captionPosition: Caption.Position = .bottom
     /// The font: a family (`Noto Serif`) or a font file (a path with a `/`, or ending in
-    /// `.ttf`, `.otf`, `.ttc` or `.otc`); nil: ``TextStyle/defaultFamily``.
+    /// `.ttf`, `.otf`, `.ttc` or `.otc`); nil: `TextStyle/defaultFamily`.
     public var font: String? = nil
     /// A WebVTT file of the captions to write beside the video.
     public var webvtt: String? = nil
@@ -165,10 +165,10 @@ public struct SlideshowOptions: Sendable, Hashable {
         case captions
         case captionsFile, captionsFrom, captionPosition, font, webvtt, burnCaptions, captionLanguage
         case titleCard, titleCardSubtitle, titleCardDuration, titleCardBackground, closingCard
-        /// The clips' own sound: ``ClipSoundSettings/muted``, ``ClipSoundSettings/levelDecibels``,
-        /// ``ClipSoundSettings/duckDecibels``.
+        /// The clips' own sound: `ClipSoundSettings/muted`, `ClipSoundSettings/levelDecibels`,
+        /// `ClipSoundSettings/duckDecibels`.
         case muteClips, clipVolume, duck
-        /// A pick of the best photos (``PickCount``).
+        /// A pick of the best photos (`PickCount`).
         case pick
         /// The MP4 file to write: a manifest's `output`, the command line's `-o`.
         case output
@@ -200,7 +200,7 @@ public struct SlideshowOptions: Sendable, Hashable {
     ///   - overwrite: whether a file already at `output` may be replaced.
     /// - Throws: ``OptionError`` naming the first setting at fault: a size that is not `WxH`
     ///   or not even, an unknown look, a colour that is not `#RRGGBB`, settings given together
-    ///   that do not go together (``checkGivenSettings()``), a bit rate that is not one, a
+    ///   that do not go together (`checkGivenSettings()`), a bit rate that is not one, a
     ///   captions file that cannot be read, and then whatever ``Slideshow/checkSettings()`` refuses.
     public func slideshow(photos: [Photo], output: String, overwrite: Bool = false) throws(OptionError) -> Slideshow {
         var show = try parsed(photos: photos, output: output)
@@ -217,9 +217,9 @@ public struct SlideshowOptions: Sendable, Hashable {
 
     /// The captions of ``captionsFile``, one per line (`\n` or `\r\n`; the end's newline
     /// starts no other), into the show; the file becomes one of its inputs, which no output may
-    /// replace, and text that is not UTF-8 a warning (``CaptionFile/decode(_:)``).
+    /// replace, and text that is not UTF-8 a warning (`CaptionFile/decode(_:)`).
     /// - Throws: ``OptionError`` naming the file when it cannot be read, is not a regular file,
-    ///   or is over ``CaptionFile/maximumBytes``.
+    ///   or is over `CaptionFile/maximumBytes`.
     private func readCaptionsFile(into show: inout Slideshow) throws(OptionError) {
         guard let captionsFile else { return }
         let bytes: [UInt8]
