@@ -29,7 +29,7 @@ show.backdrop = .blur
 show.overwrite = true
 
 do {
-    let prepared = try show.validate()
+    let prepared = try await show.validate()
     for (photo, info) in zip(prepared.slideshow.photos, prepared.photos) {
         print("\(URL(fileURLWithPath: photo.path).lastPathComponent): \(info.displayedSize), \(info.format)")
     }
