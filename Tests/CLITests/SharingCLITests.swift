@@ -13,6 +13,12 @@ struct SharingCLITests {
                                                                "--caption", "", "--caption", "Three", "--title-card", "Trip", "--title-card-duration", "0.3", "-o", output])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.hasPrefix("\(output): draft, 30 frames, 1.000 s, 540x960 at 30 fps, "), "\(result.stderr)")
+        // Held frames stay free in a draft: the writer's skip slices, a few bytes each.
+        let ffprobe = try #require(which("ffprobe"))
+        let packets = try run(ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=size", "-of", "csv=p=0", output])
+        let sizes = String(decoding: packets.stdout, as: UTF8.self).split(separator: "\n").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        #expect(sizes.count == 30)
+        #expect(sizes.filter { $0 <= 100 }.count >= 30 - 4, "\(sizes)")   // the card and 3 photos' first frames are pictures
         let json = try slideshow(["make", samplePhotos[0], "--for", "youtube", "--draft", "--duration", "0.5", "--json", "--overwrite", "-o", output])
         #expect(json.status == 0, "\(json.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
