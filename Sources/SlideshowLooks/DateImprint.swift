@@ -42,9 +42,14 @@ public struct DateImprint: Sendable, Hashable {
     /// The imprint's colour, the orange of a data back's lamp.
     public static let color = RGBColor(red: 255, green: 138, blue: 36)
 
+    /// The part of the frame the digits and their glow stay inside besides the picture (a
+    /// platform's safe area); nil: anywhere in the picture, as film cameras printed it.
+    public var safeArea: SafeArea?
+
     /// Creates an imprint.
-    public init(format: Format = .ymd) {
+    public init(format: Format = .ymd, safeArea: SafeArea? = nil) {
         self.format = format
+        self.safeArea = safeArea
     }
 
     /// The characters printed for a date: digits, `'`, `-` and spaces.
@@ -60,13 +65,21 @@ public struct DateImprint: Sendable, Hashable {
     }
 
     /// Where the digits go in a picture: the rectangle the characters span (without the glow).
-    public func layout(text: String, in picture: Rect) -> (origin: (x: Double, y: Double), digitHeight: Double, width: Double) {
+    /// With a ``safeArea``, moved left and up as far as it takes for the digits and their glow
+    /// to lie inside it too, in a frame of `frame`'s size.
+    public func layout(text: String, in picture: Rect, frame: Size? = nil) -> (origin: (x: Double, y: Double), digitHeight: Double, width: Double) {
         let shortSide = Double(min(picture.width, picture.height))
         let height = max(6, (0.05 * shortSide).rounded())
         let margin = 0.06 * shortSide
         let width = Self.advance(of: text) * height
-        let x = Double(picture.maxX) - margin - width
-        let y = Double(picture.maxY) - margin - height
+        var right = Double(picture.maxX) - margin, bottom = Double(picture.maxY) - margin
+        if let safeArea, let frame {
+            let safe = safeArea.rect(in: frame), glow = (Self.thickness / 2 + Self.glowReach) * height + 1
+            right = min(right, Double(safe.maxX) - glow)
+            bottom = min(bottom, Double(safe.maxY) - glow)
+        }
+        let x = right - width
+        let y = bottom - height
         return ((x, y), height, width)
     }
 
@@ -77,7 +90,7 @@ public struct DateImprint: Sendable, Hashable {
     public func draw(_ date: CaptureDate, on buffer: inout PixelBuffer) {
         let text = text(for: date)
         let picture = buffer.contentRect
-        let (origin, h, _) = layout(text: text, in: picture)
+        let (origin, h, _) = layout(text: text, in: picture, frame: buffer.size)
         let segments = Self.segments(of: text, height: h, at: origin)
         guard !segments.isEmpty else { return }
         let half = Float(Self.thickness * h / 2), glowReach = Float(Self.glowReach * h)

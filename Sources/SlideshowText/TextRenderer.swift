@@ -51,15 +51,14 @@ public final class TextRenderer {
         pango_font_description_set_family(fontDescription.pointer, fonts.family)
     }
 
-    /// The title-safe area of a frame: its central 90% in each direction.
+    /// The title-safe area of a frame: its central 90% in each direction (``SafeArea/titleSafe``).
     public static func titleSafeArea(of frame: Size) -> Rect {
-        let marginX = (frame.width * 5 + 50) / 100, marginY = (frame.height * 5 + 50) / 100
-        return Rect(x: marginX, y: marginY, width: frame.width - 2 * marginX, height: frame.height - 2 * marginY)
+        SafeArea.titleSafe.rect(in: frame)
     }
 
     /// Draws a caption for a frame of the given size.
     ///
-    /// The overlay, outline and shadow included, lies inside the frame's title-safe area,
+    /// The overlay, outline and shadow included, lies inside the style's safe area (by default the title-safe area),
     /// centred across it, at the caption's position.
     /// - Parameters:
     ///   - caption: the words and their position.
@@ -71,14 +70,15 @@ public final class TextRenderer {
 
     /// ``overlay(for:frame:)`` drawing only some layers, so a test can find the letters' own pixels.
     package func overlay(for caption: Caption, frame: Size, layers: Layers) throws(TextError) -> TextOverlay {
-        let safe = Self.titleSafeArea(of: frame)
+        let safe = style.safeArea.rect(in: frame)
         let em = Self.em(style.captionSize, of: frame)
         let block = try drawBlock(caption.text, em: em, bold: false, maxLines: 3, maxWidth: safe.width, layers: layers)
         let x = safe.x + (safe.width - block.width) / 2
         let y = switch caption.position {
         case .bottom: safe.maxY - block.height
         case .top: safe.y
-        case .centre: (frame.height - block.height) / 2
+        // Centred in the safe area: for the title-safe area, in the frame.
+        case .centre: (2 * safe.y + safe.height - block.height) / 2
         }
         return TextOverlay(rect: Rect(x: x, y: y, width: block.width, height: block.height), pixels: block.pixels)
     }

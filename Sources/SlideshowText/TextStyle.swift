@@ -46,6 +46,9 @@ public struct TextStyle: Sendable, Hashable {
     public var shadowRadius: Double
     /// How dark the shadow is at its core, 0 to 1.
     public var shadowOpacity: Double
+    /// The part of the frame captions and cards stay inside: the title-safe area (the central
+    /// 90%) unless a platform's app covers more of it.
+    public var safeArea: SafeArea = .titleSafe
 
     /// Creates a style; every argument has the default look.
     public init(

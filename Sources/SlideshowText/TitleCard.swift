@@ -51,7 +51,7 @@ package extension TextRenderer {
     /// For a card that fades in and out: composite these onto each frame with an opacity.
     /// - Throws: ``TextError/cairo(call:message:)`` when cairo cannot draw.
     public func overlays(for card: TitleCard, frame: Size) throws(TextError) -> [TextOverlay] {
-        let safe = Self.titleSafeArea(of: frame)
+        let safe = style.safeArea.rect(in: frame)
         var blocks = [try drawBlock(card.title, em: Self.em(style.titleSize, of: frame), bold: true, maxLines: 2,
                                     maxWidth: safe.width, layers: .all)]
         if let subtitle = card.subtitle {
@@ -60,7 +60,8 @@ package extension TextRenderer {
         }
         // The blocks' padding (outline and shadow room) is the gap between them.
         let total = blocks.reduce(0) { $0 + $1.height }
-        var y = max(safe.y, (frame.height - total) / 2)
+        // Centred in the safe area (for the title-safe area, in the frame).
+        var y = max(safe.y, (2 * safe.y + safe.height - total) / 2)
         return blocks.map { block in
             defer { y += block.height }
             let rect = Rect(x: safe.x + (safe.width - block.width) / 2, y: y, width: block.width, height: block.height)

@@ -31,7 +31,7 @@ import SlideshowWriter
 // machine may be shared, with wall times beside them.
 
 /// Which half of the motion benchmark to run.
-enum MotionPart: CaseIterable { case dissolve, zoom }
+enum MotionPart: CaseIterable { case dissolve, zoom, draft }
 
 func motionBenchmark(tool: String, ffmpeg: String, photos: [String], runs: Int, scratch: (String) -> String,
                      parts: Set<MotionPart> = Set(MotionPart.allCases)) {
@@ -40,6 +40,7 @@ func motionBenchmark(tool: String, ffmpeg: String, photos: [String], runs: Int, 
     print("Medians of \(runs) runs each, alternating; ratios of CPU time (user + sys), wall times beside them")
     if parts.contains(.dissolve) { dissolveBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, runs: runs, scratch: scratch) }
     if parts.contains(.zoom) { zoomBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, runs: runs, scratch: scratch) }
+    if parts.contains(.draft) { draftBenchmark(tool: tool, photos: photos, runs: runs, scratch: scratch) }
 }
 
 let peerFit = "scale=1920:1080:force_original_aspect_ratio=decrease,pad=1920:1080:(ow-iw)/2:(oh-ih)/2,setsar=1,format=yuv420p"

@@ -19,6 +19,7 @@ import SlideshowWriter
 // With --batch, only the throughput of `slideshow batch` with one and two jobs at once (BatchBench.swift).
 // With --motion, only R2/P2 and R3/P3: transitions and Ken Burns against ffmpeg (MotionBench.swift, ZoomBench.swift), which the full run also prints;
 // --r2 or --r3 runs only that half of it (R2 against the careful and naive P2; R3 against P3 at CRF 20 and at R3's size, with SSIM).
+// --draft runs only D3 (DraftBench.swift): R3 as a --draft against the final render (issue 34: at least 5x faster); --motion and a full run print it after R3.
 // With --audio, only the soundtrack's figures (AudioBench.swift) and the beat-cut grid; a full run prints them last.
 // With --beats, only the beat-cut grid over many songs (BeatGridBench.swift; songs from --songs DIR, default ../songs).
 // With --slides, only the per-slide cost of each look, the blur fill and the date imprint (SlideCostBench.swift).
@@ -51,6 +52,7 @@ while let argument = arguments.popFirst() {
     case "--motion": motionOnly = true
     case "--r2": motionOnly = true; motionParts = [.dissolve]
     case "--r3": motionOnly = true; motionParts = [.zoom]
+    case "--draft": motionOnly = true; motionParts = [.draft]
     case "--slides": slidesOnly = true
     case "--audio": audioOnly = true
     case "--formats": formatsOnly = true
@@ -62,7 +64,7 @@ while let argument = arguments.popFirst() {
     case "--pick": pickOnly = true
     case "--songs": songFolder = arguments.popFirst() ?? songFolder
     default:
-        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --motion | --r2 | --r3 | --audio | --beats | --slides | --formats | --clips | --camera | --pick] [--media DIR] [--clip-folder DIR] [--songs DIR]")
+        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --motion | --r2 | --r3 | --draft | --audio | --beats | --slides | --formats | --clips | --camera | --pick] [--media DIR] [--clip-folder DIR] [--songs DIR]")
         exit(64)
     }
 }

@@ -88,6 +88,8 @@ struct Report: Codable {
     var look: String
     var bytes: Int
     var seconds: Double
+    /// With `--draft`: true (absent otherwise).
+    var draft: Bool?
     /// With `--loudness`: the music's integrated loudness before and after its gain (LUFS).
     var measuredLoudness: Double?
     var finalLoudness: Double?
@@ -111,6 +113,7 @@ struct Report: Codable {
         look = result.look
         bytes = result.bytes
         seconds = ReportFigures.seconds(result.seconds)
+        draft = result.draft ? true : nil
         measuredLoudness = ReportFigures.loudness(of: result)?.measured
         finalLoudness = ReportFigures.loudness(of: result)?.final
         photos = ReportFigures.photos(of: result)
@@ -124,12 +127,12 @@ struct Report: Codable {
 
 /// The JSON line of one finished job: `error`, `frames`, `index`, `output`, `photos`, `seconds`,
 /// `status`, every key always present (`error`, `frames` and `photos` null when they do not apply);
-/// `tempo` and `beatFallback` with cuts on the beat asked for, the loudnesses with a loudness asked for,
+/// `draft` (true) for a draft, `tempo` and `beatFallback` with cuts on the beat asked for, the loudnesses with a loudness asked for,
 /// `warnings` (``ReportWarning``) when a job that rendered has any.
 struct JobLine: Encodable {
     var result: BatchResult
 
-    private enum Key: String, CodingKey { case index, output, status, seconds, frames, error, measuredLoudness, finalLoudness, photos, tempo, beatFallback, warnings }
+    private enum Key: String, CodingKey { case index, output, status, seconds, frames, draft, error, measuredLoudness, finalLoudness, photos, tempo, beatFallback, warnings }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
@@ -140,6 +143,7 @@ struct JobLine: Encodable {
         switch result.outcome {
         case .rendered(let render):
             try container.encode(render.frames, forKey: .frames)
+            if render.draft { try container.encode(true, forKey: .draft) }
             try container.encodeNil(forKey: .error)
             // Only for a job that asked for a loudness.
             if let loudness = ReportFigures.loudness(of: render) {

@@ -115,7 +115,7 @@ struct MakeCommand: AsyncParsableCommand {
             report.pick = selection.report.map(ReportPick.init)
             Terminal.report(report.json() + "\n")
         } else if !quiet {
-            Terminal.say("\(result.output): \(result.frames) frames, \(String(format: "%.3f", result.duration.seconds)) s, \(result.size) at \(result.framesPerSecond) fps, \(result.look), \(result.bytes) bytes in \(String(format: "%.2f", result.seconds)) s")
+            Terminal.say("\(result.output): \(result.draft ? "draft, " : "")\(result.frames) frames, \(String(format: "%.3f", result.duration.seconds)) s, \(result.size) at \(result.framesPerSecond) fps, \(result.look), \(result.bytes) bytes in \(String(format: "%.2f", result.seconds)) s")
         }
     }
 }

@@ -14,14 +14,17 @@ import SlideshowFormats
 struct RenderOptions: ParsableArguments {
     @Option(.duration) var duration: DurationSetting?
     @Option(.slideDuration) var slideDuration: Double?
-    @Option(.size) var size: String
-    @Option(.fps) var fps: Int
+    // Optional: a platform's value (--for) stands in for the default of one not given.
+    @Option(.size) var size: String?
+    @Option(.fps) var fps: Int?
     @Option(.filter) var filter: String
-    @Option(.fit) var fit: FitMode
+    @Option(.fit) var fit: FitMode?
     @Option(.background) var background: String
     @Option(.crf) var crf: Int
     @Option(.preset) var preset: String
     @Option(.hold) var hold: HoldStrategy
+    @Option(.platform) var `for`: Platform?
+    @Flag(.draft) var draft: Bool
     @Option(.transition) var transition: TransitionEffect
     @Option(.transitionDuration) var transitionDuration: Double
     @Option(.fadeIn) var fadeIn: Double
@@ -105,9 +108,18 @@ struct RenderOptions: ParsableArguments {
         for child in Mirror(reflecting: self).children {
             guard let label = child.label, let parsed = child.value as? any ParsedOption else { continue }
             let name = String(label.drop { $0 == "_" })
-            guard let setting = Self.settingByProperty[name], setting.take(parsed.parsedValue, into: &options) else {
-                preconditionFailure("RenderOptions.\(name) is not the option of a setting, or not of its type")
+            guard let setting = Self.settingByProperty[name] else {
+                preconditionFailure("RenderOptions.\(name) is not the option of a setting")
             }
+            // An option without a value until given: not given, the library's default stands.
+            let value = parsed.parsedValue
+            let mirror = Mirror(reflecting: value)
+            let isOptional = mirror.displayStyle == .optional
+            if isOptional, mirror.children.isEmpty, !setting.take(value, into: &options) { continue }
+            guard setting.take(value, into: &options) else {
+                preconditionFailure("RenderOptions.\(name) is not the option of a setting of its type")
+            }
+            if isOptional, !mirror.children.isEmpty, Platform.settings.contains(setting.field) { options.given.insert(setting.field) }
         }
         return options
     }
@@ -219,6 +231,7 @@ extension Flag where Value == Bool {
 }
 
 extension HoldStrategy: ExpressibleByArgument {}
+extension Platform: ExpressibleByArgument {}
 extension FitMode: ExpressibleByArgument {}
 extension TransitionEffect: ExpressibleByArgument {}
 extension MotionStyle: ExpressibleByArgument {}

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 import SlideshowPixels
 import SlideshowSupport
-import SlideshowWriter
+@testable import SlideshowWriter
 
 /// Issue 25: in a show that composes frames, each run of consecutive pictures goes to an
 /// x264 of its own (B-frames, mb-tree, SPS/PPS id 1); held pictures stay the stills encoder's

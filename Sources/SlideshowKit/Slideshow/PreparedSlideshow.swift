@@ -173,6 +173,7 @@ extension Slideshow {
         }
         try Self.checkCancelled()
         if let unreadable { throw unreadable }
+        if let problem = show.lengthProblem(photoFrames: laidOut.timeline.frameCount) { throw .usage(problem) }
         guard let headers = infos else { throw .cancelled }   // not reached: read, or failed above
         let photoWarnings = photoLog.warnings
         var prepared = PreparedSlideshow(slideshow: show, timeline: laidOut.timeline, plan: laidOut.plan, photos: headers,

@@ -344,6 +344,7 @@ struct Renderer {
             framesPerSecond: settings.framesPerSecond, look: slideshow.look.name, bytes: bytes,
             seconds: (ContinuousClock.now - started).seconds,
             loudness: loudness,
+            draft: slideshow.draft,
             warnings: prepared.warnings + warnings,
             photos: slideshow.photos.map(\.path),
             photoStarts: (0..<timeline.photoCount).map { MediaTime(value: Int64(cards.openingFrames + timeline.frames(ofPhoto: $0).lowerBound), timescale: Int32(timeline.framesPerSecond)) },

@@ -64,6 +64,14 @@ extension SlideshowOptions.Field {
                 case .encode: "encode every frame"
                 }
             })
+        case .platform:
+            Setting(self, valueName: "platform", kind: .choice(Platform.allCases.map(\.rawValue)), type: "one of \(Platform.names)",
+                    summary: "Make the show for a platform: " + Setting.choices(Platform.self) { $0.summary }
+                        + " Its size, frame rate, fit (blur for a vertical or square frame) and, with music, loudness (\(SettingRange.number(Platform.reels.loudness)) LUFS) stand in for those settings' defaults (a setting given wins); captions, cards and the date stamp stay inside the part of the frame its app leaves uncovered; a longer show is refused. Figures and sources: docs/sharing.md.",
+                    example: "reels",
+                    binding: .stored(\.platform, describe: { $0?.rawValue }, read: { $0.choice(Platform.self).map(Optional.some) }))
+        case .draft:
+            .flag(self, \.draft, "A quick draft of the same show: half the width and height (a quarter of the pixels) and x264's fastest preset, to check the timing, order and captions before the final render; the output line says it is a draft.")
         case .transition:
             .choice(self, \.transition, valueName: "effect", example: "fade", "How each photo gives way to the next.")
         case .transitionDuration:

@@ -62,6 +62,11 @@ public struct Slideshow: Sendable {
     /// The orange date printed in the picture's lower right corner from each photo's EXIF
     /// capture date, as film cameras did; nil (the default) prints none.
     public var dateImprint: DateImprint?
+    /// The platform the show is made for: a show longer than it takes is refused when it is
+    /// laid out (``validate()``). Its size, safe area and so on are set by ``SlideshowOptions``.
+    public var platform: Platform? = nil
+    /// Whether this is a draft (``SlideshowOptions/draft``): the result says so.
+    public var draft: Bool = false
     /// The MP4's title tag; nil (the default) writes none.
     public var title: String?
     /// Which part of a photo `aspectFill` keeps: where the faces are (the default; the centre
@@ -153,6 +158,8 @@ public struct RenderResult: Sendable, Hashable {
     public var seconds: Double
     /// The soundtrack's loudness before and after its gain, when a loudness was asked for.
     public var loudness: LoudnessReport? = nil
+    /// Whether the render was a draft (``Slideshow/draft``).
+    public var draft: Bool = false
     /// Problems that did not stop the render, each with its kind and file: validation's
     /// (``PreparedSlideshow/warnings``), then the photos' found decoding, the text's, the
     /// sound's (damaged audio packets skipped), the loudness not reached, the clips'.

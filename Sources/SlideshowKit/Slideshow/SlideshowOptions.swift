@@ -55,6 +55,17 @@ public struct SlideshowOptions: Sendable, Hashable {
     public var preset: String = VideoSettings().preset
     /// How held frames are written.
     public var hold: HoldStrategy = VideoSettings().hold
+    /// The platform the show is made for (``Platform``): its size, frame rate, fit and (with
+    /// music) loudness replace those settings' defaults, unless they are in ``given`` or hold a
+    /// value other than the default; its safe area holds the captions, cards and date imprint;
+    /// a longer show than it takes is refused.
+    public var platform: Platform? = nil
+    /// A draft: a quarter of the pixels (half the width and height, even) and x264's fastest
+    /// preset, to see the timing, order and captions before the final render.
+    public var draft: Bool = false
+    /// Those of ``Platform/settings`` given explicitly (the command line's options, a
+    /// manifest's keys): a ``platform`` does not replace them even when they hold the default.
+    public var given: Set<Field> = []
     /// The transition at each cut.
     public var transition: TransitionEffect = .none
     /// Seconds each transition lasts.
@@ -158,6 +169,9 @@ public struct SlideshowOptions: Sendable, Hashable {
         /// The photos: the command line's arguments, a manifest's `photos`.
         case photos
         case duration, slideDuration, size, fps, filter, fit, background, crf, preset, hold
+        /// The platform the show is for (``Platform``): `--for`, a manifest's `for`.
+        case platform = "for"
+        case draft
         case transition, transitionDuration, fadeIn, fadeOut, motion, zoom
         case dateStamp, dateFormat, title, framing
         case audio, audioBitrate, audioStart, audioFadeIn, audioFadeOut, audioLoop, loudness, cuts, order, motionPhotos
@@ -265,6 +279,40 @@ public struct SlideshowOptions: Sendable, Hashable {
     /// The text parsed into the show's typed settings; nothing is checked here that the show
     /// checks itself.
     private func parsed(photos: [Photo], output: String) throws(OptionError) -> Slideshow {
+        var show = try resolved.parsedAsGiven(photos: photos, output: output)
+        show.platform = platform
+        show.draft = draft
+        if let platform {
+            show.text.style.safeArea = platform.safeArea
+            show.dateImprint?.safeArea = platform.safeArea
+        }
+        return show
+    }
+
+    /// These options with the ``platform``'s values in place of the defaults not ``given``,
+    /// then, for a ``draft``, half the width and height (even) and the fastest preset.
+    public var resolved: SlideshowOptions {
+        var options = self
+        let defaults = Self.defaults
+        if let platform {
+            func use<T: Equatable>(_ field: Field, _ path: WritableKeyPath<SlideshowOptions, T>, _ value: T) {
+                if !given.contains(field), options[keyPath: path] == defaults[keyPath: path] { options[keyPath: path] = value }
+            }
+            use(.size, \.size, platform.size.description)
+            use(.fps, \.fps, platform.framesPerSecond)
+            use(.fit, \.fit, platform.fit)
+            if audio != nil { use(.loudness, \.loudness, platform.loudness) }
+        }
+        if draft, let size = Size(parsing: options.size), size.width > 0, size.height > 0 {
+            func half(_ side: Int) -> Int { max(2, side / 4 * 2) }
+            options.size = Size(width: half(size.width), height: half(size.height)).description
+            options.preset = VideoSettings.presets[0]
+        }
+        return options
+    }
+
+    /// The text parsed into the show's typed settings, as they stand (no platform, no draft).
+    private func parsedAsGiven(photos: [Photo], output: String) throws(OptionError) -> Slideshow {
         guard let frameSize = Size(parsing: size), frameSize.width > 0, frameSize.height > 0 else {
             throw OptionError(.size, "'\(size)' is not WIDTHxHEIGHT with positive numbers, e.g. 1920x1080")
         }
