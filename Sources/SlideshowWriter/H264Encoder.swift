@@ -61,8 +61,9 @@ package final class H264Encoder {
     package init(settings: VideoSettings, globalHeader: Bool, role: Role = .stills,
          pFrameOptions: String = H264Encoder.pFrameOptions) throws(FFmpegError) {
         _ = quietFFmpegLogging
-        guard let codec = avcodec_find_encoder_by_name("libx264") else {
-            throw FFmpegError(call: "avcodec_find_encoder_by_name(libx264)", code: -ENOSYS)
+        let name = settings.codec.encoderName
+        guard let codec = avcodec_find_encoder_by_name(name) else {
+            throw FFmpegError(call: "avcodec_find_encoder_by_name(\(name))", code: -ENOSYS)
         }
         codecContext = try OwnedCodecContext(codec: codec)
         packetOwner = try OwnedPacket()
@@ -85,6 +86,19 @@ package final class H264Encoder {
 
         var options: OpaquePointer? = nil
         defer { av_dict_free(&options) }
+        if settings.codec == .hevc {
+            try setOption(&options, "preset", settings.preset)
+            if let tune = settings.tune, VideoSettings.hevcTunes.contains(tune) { try setOption(&options, "tune", tune) }
+            try setOption(&options, "crf", String(settings.crf))
+            try setOption(&options, "profile", "main")
+            try setOption(&options, "forced-idr", "1")
+            try setOption(&options, "x265-params", settings.x265Parameters)
+            try check(avcodec_open2(context, codec, &options), "avcodec_open2(libx265)")
+            if let unrecognised = av_dict_get(options, "", nil, AV_DICT_IGNORE_SUFFIX) {
+                throw FFmpegError(call: "avcodec_open2(libx265): option \(String(cString: unrecognised.pointee.key)) not recognised", code: -EINVAL)
+            }
+            return
+        }
         try setOption(&options, "preset", settings.preset)
         if let tune = settings.tune { try setOption(&options, "tune", tune) }
         try setOption(&options, "crf", String(role == .motion ? settings.motionCRF : settings.crf))
@@ -137,6 +151,21 @@ package final class H264Encoder {
 }
 
 extension VideoSettings {
+    /// The `x265-params` of an HEVC encoder (``VideoCodec/hevc``): one encoder for the whole
+    /// show, as the H.264 stills encoder of a show of cuts.
+    ///
+    /// No B-frames (decode order is presentation order, and each held picture comes out before
+    /// its held frames); closed GOPs, so that every keyframe is an IDR, from which the held
+    /// frames' picture order counts (``HEVCSkipFrameWriter``); one frame thread and a pool of
+    /// ``H264Encoder/threads`` for wavefronts, whatever the machine; no SEI with x265's version
+    /// and options, nor its log on stderr. With held frames skipped, no lookahead (nothing to
+    /// look at: each picture after a hold is an IDR) and no scene cuts.
+    package var x265Parameters: String {
+        var parameters = "bframes=0:open-gop=0:frame-threads=1:pools=\(H264Encoder.threads):info=0:log-level=error"
+        if hold == .skip { parameters += ":rc-lookahead=0:cutree=0:scenecut=0" }
+        return parameters
+    }
+
     /// The `x264-params` of the stills encoder (``H264Encoder/Role/stills``) for these settings
     /// (the benchmark's floors encode with the same).
     ///
@@ -208,7 +237,7 @@ extension VideoSettings {
     /// with SSIM 0.983924 against 0.983933. `direct=none` as well would make B-frames bit-exact,
     /// but costs 6.4% on R2 (2,719,995 bytes) and 20% on R3 (5,682,920): B_Skip and direct
     /// macroblocks carry dissolves and zooms.
-    var motionPartitions: String? {
+    package var motionPartitions: String? {
         switch preset {
         case "ultrafast", "superfast": nil
         case "slower", "veryslow", "placebo": "p8x8,p4x4,i8x8,i4x4"

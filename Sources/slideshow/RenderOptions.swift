@@ -22,6 +22,7 @@ struct RenderOptions: ParsableArguments {
     @Option(.crf) var crf: Int
     @Option(.preset) var preset: String
     @Option(.hold) var hold: HoldStrategy
+    @Option(.codec) var codec: VideoCodec
     @Option(.transition) var transition: TransitionEffect
     @Option(.transitionDuration) var transitionDuration: Double
     @Option(.fadeIn) var fadeIn: Double
@@ -219,6 +220,7 @@ extension Flag where Value == Bool {
 }
 
 extension HoldStrategy: ExpressibleByArgument {}
+extension VideoCodec: ExpressibleByArgument {}
 extension FitMode: ExpressibleByArgument {}
 extension TransitionEffect: ExpressibleByArgument {}
 extension MotionStyle: ExpressibleByArgument {}

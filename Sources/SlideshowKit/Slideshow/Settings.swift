@@ -64,6 +64,13 @@ extension SlideshowOptions.Field {
                 case .encode: "encode every frame"
                 }
             })
+        case .codec:
+            .choice(self, \.codec, valueName: "codec", example: "hevc", Setting.choices(VideoCodec.self) { codec in
+                switch codec {
+                case .h264: "H.264 High (x264), every player's"
+                case .hevc: "HEVC Main (x265), tagged hvc1 for Apple's players; --crf and --preset are x265's"
+                }
+            })
         case .transition:
             .choice(self, \.transition, valueName: "effect", example: "fade", "How each photo gives way to the next.")
         case .transitionDuration:

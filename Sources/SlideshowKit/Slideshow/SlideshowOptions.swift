@@ -55,6 +55,8 @@ public struct SlideshowOptions: Sendable, Hashable {
     public var preset: String = VideoSettings().preset
     /// How held frames are written.
     public var hold: HoldStrategy = VideoSettings().hold
+    /// The video codec (``VideoCodec``).
+    public var codec: VideoCodec = VideoSettings().codec
     /// The transition at each cut.
     public var transition: TransitionEffect = .none
     /// Seconds each transition lasts.
@@ -157,7 +159,7 @@ public struct SlideshowOptions: Sendable, Hashable {
     public enum Field: String, Sendable, Hashable, CaseIterable {
         /// The photos: the command line's arguments, a manifest's `photos`.
         case photos
-        case duration, slideDuration, size, fps, filter, fit, background, crf, preset, hold
+        case duration, slideDuration, size, fps, filter, fit, background, crf, preset, hold, codec
         case transition, transitionDuration, fadeIn, fadeOut, motion, zoom
         case dateStamp, dateFormat, title, framing
         case audio, audioBitrate, audioStart, audioFadeIn, audioFadeOut, audioLoop, loudness, cuts, order, motionPhotos
@@ -298,7 +300,7 @@ public struct SlideshowOptions: Sendable, Hashable {
             }
         }
         var show = Slideshow(photos: photos, output: output, length: length,
-                             video: VideoSettings(size: frameSize, framesPerSecond: fps, crf: crf, preset: preset, hold: hold),
+                             video: VideoSettings(size: frameSize, framesPerSecond: fps, crf: crf, preset: preset, hold: hold, codec: codec),
                              look: look, contentMode: fit.contentMode, background: color)
         show.transition = transition
         show.transitionDuration = transitionDuration
