@@ -6,6 +6,8 @@ import SlideshowFFmpeg
 /// High profile, yuv420p, CRF rate control, BT.709 limited-range tags written into the VUI,
 /// and a global header (SPS/PPS in extradata) as MP4 needs. Two roles (``Role``): the stills
 /// encoder, without B-frames (decode order is presentation order), and a motion run's, with.
+/// With ``VideoCodec/hevc`` it is libx265 instead (Main profile, ``VideoSettings/x265Parameters``),
+/// the one encoder of the show, in the stills role.
 package final class H264Encoder {
     /// x264's threads: two, whatever the machine (see ``VideoSettings/x264Parameters``).
     package static let threads = 2
