@@ -161,10 +161,20 @@ extension VideoSettings {
     /// frames' picture order counts (``HEVCSkipFrameWriter``); one frame thread and a pool of
     /// ``H264Encoder/threads`` for wavefronts, whatever the machine; no SEI with x265's version
     /// and options, nor its log on stderr. With held frames skipped, no lookahead (nothing to
-    /// look at: each picture after a hold is an IDR) and no scene cuts.
+    /// look at: each picture after a hold is an IDR) and no scene cuts. In a show of cuts
+    /// (``composesFrames`` false), coding units of 16x16 and up (`min-cu-size=16`): x265's
+    /// intra search of 8x8 CUs is most of its time on a photo and buys next to nothing there.
+    /// Three 1080p photos as IDRs at `medium`, CRF 20: 0.88 s instead of 2.07 s, 203,627 bytes
+    /// instead of 200,577, SSIM 0.995768 against 0.995788 (`superfast` took 1.75 s, `ultrafast`
+    /// 0.70 s for SSIM 0.994863). On moving frames the small CUs matter (a 640x360 Ken Burns
+    /// show with dissolves: 9% more bytes for a lower SSIM without them), so a show that
+    /// composes frames keeps x265's 8x8.
     package var x265Parameters: String {
         var parameters = "bframes=0:open-gop=0:frame-threads=1:pools=\(H264Encoder.threads):info=0:log-level=error"
-        if hold == .skip { parameters += ":rc-lookahead=0:cutree=0:scenecut=0" }
+        if hold == .skip {
+            parameters += ":rc-lookahead=0:cutree=0:scenecut=0"
+            if !composesFrames { parameters += ":min-cu-size=16" }
+        }
         return parameters
     }
 

@@ -47,12 +47,15 @@ struct HEVCBitstreamTests {
         #expect(encoder.finish().last.map { $0 & 1 == 1 || $0 != 0 } == true)
     }
 
-    @Test("x265's parameter sets at 1920x1080: CTB 64, min CB 8, WPP; one substream a CTB row", arguments: [VideoCodec.hevc])
-    func parameterSets(codec: VideoCodec) throws {
-        let encoder = try H264Encoder(settings: VideoSettings(codec: codec), globalHeader: true)
+    @Test("x265's parameter sets at 1920x1080: CTB 64, min CB 8 (16 in a show of cuts, padded to 1088 rows), WPP; one substream a CTB row",
+          arguments: [true, false])
+    func parameterSets(composesFrames: Bool) throws {
+        var settings = VideoSettings(codec: .hevc)
+        settings.composesFrames = composesFrames
+        let encoder = try H264Encoder(settings: settings, globalHeader: true)
         let writer = try HEVCSkipFrameWriter(extradata: encoder.extradata)
-        #expect(writer.sps.width == 1920 && writer.sps.height == 1080)
-        #expect(writer.sps.log2CodingTreeBlockSize == 6 && writer.sps.log2MinCodingBlockSize == 3)
+        #expect(writer.sps.width == 1920 && writer.sps.height == (composesFrames ? 1080 : 1088))
+        #expect(writer.sps.log2CodingTreeBlockSize == 6 && writer.sps.log2MinCodingBlockSize == (composesFrames ? 3 : 4))
         #expect(writer.sps.maxDecPicBufferingMinus1 >= 1)
         #expect(writer.pps.entropyCodingSync)
         #expect(writer.substreams.count == 17)
@@ -69,8 +72,9 @@ struct HEVCExportTests {
     static let starts: [Int64] = [0, 20, 45]
     static let endFrame: Int64 = 70
 
-    static func write(_ path: String, size: Size, hold: HoldStrategy = .skip, preset: String = "ultrafast") async throws {
-        let settings = VideoSettings(size: size, framesPerSecond: 30, preset: preset, hold: hold, codec: .hevc)
+    static func write(_ path: String, size: Size, hold: HoldStrategy = .skip, composesFrames: Bool = true, preset: String = "ultrafast") async throws {
+        var settings = VideoSettings(size: size, framesPerSecond: 30, preset: preset, hold: hold, codec: .hevc)
+        settings.composesFrames = composesFrames
         try await writeVideo(to: path, settings: settings, pictures: (0..<3).map { gradient(size, seed: $0) }, starts: starts, endFrame: endFrame)
     }
 
@@ -88,11 +92,12 @@ struct HEVCExportTests {
     }
 
     @Test("ffprobe: hevc, Main, hvc1, 70 frames, 2.333 s; every frame decodes; held frames are their picture exactly and under 100 bytes",
-          arguments: [Size(width: 320, height: 180), Size(width: 1920, height: 1080), Size(width: 200, height: 98)])
-    func heldFrames(size: Size) async throws {
+          arguments: [(Size(width: 320, height: 180), true), (Size(width: 1920, height: 1080), true), (Size(width: 200, height: 98), true),
+                      (Size(width: 1920, height: 1080), false), (Size(width: 200, height: 98), false)])
+    func heldFrames(size: Size, composesFrames: Bool) async throws {
         let folder = try TemporaryFolder()
         let path = folder.path("show.mp4")
-        try await Self.write(path, size: size)
+        try await Self.write(path, size: size, composesFrames: composesFrames)
         let probe = try run(try #require(which("ffprobe")), ["-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
                                                              "stream=codec_name,profile,codec_tag_string,nb_read_frames,duration", "-of", "default=nw=1", path])
         let fields = Dictionary(uniqueKeysWithValues: probe.stdoutText.split(separator: "\n").compactMap { line -> (String, String)? in
