@@ -3,6 +3,7 @@ import Testing
 @testable import SlideshowKit
 import TestSupport
 import SlideshowPixels
+import SlideshowPlan
 import SlideshowWriter
 
 /// libde265 through GStreamer (`libde265dec`): a second HEVC decoder, independent of libavcodec.
@@ -129,6 +130,33 @@ struct HEVCExportTests {
             let second = try LibDe265.frames(of: path, size: size, folder: folder)
             #expect(second.count == frames.count)
             #expect(second == frames, "libde265 decodes differently from FFmpeg")
+        }
+    }
+
+    @Test("a rendered show in HEVC, of cuts and with dissolves: FFmpeg and libde265 decode the same frames; a held photo's frames are its first exactly, under 100 bytes",
+          arguments: [TransitionEffect.none, .fade])
+    func renderedShow(transition: TransitionEffect) async throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("rendered.mp4")
+        let size = Size(width: 320, height: 180)
+        var options = SlideshowOptions(duration: 4, size: "\(size.width)x\(size.height)", fps: 30)
+        options.codec = .hevc
+        options.transition = transition
+        options.transitionDuration = 1
+        let photos = ["landscape.jpg", "portrait-orient6.jpg", "square.jpg"].map { Photo(path: TestEnvironment.sample($0)) }
+        _ = try await options.slideshow(photos: photos, output: path).render()
+        let frames = try Self.decode(path, size: size)
+        #expect(frames.count == 120)
+        let sizes = try Self.packetSizes(path)
+        // Runs of frames equal to the one before: held frames, each a skip picture.
+        var held = 0
+        for frame in frames.indices.dropFirst() where frames[frame] == frames[frame - 1] {
+            held += 1
+            #expect(sizes[frame] <= 100, "held frame \(frame): \(sizes[frame]) bytes")
+        }
+        #expect(held >= (transition == .none ? 117 : 60))
+        if LibDe265.launcher != nil {
+            #expect(try LibDe265.frames(of: path, size: size, folder: folder) == frames, "libde265 decodes differently from FFmpeg")
         }
     }
 
