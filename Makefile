@@ -15,7 +15,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 ## deps: install the Debian packages that are missing (FFmpeg's, TurboJPEG's, libheif's, Little CMS's, libwebp's and Pango's headers,
 ## the Noto fonts; ffmpeg, tesseract with its languages (the captions' OCR tests), GNU time, Pillow (python3-pil, the colour tests' reference), heif-convert and the webp tools for the tests;
-## GStreamer with OpenH264 (gst-launch-1.0, openh264dec: the second decoder of the writer's tests))
+## GStreamer with OpenH264 (gst-launch-1.0, openh264dec: the second decoder of the writer's tests; libde265dec, in plugins-bad, the HEVC tests' second decoder))
 deps:
 	@missing=""; for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \

@@ -27,7 +27,7 @@ import SlideshowPixels
 /// }
 /// ```
 ///
-/// The file is H.264 High (libx264), yuv420p, BT.709 limited range and tagged so, at a
+/// The file is H.264 High (libx264), or HEVC Main (libx265, ``VideoCodec/hevc``), yuv420p, BT.709 limited range and tagged so, at a
 /// constant frame rate, in an MP4 with `moov` before `mdat`. A buffer stays on screen until
 /// the next buffer's time; ``endSession(atSourceTime:)`` sets when the last one ends, so the
 /// last picture gets its full share. Without it, the session ends one frame after the last

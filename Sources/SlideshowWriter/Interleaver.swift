@@ -24,7 +24,7 @@ package final class Interleaver {
     }
 
     private let muxer: MP4Muxer
-    private let skipWriter: SkipFrameWriter?
+    private let skipWriter: (any HeldFrameWriter)?
     private let framesPerSecond: Int64
     private var video: [Video] = []
     private var audio: [EncodedAudioPacket] = []
@@ -34,7 +34,7 @@ package final class Interleaver {
 
     /// - Parameters:
     ///   - hasAudio: whether the file has a sound track (without one, pictures never wait).
-    package init(muxer: MP4Muxer, skipWriter: SkipFrameWriter?, framesPerSecond: Int, hasAudio: Bool) {
+    package init(muxer: MP4Muxer, skipWriter: (any HeldFrameWriter)?, framesPerSecond: Int, hasAudio: Bool) {
         self.muxer = muxer
         self.skipWriter = skipWriter
         self.framesPerSecond = Int64(framesPerSecond)
@@ -76,7 +76,7 @@ package final class Interleaver {
                 case .held(let frames, let frameNumBefore, let repeating) where due(frames.lowerBound):
                     guard let skipWriter else { preconditionFailure("held frames without a skip writer") }
                     let frameNum = skipWriter.frameNum(after: frameNumBefore)
-                    let slice = skipWriter.skipSlice(frameNum: frameNum, framesAfterIDR: frames.lowerBound - repeating)
+                    let slice = skipWriter.heldFrame(frameNum: frameNum, framesAfterIDR: frames.lowerBound - repeating)
                     try muxer.write(bytes: NALUnit.startCode + slice, frame: frames.lowerBound, keyframe: false)
                     if frames.count > 1 {
                         video[0] = .held(frames.lowerBound + 1..<frames.upperBound, frameNumBefore: frameNum, repeating: repeating)
@@ -95,4 +95,25 @@ package final class Interleaver {
             if audioEnd != .max { audioEnd = max(audioEnd, packet.pts + packet.duration) }
         }
     }
+}
+
+/// What writes held frames: H.264's skip slices (``SkipFrameWriter``) or HEVC's skip pictures
+/// (``HEVCSkipFrameWriter``).
+package protocol HeldFrameWriter {
+    /// The `frame_num` after `frameNum` (H.264; HEVC has none and counts on).
+    func frameNum(after frameNum: Int) -> Int
+    /// One held frame's NAL unit (without a start code), `framesAfterIDR` frames after the IDR
+    /// its picture order counts from.
+    func heldFrame(frameNum: Int, framesAfterIDR: Int64) -> [UInt8]
+}
+
+extension SkipFrameWriter: HeldFrameWriter {
+    package func heldFrame(frameNum: Int, framesAfterIDR: Int64) -> [UInt8] {
+        skipSlice(frameNum: frameNum, framesAfterIDR: framesAfterIDR)
+    }
+}
+
+extension HEVCSkipFrameWriter: HeldFrameWriter {
+    package func frameNum(after frameNum: Int) -> Int { frameNum &+ 1 }
+    package func heldFrame(frameNum: Int, framesAfterIDR: Int64) -> [UInt8] { skipPicture(pictureOrder: framesAfterIDR) }
 }

@@ -9,6 +9,19 @@ public enum HoldStrategy: String, Sendable, Hashable, CaseIterable {
     case encode
 }
 
+/// The video codec a show is written in.
+public enum VideoCodec: String, Sendable, Hashable, CaseIterable {
+    /// H.264 High (libx264), `avc1` in MP4: the default, and every player's.
+    case h264
+    /// HEVC Main (libx265), `hvc1` in MP4 (the tag Apple's players ask for). x265's CRF scale
+    /// and presets; of the tunes, x265 has `psnr`, `ssim`, `grain`, `fastdecode`,
+    /// `zerolatency` and `animation` (others, such as the default `stillimage`, are left out).
+    case hevc
+
+    /// The libavcodec encoder.
+    package var encoderName: String { self == .h264 ? "libx264" : "libx265" }
+}
+
 /// What the video stream is: size, rate and the encoder's settings.
 public struct VideoSettings: Sendable, Hashable {
     /// The frame size; both dimensions even and positive.
@@ -24,6 +37,8 @@ public struct VideoSettings: Sendable, Hashable {
     public var tune: String?
     /// How held frames are written.
     public var hold: HoldStrategy
+    /// The codec: H.264 by default.
+    public var codec: VideoCodec
     /// Whether the show has composed frames (transitions, motion, fades, clips), or only held
     /// pictures, each an IDR; the renderer sets it from the plan. With held frames skipped, a
     /// show that composes frames gives its runs of moving frames to encoders of their own
@@ -51,14 +66,18 @@ public struct VideoSettings: Sendable, Hashable {
 
     /// Creates settings; the defaults are the product's: 1920x1080, 30 fps, CRF 20, preset medium, tune stillimage, skip holds.
     public init(size: Size = .hd1080, framesPerSecond: Int = 30, crf: Int = 20, preset: String = "medium",
-                tune: String? = "stillimage", hold: HoldStrategy = .skip) {
+                tune: String? = "stillimage", hold: HoldStrategy = .skip, codec: VideoCodec = .h264) {
         self.size = size
         self.framesPerSecond = framesPerSecond
         self.crf = crf
         self.preset = preset
         self.tune = tune
         self.hold = hold
+        self.codec = codec
     }
+
+    /// The x265 tunes (``VideoCodec/hevc``); x264's others are left out of an HEVC encoder's options.
+    public static let hevcTunes = ["psnr", "ssim", "grain", "fastdecode", "zerolatency", "animation"]
 
     /// Why these settings cannot make a video, or nil when they can.
     public var problem: String? {
@@ -69,7 +88,7 @@ public struct VideoSettings: Sendable, Hashable {
         if !Self.frameRates.contains(framesPerSecond) {
             return "frame rate \(framesPerSecond) is not between \(Self.frameRates.lowerBound) and \(Self.frameRates.upperBound)"
         }
-        if H264Level.lowest(fitting: size, framesPerSecond: framesPerSecond) == nil {
+        if codec == .h264, H264Level.lowest(fitting: size, framesPerSecond: framesPerSecond) == nil {
             let level = H264Level.highest
             let macroblocks = H264Level.macroblocks(in: size)
             if macroblocks > level.maxFrameMacroblocks {
@@ -77,7 +96,7 @@ public struct VideoSettings: Sendable, Hashable {
             }
             return "size \(size) at \(framesPerSecond) fps is \(macroblocks * framesPerSecond) macroblocks a second, more than the \(level.maxMacroblocksPerSecond) H.264 allows at its highest level (6.2)"
         }
-        if crf == 0 { return "CRF 0 (lossless) is not possible in H.264 High; give 1 to 51" }
+        if crf == 0 { return codec == .h264 ? "CRF 0 (lossless) is not possible in H.264 High; give 1 to 51" : "CRF 0 is not one of 1 to 51" }
         if !Self.crfRange.contains(crf) { return "CRF \(crf) is not between \(Self.crfRange.lowerBound) and \(Self.crfRange.upperBound)" }
         if !Self.presets.contains(preset) { return "preset '\(preset)' is not one of \(Self.presets.joined(separator: ", "))" }
         if let tune, tune.split(separator: ",", omittingEmptySubsequences: false).contains(where: { !Self.tunes.contains(String($0)) }) {

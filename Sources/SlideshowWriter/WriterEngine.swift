@@ -32,7 +32,7 @@ package final class WriterEngine {
     private let settings: VideoSettings
     /// The stills encoder: held pictures, and in a show of cuts every picture.
     private let stills: H264Encoder
-    private let stillsSkip: SkipFrameWriter?
+    private let stillsSkip: (any HeldFrameWriter)?
     /// Motion runs' encoders, in a show that composes frames with held frames skipped.
     private let motion: MotionRuns?
     /// With ``motion``: the stream's one SPS, into which the stills encoder's slices are rewritten.
@@ -60,6 +60,8 @@ package final class WriterEngine {
     private var lastHoldEnd: Int64?
     /// `frame_num` of the last reference picture the stills encoder or the engine wrote.
     private var lastFrameNum = 0
+    /// HEVC: the frame of the last IDR the encoder gave out, from which picture order counts.
+    private var lastIDRFrame: Int64 = 0
     /// Whether every video frame has gone to the muxer or waits below (``finishVideo(endFrame:)``).
     private var videoFinished = false
 
@@ -73,10 +75,13 @@ package final class WriterEngine {
         self.settings = settings
         stills = try H264Encoder(settings: settings, globalHeader: true)
         var extradata = stills.extradata
-        var stillsSkip: SkipFrameWriter? = nil
+        var stillsSkip: (any HeldFrameWriter)? = nil
         var motion: MotionRuns? = nil
         var sharedSequence: SharedSequence? = nil
-        if settings.hold == .skip, let sets = EncoderParameterSets(annexB: extradata) {
+        if settings.codec == .hevc {
+            // One x265 for the whole show, held frames as skip pictures on its SPS and PPS.
+            if settings.hold == .skip { stillsSkip = try? HEVCSkipFrameWriter(extradata: extradata) }
+        } else if settings.hold == .skip, let sets = EncoderParameterSets(annexB: extradata) {
             let runs = settings.composesFrames && settings.motionRuns ? try MotionRuns(settings: settings) : nil
             if let runs, let shared = try? SharedSequence(stills: extradata, motion: runs.extradata),
                let writer = try? SkipFrameWriter(sps: shared.sps, encoderPPSIDs: shared.ppsIDs) {
@@ -279,7 +284,10 @@ package final class WriterEngine {
                 // A reference (no copy of the bytes): the encoder reuses its packet.
                 try check(av_packet_ref(copy.pointer, packet), "av_packet_ref")
             }
-            if encoder === stills, let sps = stillsSkip?.sps {
+            if settings.codec == .hevc {
+                let bytes = UnsafeBufferPointer(start: copy.pointer.pointee.data, count: Int(copy.pointer.pointee.size))
+                if Self.startsIDR(bytes) { lastIDRFrame = index }
+            } else if encoder === stills, let sps = (stillsSkip as? SkipFrameWriter)?.sps {
                 let bytes = UnsafeBufferPointer(start: copy.pointer.pointee.data, count: Int(copy.pointer.pointee.size))
                 if let slice = Self.firstSlice(in: bytes, sps: sps) {
                     lastFrameNum = slice.frameNum
@@ -297,11 +305,27 @@ package final class WriterEngine {
     }
 
     /// Writes held frames: all-skip P slices repeating the picture just written, at frame `after`.
-    private func writeHolds(_ frames: Range<Int64>, after: Int64, with skipWriter: SkipFrameWriter) throws {
+    private func writeHolds(_ frames: Range<Int64>, after: Int64, with skipWriter: any HeldFrameWriter) throws {
         // They may wait for the sound as a range; their frame_nums follow on from here.
         let before = lastFrameNum
         for _ in frames { lastFrameNum = skipWriter.frameNum(after: lastFrameNum) }
-        try interleaver.push(.held(frames, frameNumBefore: before, repeating: after))
+        // HEVC's picture order counts from the last IDR, one a frame (x265's, without B-frames).
+        try interleaver.push(.held(frames, frameNumBefore: before, repeating: settings.codec == .hevc ? lastIDRFrame : after))
+    }
+
+    /// Whether an HEVC packet's first slice is an IDR's (NAL unit types 19 and 20).
+    private static func startsIDR(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        while index + 3 < bytes.count {
+            if bytes[index] == 0, bytes[index + 1] == 0, bytes[index + 2] == 1 {
+                let type = (bytes[index + 3] >> 1) & 0x3F
+                if type < 32 { return HEVCNALUnit.isIDR(type) }
+                index += 3
+            } else {
+                index += 1
+            }
+        }
+        return false
     }
 
     /// The header of the first coded slice in an Annex B packet.

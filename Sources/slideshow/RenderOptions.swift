@@ -25,6 +25,7 @@ struct RenderOptions: ParsableArguments {
     @Option(.hold) var hold: HoldStrategy
     @Option(.platform) var `for`: Platform?
     @Flag(.draft) var draft: Bool
+    @Option(.codec) var codec: VideoCodec
     @Option(.transition) var transition: TransitionEffect
     @Option(.transitionDuration) var transitionDuration: Double
     @Option(.fadeIn) var fadeIn: Double
@@ -232,6 +233,7 @@ extension Flag where Value == Bool {
 
 extension HoldStrategy: ExpressibleByArgument {}
 extension Platform: ExpressibleByArgument {}
+extension VideoCodec: ExpressibleByArgument {}
 extension FitMode: ExpressibleByArgument {}
 extension TransitionEffect: ExpressibleByArgument {}
 extension MotionStyle: ExpressibleByArgument {}

@@ -30,21 +30,22 @@ struct ManifestTests {
     func everyField() throws {
         let jobs = try manifest(#"""
             {"photos": ["a.jpg", "b.png"], "output": "out.mp4", "duration": 4.5, "size": "640x360", "fps": 25,
-             "filter": "minimal-life", "fit": "fill", "background": "#102030", "crf": 23, "preset": "fast", "hold": "encode"}
+             "filter": "minimal-life", "fit": "fill", "background": "#102030", "crf": 23, "preset": "fast", "hold": "encode", "codec": "hevc"}
             """#, #"{"photos": ["c.jpg"], "output": "c.mp4", "slideDuration": 2}"#).jobs
         #expect(jobs.map(\.index) == [0, 1])
         let show = jobs[0].slideshow
         #expect(show.photos == [Photo(path: "a.jpg"), Photo(path: "b.png")])
         #expect(show.output == "out.mp4")
         #expect(show.length == .total(seconds: 4.5))
-        #expect(show.video == VideoSettings(size: Size(width: 640, height: 360), framesPerSecond: 25, crf: 23, preset: "fast", hold: .encode))
+        #expect(show.video == VideoSettings(size: Size(width: 640, height: 360), framesPerSecond: 25, crf: 23, preset: "fast", hold: .encode, codec: .hevc))
         #expect(show.look.name == "minimal-life")
         #expect(show.contentMode == .aspectFill)
         #expect(show.background == RGBColor(red: 0x10, green: 0x20, blue: 0x30))
         #expect(show.overwrite == false)
-        let made = try SlideshowOptions(duration: 4.5, size: "640x360", fps: 25, filter: "minimal-life", fit: .fill, background: "#102030",
-                                        crf: 23, preset: "fast", hold: .encode)
-            .slideshow(photos: show.photos, output: show.output)
+        var options = SlideshowOptions(duration: 4.5, size: "640x360", fps: 25, filter: "minimal-life", fit: .fill, background: "#102030",
+                                       crf: 23, preset: "fast", hold: .encode)
+        options.codec = .hevc
+        let made = try options.slideshow(photos: show.photos, output: show.output)
         #expect(made.video == show.video && made.length == show.length && made.background == show.background)
         // Defaults are make's.
         let defaults = jobs[1].slideshow
@@ -78,6 +79,7 @@ struct ManifestTests {
         (#"{"photos": ["a.jpg"], "output": "x.mp4", "background": "red"}"#, "background", "'red' is not a colour of the form #RRGGBB"),
         (#"{"photos": ["a.jpg"], "output": "x.mp4", "fit": "stretch"}"#, "fit", "'stretch' is not one of letterbox, fill, blur"),
         (#"{"photos": ["a.jpg"], "output": "x.mp4", "hold": "maybe"}"#, "hold", "'maybe' is not one of skip, encode"),
+        (#"{"photos": ["a.jpg"], "output": "x.mp4", "codec": "vp9"}"#, "codec", "'vp9' is not one of h264, hevc"),
     ])
     func badJob(job: String, field: String, reason: String) {
         #expect(problems(good, job) == [ManifestError(job: 1, field: field, reason: reason)])

@@ -72,6 +72,13 @@ extension SlideshowOptions.Field {
                     binding: .stored(\.platform, describe: { $0?.rawValue }, read: { $0.choice(Platform.self).map(Optional.some) }))
         case .draft:
             .flag(self, \.draft, "A quick draft of the same show: half the width and height (a quarter of the pixels) and x264's fastest preset, to check the timing, order and captions before the final render; the output line says it is a draft.")
+        case .codec:
+            .choice(self, \.codec, valueName: "codec", example: "hevc", Setting.choices(VideoCodec.self) { codec in
+                switch codec {
+                case .h264: "H.264 High (x264), every player's"
+                case .hevc: "HEVC Main (x265), tagged hvc1 for Apple's players; --crf and --preset are x265's"
+                }
+            })
         case .transition:
             .choice(self, \.transition, valueName: "effect", example: "fade", "How each photo gives way to the next.")
         case .transitionDuration:

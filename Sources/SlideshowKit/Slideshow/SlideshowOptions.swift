@@ -66,6 +66,8 @@ public struct SlideshowOptions: Sendable, Hashable {
     /// Those of ``Platform/settings`` given explicitly (the command line's options, a
     /// manifest's keys): a ``platform`` does not replace them even when they hold the default.
     public var given: Set<Field> = []
+    /// The video codec (``VideoCodec``).
+    public var codec: VideoCodec = VideoSettings().codec
     /// The transition at each cut.
     public var transition: TransitionEffect = .none
     /// Seconds each transition lasts.
@@ -168,7 +170,7 @@ public struct SlideshowOptions: Sendable, Hashable {
     public enum Field: String, Sendable, Hashable, CaseIterable {
         /// The photos: the command line's arguments, a manifest's `photos`.
         case photos
-        case duration, slideDuration, size, fps, filter, fit, background, crf, preset, hold
+        case duration, slideDuration, size, fps, filter, fit, background, crf, preset, hold, codec
         /// The platform the show is for (``Platform``): `--for`, a manifest's `for`.
         case platform = "for"
         case draft
@@ -355,7 +357,7 @@ public struct SlideshowOptions: Sendable, Hashable {
             if fps == Self.defaults.fps { rate = AnimatedFormat.defaultFramesPerSecond }
         }
         var show = Slideshow(photos: photos, output: output, length: length,
-                             video: VideoSettings(size: videoSize, framesPerSecond: rate, crf: crf, preset: preset, hold: hold),
+                             video: VideoSettings(size: videoSize, framesPerSecond: rate, crf: crf, preset: preset, hold: hold, codec: codec),
                              look: look, contentMode: fit.contentMode, background: color)
         show.transition = transition
         show.transitionDuration = transitionDuration
