@@ -21,7 +21,7 @@ public struct ClipSoundSettings: Sendable, Hashable {
     }
 }
 
-package extension ClipSoundSettings {
+extension ClipSoundSettings {
     /// The clips' level may go from 40 dB down to 20 dB up.
     public static let levelRange = -40.0...20.0
     /// The duck may take the music down by up to 40 dB, or not at all (0).

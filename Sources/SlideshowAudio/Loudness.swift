@@ -65,7 +65,7 @@ package final class LoudnessMeter {
     }
 }
 
-package extension Soundtrack {
+extension Soundtrack {
     /// Measures the sound the show will have (start, loop, fades) without a gain, and works
     /// out the gain that brings it to ``loudness`` with the true peak at or under −1 dBTP in
     /// the file, after AAC encoding.

@@ -180,7 +180,7 @@ package final class ClipPlayer: @unchecked Sendable {
     }
 }
 
-package extension ClipPlayer {
+extension ClipPlayer {
     /// One picture of a clip filling a frame (centre crop): what a card is drawn over when the
     /// show starts or ends with a clip.
     /// - Parameters:

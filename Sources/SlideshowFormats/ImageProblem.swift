@@ -19,7 +19,7 @@ package struct ImageProblem: Error, Sendable, Equatable {
     }
 }
 
-package extension ImageProblem {
+extension ImageProblem {
     /// `withUnsafeBytes` for code that throws ``ImageProblem``: the standard library's
     /// version rethrows `any Error`, which would lose the typed error.
     package static func withBytes<Result>(_ bytes: [UInt8],

@@ -1,6 +1,6 @@
 import SlideshowPixels
 
-package extension Framing {
+extension Framing {
     /// The one crop rule of ``ContentMode/aspectFill``, for still and moving photos alike: the
     /// part of an upright image of size `source` that fills a frame of `aspect`'s ratio.
     ///

@@ -135,7 +135,7 @@ package protocol FaceDetector: Sendable {
     func faces(inGrey grey: [UInt8], width: Int, height: Int, minimumSize: Int) -> [Rect]
 }
 
-package extension FaceDetector {
+extension FaceDetector {
     /// Face rectangles of 20 pixels or more (the cascades' own window).
     package func faces(inGrey grey: [UInt8], width: Int, height: Int) -> [Rect] {
         faces(inGrey: grey, width: width, height: height, minimumSize: 20)

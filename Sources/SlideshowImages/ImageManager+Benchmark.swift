@@ -4,7 +4,7 @@ import SlideshowFraming
 import SlideshowMetadata
 import SlideshowPixels
 
-package extension ImageManager {
+extension ImageManager {
     /// Reads and decodes a JPEG at the DCT scale a render into `targetSize` would choose, and
     /// does nothing else (no orientation, no resampling): the decoding half of the benchmark's floor.
     /// - Returns: the decoded size.
@@ -20,7 +20,7 @@ package extension ImageManager {
     }
 }
 
-package extension ImageManager {
+extension ImageManager {
     /// Decodes a photo at the scale a render into `targetSize` would (HEIF and AVIF at the
     /// fitted size, as ``HEIFDecoder/decodeScaled(to:displayed:)`` does, or with `fullSize` at their own size;
     /// JPEG at its chosen DCT scale), then times its colour transform alone: the benchmark's

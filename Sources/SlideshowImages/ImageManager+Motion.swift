@@ -2,7 +2,7 @@ import SlideshowFormats
 import SlideshowFraming
 import SlideshowPixels
 
-package extension ImageManager {
+extension ImageManager {
     /// Decodes a photo for motion: upright, its picture area (``PictureArea``) resampled with
     /// Lanczos to `magnification` times its place in a frame of `frameSize`.
     ///

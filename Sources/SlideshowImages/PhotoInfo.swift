@@ -47,7 +47,7 @@ public struct PhotoInfo: Sendable, Hashable {
     }
 }
 
-package extension PhotoInfo {
+extension PhotoInfo {
     /// This description with the caption the metadata carries, repaired (with a warning
     /// naming `path` when its bytes were not UTF-8) and sanitised.
     package func withCaption(_ metadata: PhotoMetadata, path: String) -> PhotoInfo {

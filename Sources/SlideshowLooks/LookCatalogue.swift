@@ -88,7 +88,7 @@ public enum LookSyntaxError: Error, Sendable, Hashable, CustomStringConvertible 
     }
 }
 
-package extension Looks {
+extension Looks {
     /// Every look the command line knows, in the order `slideshow filters` lists them, with
     /// its parameters and their defaults.
     public static let catalogue: [LookDescription] = [

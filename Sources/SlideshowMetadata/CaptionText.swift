@@ -107,7 +107,7 @@ private extension String {
     }
 }
 
-package extension TIFFBlock {
+extension TIFFBlock {
     /// IFD0's `ImageDescription` (tag 0x010E, ASCII) as raw bytes up to its first NUL, nil
     /// when there is none or the entry is damaged.
     package var imageDescription: [UInt8]? {

@@ -124,7 +124,7 @@ public struct CaptureDate: Sendable, Hashable, Comparable, CustomStringConvertib
     }
 }
 
-package extension CaptureDate {
+extension CaptureDate {
     /// The capture date in a TIFF block: an EXIF APP1 payload after `Exif\0\0`, a PNG `eXIf`
     /// chunk, or the EXIF item of a HEIF or WebP file (after any header offset).
     ///

@@ -82,7 +82,7 @@ package enum PNGTextChunks {
     }
 }
 
-package extension MetadataBlocks {
+extension MetadataBlocks {
     private static let exifPrefix: [UInt8] = Array("Exif".utf8) + [0, 0]
     private static let xmpPrefix: [UInt8] = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
 

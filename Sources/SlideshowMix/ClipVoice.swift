@@ -4,7 +4,7 @@ import SlideshowFFmpeg
 import SlideshowVideo
 import SlideshowPixels
 
-package extension ClipSound {
+extension ClipSound {
     /// The sample frames (48 kHz, show time) the sound covers: from its start rescaled to
     /// 48 kHz (rounded to the nearest frame: exact for every frame rate that divides 48 000,
     /// within half a sample otherwise), for `round down(duration × 48 000)` frames, as many
@@ -18,7 +18,7 @@ package extension ClipSound {
     }
 }
 
-package extension ClipSoundSettings {
+extension ClipSoundSettings {
     /// The sound of a clip with an audio stream at these settings: nil when the clips are
     /// muted, otherwise placed at `start` at ``levelDecibels``. Validation makes
     /// ``PreparedSlideshow/clipSounds`` with it, one per clip that has sound.

@@ -105,7 +105,7 @@ package enum SoftLimit {
     }
 }
 
-package extension SoundMix {
+extension SoundMix {
     /// The show's sound when it has clips with sound: the mix, measured first when a loudness
     /// is asked for (a pass of its own over the music and the clips, without a gain or the
     /// limit: the gain must be known before the first sample is encoded, and it applies to

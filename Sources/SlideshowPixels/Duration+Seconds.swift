@@ -1,4 +1,4 @@
-package extension Duration {
+extension Duration {
     /// The duration in seconds, as a `Double`: for reports and benchmarks, never for timing
     /// the media itself (presentation times are rational, ``MediaTime``).
     package var seconds: Double {

@@ -29,7 +29,7 @@ public struct TextOverlay: Sendable, Equatable {
     }
 }
 
-package extension PixelBuffer {
+extension PixelBuffer {
     /// Lays `overlay` over the pixels with `opacity` (0: unchanged, 1: fully drawn).
     ///
     /// `source-over` in 8-bit sRGB values, rounded to nearest: `out = src·o + dst·(1 − a·o)`,

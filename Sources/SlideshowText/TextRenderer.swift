@@ -248,7 +248,7 @@ public final class TextRenderer {
     }
 }
 
-package extension RGBColor {
+extension RGBColor {
     /// The channels as cairo takes them, 0 to 1.
     package var unitRed: Double { Double(red) / 255 }
     package var unitGreen: Double { Double(green) / 255 }

@@ -22,7 +22,7 @@ public struct TitleCard: Sendable, Hashable {
     }
 }
 
-package extension TextRenderer {
+extension TextRenderer {
     /// Draws a title card over a background: the title (bold, at most two lines) and the second
     /// line under it (at most two lines), centred together in the frame, inside its title-safe area.
     /// - Parameters:

@@ -2,7 +2,7 @@ import Glibc
 internal import CFFmpeg
 import SlideshowFFmpeg
 
-package extension OwnedInputFormat {
+extension OwnedInputFormat {
     /// Opens a clip: a whole file by path, or a byte range of a file through ``OwnedRangeIO``.
     /// - Throws: ``FFmpegError`` from `open`, `avformat_open_input` or `avformat_find_stream_info`.
     package convenience init(_ source: ClipSource) throws(FFmpegError) {

@@ -3,7 +3,7 @@ import SlideshowFFmpeg
 
 /// The sound's side of the asset writer: AAC encoding on the appending thread, the packets
 /// queued for the engine, and the hand-over between the video and the audio inputs.
-package extension AssetWriter {
+extension AssetWriter {
     /// Accepts sound from the audio input: encodes it here and queues its packets for the muxer.
     /// - Returns: false, with ``error`` set when the writer failed, when the sound cannot be appended.
     package func enqueueAudio(_ buffer: AudioSampleBuffer, done: @escaping @Sendable () -> Void) -> Bool {

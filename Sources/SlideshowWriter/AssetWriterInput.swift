@@ -115,7 +115,7 @@ public enum FeedStep: Sendable, Equatable {
     case stopped
 }
 
-package extension AssetWriterInput {
+extension AssetWriterInput {
     /// The ready-for-more-data loop, written once: asks `next` for items 0, 1, 2, … on
     /// `queue` whenever the input is ready, and returns when `next` says `.finished` or
     /// `.stopped`, having marked the input finished.

@@ -152,7 +152,7 @@ package final class H264Encoder {
     }
 }
 
-package extension VideoSettings {
+extension VideoSettings {
     /// The `x265-params` of an HEVC encoder (``VideoCodec/hevc``): one encoder for the whole
     /// show, as the H.264 stills encoder of a show of cuts.
     ///

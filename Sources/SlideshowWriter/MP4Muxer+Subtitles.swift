@@ -41,7 +41,7 @@ public struct SubtitleTrack: Sendable, Hashable {
     }
 }
 
-package extension MP4Muxer {
+extension MP4Muxer {
     /// Adds the timed-text stream (before ``writeHeader()``), with its language tag.
     package func addSubtitleStream(_ track: SubtitleTrack) throws(FFmpegError) {
         precondition(subtitleStream == nil, "one subtitle stream")

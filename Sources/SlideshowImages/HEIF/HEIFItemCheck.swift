@@ -9,7 +9,7 @@ import SlideshowPixels
 /// starting threads and allocating until the process dies. And it sizes its memory check by
 /// `ispe` while the decoders allocate what the coded headers say: an `ispe` of 64x64 over an
 /// 11904x11904 picture decoded to 894 MB. Both are refused here from the boxes alone.
-package extension HEIFBoxes {
+extension HEIFBoxes {
     /// Item types that derive an image from others (ISO/IEC 23008-12 6.6.2).
     package static let derivedTypes: Set<String> = ["grid", "iovl", "iden"]
     /// Item types that hold no image (metadata), and may not be a derived image's input.
@@ -26,7 +26,7 @@ package extension HEIFBoxes {
     }
 }
 
-package extension HEIFBoxes.Meta {
+extension HEIFBoxes.Meta {
     /// Checks the item graph and the pictures' sizes.
     ///
     /// - The primary item and every item a `dimg`, `thmb` or `auxl` reference names exist.

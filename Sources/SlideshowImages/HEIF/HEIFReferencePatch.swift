@@ -22,7 +22,7 @@ import SlideshowFormats
 /// the image, which nothing here uses: the EXIF and XMP are read from the unchanged file
 /// (``HEIFBoxes/metadataItems(_:)``). A reference that names an item the file does not have
 /// stays, and libheif refuses it as before.
-package extension HEIFBoxes {
+extension HEIFBoxes {
     /// The item types libheif 1.15 reads as images (its `item_type_is_image`).
     package static let libheifImageTypes: Set<String> = ["hvc1", "grid", "iden", "iovl", "av01", "vvc1"]
 
@@ -50,7 +50,7 @@ package extension HEIFBoxes {
     }
 }
 
-package extension HEIFBoxes.Meta {
+extension HEIFBoxes.Meta {
     /// The file offsets of the types of the `iref` entries libheif 1.15 refuses and 1.18 reads.
     ///
     /// A `cdsc` (from any item) or an `auxl` (from an image, the only ones 1.15 follows), each

@@ -1,7 +1,7 @@
 internal import CFFmpeg
 import SlideshowFormats
 
-package extension YCbCrEncoding {
+extension YCbCrEncoding {
     /// libswscale's table for the matrix (`SWS_CS_*`), following libheif 1.15's choice for
     /// each value so that both paths agree: the matrices it knows by their constants, BT.601
     /// (its default) for unspecified and unknown ones.

@@ -2,7 +2,7 @@ import SlideshowFormats
 import SlideshowFraming
 import SlideshowPixels
 
-package extension TurboJPEGDecompressor {
+extension TurboJPEGDecompressor {
     /// Decodes a JPEG at the smallest DCT scale that still covers a slide: the one recipe for
     /// every JPEG decode (slides, face framing, the benchmark).
     ///

@@ -187,7 +187,7 @@ package final class PNGDecoder {
     }
 }
 
-package extension PNGHeader {
+extension PNGHeader {
     /// Refuses a PNG whose `IDAT` chunks are too short to hold the pixels its `IHDR` says,
     /// before the decoder allocates its frame.
     ///

@@ -2,7 +2,7 @@ import SlideshowFormats
 import SlideshowMetadata
 import SlideshowPixels
 
-package extension PNGHeader {
+extension PNGHeader {
     /// Refuses PNGs whose full-size decode would cost too much, before anything is allocated.
     /// - Parameter fileBytes: the file's size.
     /// - Throws: `.tooLarge` over ``ImageManager/maximumPixels``, or when the decode path

@@ -36,7 +36,7 @@ package struct SequenceParameterSet: Equatable {
 }
 
 // In an extension, so that the memberwise initialiser (an SPS from its fields) stays.
-package extension SequenceParameterSet {
+extension SequenceParameterSet {
     /// Parses an SPS NAL unit (header byte included).
     package init(nalUnit: [UInt8]) throws(ParseError) {
         guard NALUnit.type(of: nalUnit) == 7 else { throw .notAnSPS }
