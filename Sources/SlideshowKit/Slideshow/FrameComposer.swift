@@ -40,7 +40,15 @@ final class FrameComposer: FrameFeed {
     private let compositor: Compositor
     private let state = Mutex(State())
     private let available = DispatchSemaphore(value: 0)
-    private let space = DispatchSemaphore(value: FrameComposer.depth)
+    /// Room for composed pictures ahead of the writer: made at 0 and signalled ``depth`` times,
+    /// because libdispatch traps (an illegal instruction) when a semaphore is released below
+    /// the value it was made with, which a render stopped with pictures in flight (cancelled,
+    /// or failed) would do.
+    private let space: DispatchSemaphore = {
+        let space = DispatchSemaphore(value: 0)
+        for _ in 0..<FrameComposer.depth { space.signal() }
+        return space
+    }()
     private let photoReady: [DispatchSemaphore]
     private let clipWarnings = Mutex<[ClipWarning]>([])
 
