@@ -115,7 +115,7 @@ let package = Package(
         .target(name: "SlideshowFraming", dependencies: ["SlideshowPixels", "CFaceDetection"]),
         // Text: captions, cards and subtitles, shaped and drawn by Pango.
         .target(name: "SlideshowText", dependencies: ["SlideshowFormats", "SlideshowPixels", "SlideshowSupport", "CPangoCairo"]),
-        // Audio: decode → loudness → mix → AAC; beats.
+        // Audio: decode → loudness → AAC; the soundtrack and its settings; beats.
         .target(name: "SlideshowAudio", dependencies: ["SlideshowFFmpeg", "SlideshowPixels", "SlideshowSupport", "CFFmpeg", "CEBUR128", "CAubio"]),
         // Video: clips probed, decoded, deinterlaced, turned; motion photos.
         .target(name: "SlideshowVideo", dependencies: ["SlideshowAudio", "SlideshowFFmpeg", "SlideshowFormats", "SlideshowMetadata", "SlideshowPixels", "SlideshowSupport", "CFFmpeg", "CZimg"]),
@@ -131,7 +131,7 @@ let package = Package(
         .target(name: "SlideshowPicking", dependencies: ["SlideshowFFmpeg", "SlideshowFormats", "SlideshowFraming", "SlideshowImages", "SlideshowMetadata", "SlideshowPixels", "SlideshowPlan", "SlideshowSupport", "SlideshowVideo"]),
         // Compositor: one plan segment → frames, the backdrop.
         .target(name: "SlideshowCompositor", dependencies: ["SlideshowFormats", "SlideshowFraming", "SlideshowImages", "SlideshowPixels", "SlideshowPlan", "SlideshowText", "SlideshowVideo", "CZimg"]),
-        // Writer: H.264, MP4, the asset writer; the animated GIF and WebP previews.
+        // Writer: H.264 and HEVC (held frames as our own skip slices), MP4, the asset writer; the animated GIF and WebP previews.
         .target(name: "SlideshowWriter", dependencies: ["SlideshowAudio", "SlideshowFFmpeg", "SlideshowFormats", "SlideshowMetadata", "SlideshowPixels", "SlideshowSupport", "SlideshowText", "CFFmpeg", "CWebPMux"]),
         // SlideshowKit: the show (validates, plans and renders), batch manifests and the runner.
         .target(
