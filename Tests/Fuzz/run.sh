@@ -67,14 +67,13 @@ build() {
     local copied=() source
     for source in $(echo "$sources" | grep '\.swift$'); do
         copied+=("$BUILD/src/$(echo "$source" | tr / _)")
-        sed -E -e '/^(@_exported |package |internal )?import Slideshow[A-Za-z]+$/d' -e 's/^package import (C[A-Za-z0-9]+)$/import \1/' \
-            "$source" > "${copied[-1]}"
+        sed -E '/^(@_exported |package |internal )?import Slideshow[A-Za-z]+$/d' "$source" > "${copied[-1]}"
     done
     # shellcheck disable=SC2086
-    "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -module-name SlideshowKit \
+    "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -module-name SlideshowKit -package-name slideshow \
         "${includes[@]}" "${cflags[@]}" -I "$BUILD/modules/CFaceDetection" -Xcc -I/usr/include/x86_64-linux-gnu -use-ld=lld \
         "${copied[@]}" "$file" "$BUILD/face_detection.o" \
-        -lavformat -lavcodec -lswscale -lswresample -lavutil -lturbojpeg -lheif -lwebpdemux -lwebp -llcms2 -lzimg -lebur128 \
+        -lavformat -lavcodec -lswscale -lswresample -lavutil -lturbojpeg -lheif -lwebpdemux -lwebpmux -lwebp -llcms2 -lzimg -lebur128 \
         -lopencv_objdetect -lopencv_imgproc -lopencv_core -lstdc++ $(pkg-config --libs pangocairo aubio zlib) -o "$binary"
     touch -r "$binary.started" "$binary"
     rm -f "$binary.started"

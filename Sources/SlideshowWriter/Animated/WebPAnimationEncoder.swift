@@ -42,7 +42,7 @@ final class WebPAnimationEncoder: AnimatedEncoder {
 
     func encode(scene: [(buffer: PixelBuffer, frame: Int)], still: Bool) throws(WriterError) {
         for picture in scene {
-            var webp = WebPPicture()
+            var webp = CWebPMux.WebPPicture()
             guard shim_webp_picture_init(&webp) != 0 else { throw failure("WebPPictureInit") }
             webp.width = Int32(size.width)
             webp.height = Int32(size.height)
