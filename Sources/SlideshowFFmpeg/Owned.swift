@@ -135,4 +135,16 @@ package final class OwnedFilterGraph {
         var pointer: UnsafeMutablePointer<AVFilterGraph>? = pointer
         avfilter_graph_free(&pointer)
     }
+
+    /// A filter of this graph (owned by it): `kind` (`buffer`, `bwdif`, `palettegen`, …) under
+    /// `name`, with its arguments.
+    /// - Throws: ``FFmpegError``: `ENOSYS` when this FFmpeg has no such filter, or what
+    ///   `avfilter_graph_create_filter` returned.
+    package func filter(_ kind: String, name: String, arguments: String?) throws(FFmpegError) -> UnsafeMutablePointer<AVFilterContext> {
+        guard let filter = avfilter_get_by_name(kind) else { throw FFmpegError(call: "avfilter_get_by_name(\(kind))", code: -ENOSYS) }
+        var context: UnsafeMutablePointer<AVFilterContext>?
+        try check(avfilter_graph_create_filter(&context, filter, name, arguments, nil, pointer), "avfilter_graph_create_filter(\(kind))")
+        guard let context else { throw FFmpegError(call: "avfilter_graph_create_filter(\(kind))", code: -ENOMEM) }
+        return context
+    }
 }

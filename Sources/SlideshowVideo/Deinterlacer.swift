@@ -56,11 +56,10 @@ package final class Deinterlacer {
         let aspect = frame.pointee.sample_aspect_ratio
         let arguments = "video_size=\(key.width)x\(key.height):pix_fmt=\(key.format):time_base=\(timeBase.num)/\(timeBase.den)"
             + ":pixel_aspect=\(max(aspect.num, 0))/\(max(aspect.den, 1))"
-        let source = try Self.filter("buffer", name: "in", arguments: arguments, in: graph)
-        let bwdif = try Self.filter("bwdif", name: "deinterlace",
-                                    arguments: "mode=\(rate == .field ? "send_field" : "send_frame"):parity=auto:deint=interlaced",
-                                    in: graph)
-        let sink = try Self.filter("buffersink", name: "out", arguments: nil, in: graph)
+        let source = try graph.filter("buffer", name: "in", arguments: arguments)
+        let bwdif = try graph.filter("bwdif", name: "deinterlace",
+                                     arguments: "mode=\(rate == .field ? "send_field" : "send_frame"):parity=auto:deint=interlaced")
+        let sink = try graph.filter("buffersink", name: "out", arguments: nil)
         try check(avfilter_link(source, 0, bwdif, 0), "avfilter_link")
         try check(avfilter_link(bwdif, 0, sink, 0), "avfilter_link")
         try check(avfilter_graph_config(graph.pointer, nil), "avfilter_graph_config")
@@ -69,17 +68,6 @@ package final class Deinterlacer {
         self.source = source
         self.sink = sink
         self.timeBase = av_buffersink_get_time_base(sink)
-    }
-
-    /// A filter of the graph (owned by it).
-    private static func filter(_ kind: String, name: String, arguments: String?,
-                               in graph: OwnedFilterGraph) throws(FFmpegError) -> UnsafeMutablePointer<AVFilterContext> {
-        guard let filter = avfilter_get_by_name(kind) else { throw FFmpegError(call: "avfilter_get_by_name(\(kind))", code: -ENOSYS) }
-        var context: UnsafeMutablePointer<AVFilterContext>?
-        try check(avfilter_graph_create_filter(&context, filter, name, arguments, nil, graph.pointer),
-                  "avfilter_graph_create_filter(\(kind))")
-        guard let context else { throw FFmpegError(call: "avfilter_graph_create_filter(\(kind))", code: -ENOMEM) }
-        return context
     }
 
     /// Gives the graph one frame (its `pts` in the time base the graph was built with); the

@@ -172,10 +172,10 @@ final class GIFEncoder: AnimatedEncoder {
     /// The scene's palette: `palettegen` over all of its pictures (a 16x16 frame of 256 colours).
     static func palette(of frames: [OwnedFrame], size: Size) throws(FFmpegError) -> OwnedFrame {
         let graph = try OwnedFilterGraph()
-        let source = try FilterGraphs.filter("buffer", name: "in", arguments: FilterGraphs.rgbSource(size), in: graph)
-        let generate = try FilterGraphs.filter("palettegen", name: "palettegen",
-                                               arguments: "max_colors=256:reserve_transparent=0:stats_mode=full", in: graph)
-        let sink = try FilterGraphs.filter("buffersink", name: "out", arguments: nil, in: graph)
+        let source = try graph.filter("buffer", name: "in", arguments: FilterGraphs.rgbSource(size))
+        let generate = try graph.filter("palettegen", name: "palettegen",
+                                        arguments: "max_colors=256:reserve_transparent=0:stats_mode=full")
+        let sink = try graph.filter("buffersink", name: "out", arguments: nil)
         try check(avfilter_link(source, 0, generate, 0), "avfilter_link")
         try check(avfilter_link(generate, 0, sink, 0), "avfilter_link")
         try check(avfilter_graph_config(graph.pointer, nil), "avfilter_graph_config")
@@ -199,13 +199,12 @@ private final class PaletteMapping {
 
     init(size: Size, palette: OwnedFrame, dither: String) throws(FFmpegError) {
         graph = try OwnedFilterGraph()
-        source = try FilterGraphs.filter("buffer", name: "in", arguments: FilterGraphs.rgbSource(size), in: graph)
+        source = try graph.filter("buffer", name: "in", arguments: FilterGraphs.rgbSource(size))
         let paletteSize = "\(palette.pointer.pointee.width)x\(palette.pointer.pointee.height)"
-        let paletteSource = try FilterGraphs.filter("buffer", name: "palette",
-                                                    arguments: "video_size=\(paletteSize):pix_fmt=\(palette.pointer.pointee.format):time_base=1/100:pixel_aspect=1/1",
-                                                    in: graph)
-        let use = try FilterGraphs.filter("paletteuse", name: "paletteuse", arguments: dither, in: graph)
-        sink = try FilterGraphs.filter("buffersink", name: "out", arguments: nil, in: graph)
+        let paletteSource = try graph.filter("buffer", name: "palette",
+                                             arguments: "video_size=\(paletteSize):pix_fmt=\(palette.pointer.pointee.format):time_base=1/100:pixel_aspect=1/1")
+        let use = try graph.filter("paletteuse", name: "paletteuse", arguments: dither)
+        sink = try graph.filter("buffersink", name: "out", arguments: nil)
         try check(avfilter_link(source, 0, use, 0), "avfilter_link")
         try check(avfilter_link(paletteSource, 0, use, 1), "avfilter_link")
         try check(avfilter_link(use, 0, sink, 0), "avfilter_link")
@@ -231,19 +230,8 @@ private final class PaletteMapping {
     }
 }
 
-/// Filters of a graph, as the deinterlacer (SlideshowVideo) makes them.
+/// What the GIF's filter graphs share.
 enum FilterGraphs {
-    /// A filter of the graph (owned by it).
-    static func filter(_ kind: String, name: String, arguments: String?,
-                       in graph: OwnedFilterGraph) throws(FFmpegError) -> UnsafeMutablePointer<AVFilterContext> {
-        guard let filter = avfilter_get_by_name(kind) else { throw FFmpegError(call: "avfilter_get_by_name(\(kind))", code: -ENOSYS) }
-        var context: UnsafeMutablePointer<AVFilterContext>?
-        try check(avfilter_graph_create_filter(&context, filter, name, arguments, nil, graph.pointer),
-                  "avfilter_graph_create_filter(\(kind))")
-        guard let context else { throw FFmpegError(call: "avfilter_graph_create_filter(\(kind))", code: -ENOMEM) }
-        return context
-    }
-
     /// The `buffer` source's arguments for RGB24 pictures of a size.
     static func rgbSource(_ size: Size) -> String {
         "video_size=\(size.width)x\(size.height):pix_fmt=\(AV_PIX_FMT_RGB24.rawValue):time_base=1/100:pixel_aspect=1/1"
