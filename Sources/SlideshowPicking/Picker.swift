@@ -241,6 +241,10 @@ public enum Picker {
             }
         } else {
             chosen = good
+            // Every good moment plays; its part of the day is still reported.
+            let clusterOf = cover(good, summaries: summaries, rank: rank, places: good.count).clusterOf
+            for index in good { decisions[index].cluster = clusterOf[index] }
+            clusterCount = max(1, Set(clusterOf.values).count)
             let wanted = target ?? (good.isEmpty ? fallback.count : 0)
             for (index, _) in fallback.prefix(max(0, wanted - good.count)) {
                 chosen.append(index)

@@ -96,6 +96,18 @@ func pickBenchmark(tool: String, ffmpeg: String, photoFolder: String, mediaFolde
         lines.append(String(format: "  labelled set, %d files (%d scenes × %d variants + 2 screenshots), %@: %d picked, precision %.2f, recall %.2f (of %d wanted), %d moments found",
                             files, labelledScenes.count, labelledVariants.count, label, picked.count,
                             picked.isEmpty ? 0 : Double(right) / Double(picked.count), Double(right) / Double(wanted), wanted, moments))
+        // The grouping against the labels: each scene's six variants one moment, no two scenes in one.
+        let inputs = ((object["pick"] as? [String: Any])?["inputs"] as? [[String: Any]]) ?? []
+        var momentsOfScene: [Int: Set<Int>] = [:], scenesOfMoment: [Int: Set<Int>] = [:]
+        for input in inputs {
+            guard let path = input["path"] as? String, let moment = input["moment"] as? Int,
+                  let s = labelledScenes.firstIndex(where: { (path as NSString).lastPathComponent.hasPrefix($0.prefix { $0 != "." } + "-") }) else { continue }
+            momentsOfScene[s, default: []].insert(moment)
+            scenesOfMoment[moment, default: []].insert(s)
+        }
+        let split = momentsOfScene.values.filter { $0.count > 1 }.count
+        let merged = scenesOfMoment.values.filter { $0.count > 1 }.count
+        lines.append("    grouping: \(momentsOfScene.count) scenes in \(Set(momentsOfScene.values.flatMap { $0 }).count) moments, \(split) scenes split, \(merged) moments mixing scenes; \(moments - scenesOfMoment.count) other moments (the screenshots)")
         let originals = picked.filter { $0.hasSuffix("-original.jpg") }.count
         lines.append("    of the picks, \(originals) are the originals (the rest a crop or a recompression of one)")
         let wrong = picked.filter { !keep.contains($0) }.map { ($0 as NSString).lastPathComponent }

@@ -132,7 +132,7 @@ struct Report: Codable {
 struct JobLine: Encodable {
     var result: BatchResult
 
-    private enum Key: String, CodingKey { case index, output, status, seconds, frames, draft, error, measuredLoudness, finalLoudness, photos, tempo, beatFallback, warnings }
+    private enum Key: String, CodingKey { case index, output, status, seconds, frames, draft, error, measuredLoudness, finalLoudness, photos, tempo, beatFallback, warnings, pick }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
@@ -163,6 +163,8 @@ struct JobLine: Encodable {
             try container.encodeNil(forKey: .error)
             try container.encodeNil(forKey: .photos)
         }
+        // A job with a pick: every input, picked or left out and why, whatever became of the render.
+        try container.encodeIfPresent(result.pick.map(ReportPick.init), forKey: .pick)
     }
 
     func json() -> String { ReportFigures.json(self) }

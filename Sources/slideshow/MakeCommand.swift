@@ -20,7 +20,7 @@ struct MakeCommand: AsyncParsableCommand {
     var photos: [String]
 
     @Option(name: .shortAndLong, help: ArgumentHelp(SlideshowOptions.Field.output.setting))
-    var output: String
+    var output: String?
 
     @OptionGroup var options: RenderOptions
 
@@ -54,10 +54,15 @@ struct MakeCommand: AsyncParsableCommand {
     /// option at fault; the library checks the show's rules (``Slideshow/checkSettings()``).
     mutating func validate() throws {
         guard !photos.isEmpty else { throw ValidationError("give at least one photo") }
+        guard output != nil || dryRun else { throw ValidationError("give the output file: -o FILE (only --dry-run goes without one)") }
         let selection = try options.selection(photos: photos, output: output)
         self.selection = selection
-        show = try options.slideshow(photos: selection.photos, output: output, overwrite: overwrite, warnings: &textWarnings)
+        show = try options.slideshow(photos: selection.photos, output: plannedOutput, overwrite: overwrite, warnings: &textWarnings)
     }
+
+    /// The output, or with `--dry-run` and no `-o` a name that is never written: the show's
+    /// settings are checked as for an MP4.
+    private var plannedOutput: String { output ?? "slideshow.mp4" }
 
     func run() async throws {
         ProcessTuning.configureForRendering()
@@ -79,7 +84,7 @@ struct MakeCommand: AsyncParsableCommand {
         if !quiet, !json, let report = selection.report { Terminal.say("slideshow: \(PickListing.summary(report))") }
         // The library reads the files and lays the show out once, in validate().
         var warnings = textWarnings
-        let show = try self.show ?? options.slideshow(photos: selection.photos, output: output, overwrite: overwrite, warnings: &warnings)
+        let show = try self.show ?? options.slideshow(photos: selection.photos, output: plannedOutput, overwrite: overwrite, warnings: &warnings)
         if !quiet { for warning in warnings { Terminal.say("slideshow: warning: \(warning)") } }
         let prepared: PreparedSlideshow
         do {

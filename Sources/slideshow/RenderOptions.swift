@@ -163,7 +163,7 @@ extension RenderOptions {
     /// The items the show plays: folders listed and, with `--pick`, the picks (``PhotoSelection``).
     /// - Throws: `ValidationError` naming the option at fault (nothing readable, `--pick auto`
     ///   without a length, per-photo captions with a pick).
-    func selection(photos: [String], output: String) throws -> PhotoSelection {
+    func selection(photos: [String], output: String?) throws -> PhotoSelection {
         do {
             return try options.select(photos, output: output)
         } catch {

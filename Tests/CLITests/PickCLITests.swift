@@ -34,6 +34,39 @@ struct PickCLITests {
         #expect(!FileManager.default.fileExists(atPath: folder.path("out.mp4")))
     }
 
+    @Test("--dry-run needs no -o; a render without -o is a usage error")
+    func dryRunWithoutOutput() throws {
+        let folder = try TemporaryFolder()
+        let root = try Self.makeFolder(folder)
+        let listing = try slideshow(["make", root, "--pick", "2", "--dry-run"])
+        #expect(listing.status == 0, "\(listing.stderr)")
+        #expect(listing.stdoutText.hasPrefix("picked 2 of 5 inputs: 3 moments"))
+        // The name the settings are checked under is never written (the tool runs in this process's folder).
+        #expect(!FileManager.default.fileExists(atPath: "slideshow.mp4"))
+        let render = try slideshow(["make", root, "--pick", "2"])
+        #expect(render.status == 64)
+        #expect(render.stderr.hasPrefix("Error: give the output file: -o FILE (only --dry-run goes without one)"))
+    }
+
+    @Test("a batch job with a pick reports every input on its line")
+    func batchLineCarriesThePick() throws {
+        let folder = try TemporaryFolder()
+        let root = try Self.makeFolder(folder)
+        let manifest = folder.path("jobs.json")
+        try Data(#"[{"photos": ["\#(root)"], "pick": 2, "output": "out.mp4", "duration": 2, "size": "160x90"}]"#.utf8).write(to: URL(fileURLWithPath: manifest))
+        let result = try slideshow(["batch", manifest])
+        #expect(result.status == 0, "\(result.stderr)")
+        let line = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        #expect(line["status"] as? String == "ok")
+        let pick = try #require(line["pick"] as? [String: Any])
+        let picked = try #require(pick["picked"] as? [String])
+        #expect(picked.count == 2)
+        #expect((line["photos"] as? [[String: Any]])?.compactMap { $0["path"] as? String } == picked)
+        let inputs = try #require(pick["inputs"] as? [[String: Any]])
+        #expect(inputs.count == 5)
+        #expect(inputs.first { ($0["path"] as? String) == root + "/a2.jpg" }?["reason"] as? String == "duplicate")
+    }
+
     @Test("--pick --dry-run --json explains every input: picked, duplicate of, unreadable")
     func pickJSON() throws {
         let folder = try TemporaryFolder()

@@ -33,6 +33,20 @@ import SlideshowKit
         }
     }
 
+    @Test func aJobWithAPickCarriesItsExplanation() throws {
+        let folder = try TemporaryFolder()
+        _ = try Self.folderOfSamples(folder)
+        let manifest = try BatchManifest(data: Data(#"[{"photos": ["photos"], "output": "out.mp4", "duration": 6, "pick": 1}, {"photos": ["photos"], "output": "all.mp4", "duration": 6}]"#.utf8),
+                                         relativeTo: folder.url.path)
+        let pick = try #require(manifest.jobs[0].pick)
+        #expect(pick.picked == manifest.jobs[0].slideshow.photos.map(\.path))
+        #expect(pick.decisions.map(\.path).sorted() == ["a-copy.jpg", "a.jpg", "sub/b.jpg"].map { folder.path("photos/" + $0) })
+        #expect(pick.decisions.filter(\.isPicked).count == 1)
+        #expect(pick.moments == 2)
+        // A folder without a pick plays every photo, and has no explanation to give.
+        #expect(manifest.jobs[1].pick == nil)
+    }
+
     @Test(arguments: [(#""pick": 0"#, "pick: must be 1 or more, or \"auto\""),
                       (#""pick": "lots""#, "pick: 'lots' is not a number of photos or \"auto\""),
                       (#""pick": true"#, "pick: must be a number of photos or \"auto\"")])

@@ -12,12 +12,15 @@ public struct BatchJob: Sendable {
     /// What reading the manifest found about the job that did not stop it: files its folders'
     /// listing left out (``RenderWarning/Kind/selection``). Its render's result repeats them first.
     public var warnings: [RenderWarning]
+    /// With a pick (the job's `pick`): every input, picked or left out and why. Its result carries it.
+    public var pick: PickReport?
 
     /// Creates a job.
-    public init(index: Int, slideshow: Slideshow, warnings: [RenderWarning] = []) {
+    public init(index: Int, slideshow: Slideshow, warnings: [RenderWarning] = [], pick: PickReport? = nil) {
         self.index = index
         self.slideshow = slideshow
         self.warnings = warnings
+        self.pick = pick
     }
 }
 
@@ -143,9 +146,9 @@ public struct BatchManifest: Sendable {
             if fontFile != nil { options.font = options.font.map { Self.resolve($0, in: folder) } }
             do {
                 if let photos = entry.photos, let output = entry.output, entry.problems.isEmpty {
-                    let (photos, warnings) = try Self.selected(photos.map { Self.resolve($0, in: folder) }, options: options, output: Self.resolve(output, in: folder))
+                    let (photos, warnings, pick) = try Self.selected(photos.map { Self.resolve($0, in: folder) }, options: options, output: Self.resolve(output, in: folder))
                     jobs.append(BatchJob(index: index, slideshow: try options.slideshow(photos: photos, output: Self.resolve(output, in: folder)),
-                                         warnings: warnings))
+                                         warnings: warnings, pick: pick))
                 } else {
                     try options.validate(photos: entry.photos?.map { Self.resolve($0, in: folder) }, output: entry.output.map { Self.resolve($0, in: folder) })
                 }
@@ -159,16 +162,18 @@ public struct BatchManifest: Sendable {
     }
 
     /// A job's photos: folders listed and, with a pick, the picks (``SlideshowOptions/select(_:output:)``);
-    /// plain files as they are, unread; files left out, in one ``RenderWarning/Kind/selection`` warning.
-    private static func selected(_ paths: [String], options: SlideshowOptions, output: String) throws(OptionError) -> (photos: [Photo], warnings: [RenderWarning]) {
+    /// plain files as they are, unread; files left out, in one ``RenderWarning/Kind/selection`` warning;
+    /// and with a pick, its report.
+    private static func selected(_ paths: [String], options: SlideshowOptions, output: String) throws(OptionError)
+        -> (photos: [Photo], warnings: [RenderWarning], pick: PickReport?) {
         guard options.pick != nil || paths.contains(where: { var folder: ObjCBool = false; return FileManager.default.fileExists(atPath: $0, isDirectory: &folder) && folder.boolValue }) else {
-            return (paths.map { Photo(path: $0) }, [])
+            return (paths.map { Photo(path: $0) }, [], nil)
         }
         let selection = try options.select(paths, output: output)
         let warnings = selection.warning.map { warning in
             PhotoWarning(path: paths.count == 1 ? paths[0] : "photos", reason: warning)
         }.map { [RenderWarning(kind: .selection, path: paths.count == 1 ? paths[0] : nil, message: $0.description)] } ?? []
-        return (selection.photos.map { Photo(path: $0) }, warnings)
+        return (selection.photos.map { Photo(path: $0) }, warnings, selection.report)
     }
 
     /// The jobs of shard `index` of `count`: those whose index modulo `count` is `index`.

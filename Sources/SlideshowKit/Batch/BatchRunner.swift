@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import SlideshowPicking
 import Synchronization
 
 /// Renders the jobs of a batch a bounded number at a time, and reports each job as it finishes.
@@ -114,7 +115,7 @@ public struct BatchRunner: Sendable {
     private func run(_ job: BatchJob, events: AsyncStream<BatchEvent>.Continuation) async -> BatchResult {
         let started = ContinuousClock.now
         func result(_ outcome: BatchResult.Outcome) -> BatchResult {
-            BatchResult(index: job.index, output: job.slideshow.output, outcome: outcome, seconds: (ContinuousClock.now - started).seconds)
+            BatchResult(index: job.index, output: job.slideshow.output, outcome: outcome, seconds: (ContinuousClock.now - started).seconds, pick: job.pick)
         }
         if skipExisting && FileManager.default.fileExists(atPath: job.slideshow.output) {
             return result(.skipped)
@@ -201,13 +202,16 @@ public struct BatchResult: Sendable, Equatable {
     public var outcome: Outcome
     /// Wall-clock seconds from the job's start to its end.
     public var seconds: Double
+    /// The job's pick (``BatchJob/pick``): every input, picked or left out and why.
+    public var pick: PickReport?
 
     /// Creates a result.
-    public init(index: Int, output: String, outcome: Outcome, seconds: Double) {
+    public init(index: Int, output: String, outcome: Outcome, seconds: Double, pick: PickReport? = nil) {
         self.index = index
         self.output = output
         self.outcome = outcome
         self.seconds = seconds
+        self.pick = pick
     }
 
     /// What happened to a job.
