@@ -90,6 +90,14 @@ public enum PickRules {
     public static let burstBits = 22
     /// The time within which a looser hash match still counts (a burst, a still and its clip).
     public static let burstSeconds: Int64 = 3
+    /// Pictures taken within ``rapidSeconds`` of each other (a burst's own second, or the next)
+    /// are the same moment at up to this many bits: a handheld burst of a moving subject, or a
+    /// camera swung while it fires, changes the picture more than a retake does (four frames
+    /// 0.2 s apart from a shared phone clip differ in 11 to 28 bits), while pictures of
+    /// different scenes differ in 32 on average.
+    public static let rapidBits = 28
+    /// See ``rapidBits``.
+    public static let rapidSeconds: Int64 = 1
     /// Below this ``PhotoSummary/detail``, a picture is blurred whatever its siblings.
     /// Detail falls slowly with blur and varies with the subject (sharp camera photos measure
     /// 0.2 to 1, a Gaussian blur of σ 5 px at 1600 px wide 0.08 to 0.28, of σ 20 px 0.035 to 0.06),

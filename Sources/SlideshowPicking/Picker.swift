@@ -264,7 +264,9 @@ public enum Picker {
     package static func sameMoment(_ a: PhotoSummary, _ b: PhotoSummary) -> Bool {
         let bits = (a.hash ^ b.hash).nonzeroBitCount
         if bits <= PickRules.duplicateBits { return true }
-        if let x = a.seconds, let y = b.seconds, abs(x - y) <= PickRules.burstSeconds { return bits <= PickRules.burstBits }
+        if let x = a.seconds, let y = b.seconds, abs(x - y) <= PickRules.burstSeconds {
+            return bits <= (abs(x - y) <= PickRules.rapidSeconds ? PickRules.rapidBits : PickRules.burstBits)
+        }
         return false
     }
 

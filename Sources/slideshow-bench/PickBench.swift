@@ -10,7 +10,8 @@ import SlideshowKit
 // 2. Precision and recall against hand labels: a set made from the shared camera photos, each
 //    scene at its own hour with the variants of a burst a second apart: the original (labelled
 //    keep), a 6% crop and a hard recompression (near-duplicates), a blurred, an over-exposed and a
-//    dark copy (rejects), plus two screenshots (rejects). The hand labels: the original, the crop
+//    dark copy (rejects), two real bursts (four frames 0.2 s apart from each of two shared phone
+//    clips, all good), plus two screenshots (rejects). The hand labels: the original, the crop
 //    and the recompression are good, the rest bad, and each scene is one moment. Precision: the
 //    picks that are good and the first of their scene; recall: the scenes with a good pick, of
 //    as many as were asked for (at most the scenes).
@@ -19,6 +20,10 @@ import SlideshowKit
 private let labelledScenes = ["camera_nikon_d90_12mp.jpg", "camera_canon_eos5d_13mp_portrait.jpg", "camera_nokia_8.3_9mp_wide.jpg",
                               "camera_apple_iphone4s_8mp_orient6.jpg", "progressive_panasonic_lc70_1280x960.jpg", "orient_landscape_1.jpg",
                               "orient_portrait_1.jpg", "panorama_openpano_cmu1_6000x771.jpg"]
+
+/// Real bursts of the labelled set: four frames 0.2 s apart from a shared phone clip (a camera
+/// and subject moving as in a burst), each frame a JPEG of its own, labelled good and one moment.
+private let labelledBursts = [(clip: "mp4_h264_720p_vfr_aac_gps_3s.mp4", start: 0.5), (clip: "mp4_h264_rot90ccw_aac_720p_5s.mp4", start: 2.0)]
 
 /// The variants of the labelled set, with ffmpeg's filter and whether the label is keep.
 private let labelledVariants: [(name: String, filter: String, quality: String, keep: Bool)] = [
@@ -77,12 +82,26 @@ func pickBenchmark(tool: String, ffmpeg: String, photoFolder: String, mediaFolde
             if variant.keep { sceneOf[path] = s }
         }
     }
+    let clipFolder = (photoFolder as NSString).deletingLastPathComponent + "/clips"
+    var scenes = labelledScenes.count
+    for (b, burst) in labelledBursts.enumerated() where fm.fileExists(atPath: clipFolder + "/" + burst.clip) {
+        for frame in 0..<4 {
+            let path = set + "/burst\(b + 1)-\(frame + 1).jpg"
+            _ = capture(ffmpeg, ["-v", "error", "-y", "-ss", String(burst.start + 0.2 * Double(frame)), "-i", clipFolder + "/" + burst.clip, "-frames:v", "1", "-q:v", "2", path])
+            var bytes = [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data())
+            guard bytes.count > 2 else { continue }
+            bytes = Array(bytes[0..<2]) + exifDateSegment(String(format: "2024:05:12 %02d:00:%02d", 8 + scenes, frame)) + Array(bytes[2...])
+            try? Data(bytes).write(to: URL(fileURLWithPath: path))
+            keep.insert(path)
+            sceneOf[path] = scenes
+        }
+        scenes += 1
+    }
     for (k, size) in ["1170x2532", "1920x1080"].enumerated() {
         _ = capture(ffmpeg, ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=\(size)", "-frames:v", "1", set + "/Screenshot \(k + 1).png"])
     }
     let files = ((try? fm.contentsOfDirectory(atPath: set)) ?? []).count
-    for (label, arguments) in [("--pick \(labelledScenes.count)", ["--pick", "\(labelledScenes.count)"]),
-                               ("--pick \(labelledScenes.count / 2)", ["--pick", "\(labelledScenes.count / 2)"])] {
+    for (label, arguments) in [("--pick \(scenes)", ["--pick", "\(scenes)"]), ("--pick \(scenes / 2)", ["--pick", "\(scenes / 2)"])] {
         let output = capture(tool, ["make", set] + arguments + ["--dry-run", "--json", "-o", scratch.appendingPathComponent("pick.mp4").path])
         guard let json = output.split(separator: "\n").last(where: { $0.hasPrefix("{") }),
               let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
@@ -91,17 +110,17 @@ func pickBenchmark(tool: String, ffmpeg: String, photoFolder: String, mediaFolde
             continue
         }
         let right = Set(picked.compactMap { sceneOf[$0] }).count
-        let wanted = min(labelledScenes.count, Int(arguments[1])!)
+        let wanted = min(scenes, Int(arguments[1])!)
         let moments = (object["pick"] as? [String: Any])?["moments"] as? Int ?? 0
-        lines.append(String(format: "  labelled set, %d files (%d scenes × %d variants + 2 screenshots), %@: %d picked, precision %.2f, recall %.2f (of %d wanted), %d moments found",
-                            files, labelledScenes.count, labelledVariants.count, label, picked.count,
+        lines.append(String(format: "  labelled set, %d files (%d scenes × %d variants, %d bursts of 4 clip frames, 2 screenshots), %@: %d picked, precision %.2f, recall %.2f (of %d wanted), %d moments found",
+                            files, labelledScenes.count, labelledVariants.count, scenes - labelledScenes.count, label, picked.count,
                             picked.isEmpty ? 0 : Double(right) / Double(picked.count), Double(right) / Double(wanted), wanted, moments))
         // The grouping against the labels: each scene's six variants one moment, no two scenes in one.
         let inputs = ((object["pick"] as? [String: Any])?["inputs"] as? [[String: Any]]) ?? []
         var momentsOfScene: [Int: Set<Int>] = [:], scenesOfMoment: [Int: Set<Int>] = [:]
         for input in inputs {
             guard let path = input["path"] as? String, let moment = input["moment"] as? Int,
-                  let s = labelledScenes.firstIndex(where: { (path as NSString).lastPathComponent.hasPrefix($0.prefix { $0 != "." } + "-") }) else { continue }
+                  let s = sceneOf[path] ?? labelledScenes.firstIndex(where: { (path as NSString).lastPathComponent.hasPrefix($0.prefix { $0 != "." } + "-") }) else { continue }
             momentsOfScene[s, default: []].insert(moment)
             scenesOfMoment[moment, default: []].insert(s)
         }

@@ -67,6 +67,20 @@ import SlideshowPlan
         #expect(choice.decisions[1].reason == .duplicate(of: "c.jpg"))
     }
 
+    @Test func aRapidBurstOfAMovingCameraIsOneMoment() {
+        let base: UInt64 = 0x3B1B_0B2A_375E_5C6C
+        let items = [
+            summary("1.jpg", hash: base, seconds: 500, detail: 0.30),
+            summary("2.jpg", hash: base ^ 0x0FFF_FFFF, seconds: 501, detail: 0.40),             // 28 bits, the next second: the same moment
+            summary("3.jpg", hash: base ^ 0xFF_FFFF_F000_0000, seconds: 503, detail: 0.50),     // 28 bits from 2, 2 s later: another
+            summary("4.jpg", hash: ~base, seconds: 700, detail: 0.30),                          // far in both: another
+        ]
+        let choice = Picker.pick(items, target: 10)
+        #expect(choice.moments == 3)
+        #expect(choice.decisions[0].reason == .duplicate(of: "2.jpg"))
+        #expect(choice.picked.map { items[$0].path } == ["2.jpg", "3.jpg", "4.jpg"])
+    }
+
     @Test func flawedBestsWaitForTheGoodOnesAndScreenshotsComeLast() {
         let hashes = distinctHashes(5)
         let items = [
