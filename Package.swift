@@ -165,7 +165,7 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: everyLayer + ["slideshow", "TestSupport"], exclude: ["Snapshots"]),
         .testTarget(name: "BatchTests", dependencies: everyLayer + ["TestSupport"]),
         .testTarget(name: "AudioTests", dependencies: everyLayer + ["TestSupport", "slideshow"]),
-        .testTarget(name: "BeatTests", dependencies: everyLayer + ["TestSupport"]),
+        .testTarget(name: "BeatTests", dependencies: everyLayer + ["TestSupport"], exclude: ["Songs"]),
         .testTarget(name: "TextTests", dependencies: everyLayer + ["TestSupport"]),
         .testTarget(name: "VideoTests", dependencies: everyLayer + ["TestSupport"]),
         // Folders as input and --pick (Picking/): listing, grouping, quality, coverage, the report.
