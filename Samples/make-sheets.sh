@@ -16,6 +16,8 @@
 #   Samples/sheets/clips.png      clips among the photos from ../shared/clips (when beside the project):
 #                                 an iPhone portrait clip, an HDR HLG clip tone-mapped, a Samsung motion
 #                                 photo playing its video, with fades and blur fill; every 15th frame
+#   Samples/sheets/sharing.png    one show for three screens (--for youtube, reels, square) with a title
+#                                 card and captions; the Reels safe area drawn on the portrait row
 # Usage: Samples/make-sheets.sh [path/to/slideshow]
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -97,4 +99,23 @@ if [ -d "$clips" ]; then
 else
   echo "clips.png: left as it is (../shared/clips is not beside the project)"
 fi
+# One show for three screens: --for youtube (landscape), reels (portrait) and square, each a
+# caption per photo and a title card, one frame a photo; the portrait row has the Reels safe area
+# drawn in red (top 14%, bottom 35%, left 6%, right 6%: Platform.swift's figures, as in
+# docs/sharing.md), inside which the captions and the card stay.
+shapes=(youtube:320x180 reels:180x320 square:240x240)
+for shape in "${shapes[@]}"; do
+  platform="${shape%%:*}" size="${shape#*:}"
+  "$tool" make "${photos[@]}" --for "$platform" --size "$size" --fps 1 --duration 4 --title-card "Summer 2024" --title-card-duration 1 \
+    --caption "A long caption along the bottom" --caption "Under the buttons?" --caption "Never" --quiet --overwrite -o "$scratch/$platform.mp4"
+  box=""
+  if [ "$platform" = reels ]; then
+    w="${size%x*}" h="${size#*x}"
+    box=",drawbox=x=$(( (w * 600 + 5000) / 10000 )):y=$(( (h * 1400 + 5000) / 10000 )):w=$(( w - 2 * ((w * 600 + 5000) / 10000) )):h=$(( h - (h * 1400 + 5000) / 10000 - (h * 3500 + 5000) / 10000 )):color=red:t=2"
+  fi
+  ffmpeg -v error -y -i "$scratch/$platform.mp4" -vf "null$box,tile=4x1:padding=4:color=white" -frames:v 1 "$scratch/$platform.png"
+done
+ffmpeg -v error -y -i "$scratch/youtube.png" -i "$scratch/reels.png" -i "$scratch/square.png" -filter_complex \
+  "[0]pad=1292:ih:0:0:white[a];[1]pad=1292:ih:0:0:white[b];[2]pad=1292:ih:0:0:white[c];[a][b][c]vstack=inputs=3,pad=iw+8:ih+8:4:4:white" \
+  -frames:v 1 "$here/sheets/sharing.png"
 ls -l "$here/sheets"

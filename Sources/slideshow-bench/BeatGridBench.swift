@@ -16,9 +16,10 @@ struct BenchSong {
     var style: String
 }
 
-/// The grid's songs: the shared music (../shared/clips) and the songs collected under free
-/// licences in a folder beside the project (docs/beats.md says where each comes from; it is not
-/// in the repository). Missing files are skipped and named.
+/// The grid's songs: the shared music (../shared/clips), the songs collected under free
+/// licences in a folder beside the project (docs/beat-songs.md says where each comes from; they
+/// are not in the repository), and two loops of the repository's own (Tests/BeatTests/Songs)
+/// slowed and quickened to labelled tempi. Missing files are skipped and named.
 let benchSongs: [BenchSong] = [
     BenchSong(file: "shared:music_bass_for_gambling_komiku_cc0_120bpm_25s.mp3", bpm: 120, style: "drums and bass"),
     BenchSong(file: "shared:music_downtown_boogie_bryanteoh_pd_105bpm_25s.mp3", bpm: 105, style: "boogie, a little swing"),
@@ -35,6 +36,8 @@ let benchSongs: [BenchSong] = [
     BenchSong(file: "Kevin_MacLeod_-_P_I_Tchaikovsky_Dance_of_the_Sugar_Plum_Fairy.hq.ogg", bpm: nil, style: "quiet intro, no drums"),
     BenchSong(file: "Karissa_Hobbs_-_Lets_Go_Fishin.hq.ogg", bpm: nil, style: "live band"),
     BenchSong(file: "Fats_Waller_-_Aint_Misbehavin_piano_solo.hq.ogg", bpm: nil, style: "live stride piano, swing"),
+    BenchSong(file: "repo:tabla-slowed-67.opus", bpm: 67.4, style: "tabla slowed to 0.75"),
+    BenchSong(file: "repo:amen-quickened-168.opus", bpm: 168, style: "amen break quickened to 1.2"),
 ]
 
 /// The grid: photo counts 3 to 30 and lengths 6 to 60 s (every 3 s), placed without rendering
@@ -51,6 +54,7 @@ func beatGridBenchmark(tool: String, ffmpeg: String, photos: [String], scratch: 
     lines.append(latency.map { String(format: "  librosa's beats lag a click track's by %.1f ms (taken off its beats below)", $0 * 1000) } ?? "  librosa is missing: only aubio's beats are measured")
     for song in benchSongs {
         let path = song.file.hasPrefix("shared:") ? URL(fileURLWithPath: "../shared/clips/" + song.file.dropFirst(7)).standardizedFileURL.path
+            : song.file.hasPrefix("repo:") ? "Tests/BeatTests/Songs/" + song.file.dropFirst(5)
             : URL(fileURLWithPath: folder).appendingPathComponent(song.file).path
         let name = URL(fileURLWithPath: path).lastPathComponent
         let label = String(name.prefix(32)).padding(toLength: 33, withPad: " ", startingAt: 0)
