@@ -204,6 +204,10 @@ package final class ShowExistingEngine: EncodingEngine {
             }
             return 0
         default:
+            // An alt-ref shown again by the encoder itself (its overlay): that slot, shown again.
+            if let sequence, let header = AV1FrameHeaderPrefix(packet: packet, sequence: sequence), header.showExistingFrame {
+                return header.frameToShow
+            }
             guard let sequence, let header = AV1FrameHeaderPrefix(packet: packet, sequence: sequence),
                   header.showFrame, header.showableFrame, header.refreshFrameFlags != 0 else {
                 let header = sequence.flatMap { AV1FrameHeaderPrefix(packet: packet, sequence: $0) }

@@ -136,14 +136,21 @@ package struct AV1FrameHeaderPrefix: Sendable, Equatable {
     package var showableFrame = false
     /// The reference slots the frame is stored in.
     package var refreshFrameFlags: UInt8 = 0
+    /// With ``showExistingFrame``: the slot it shows.
+    package var frameToShow = 0
 
-    /// The first frame (or frame header) OBU of an encoder's packet.
+    /// The shown frame of an encoder's packet: its last frame (or frame header) OBU, after any
+    /// hidden frame (an alt-ref) before it.
     package init?(packet: [UInt8], sequence: AV1SequenceHeader) {
-        guard let unit = AV1OBU.split(packet).first(where: { $0.type == AV1OBU.frame || $0.type == AV1OBU.frameHeader }) else { return nil }
+        guard let unit = AV1OBU.split(packet).last(where: { $0.type == AV1OBU.frame || $0.type == AV1OBU.frameHeader }) else { return nil }
         var bits = BitReader(rbsp: Array(unit.payload.prefix(32)))
         do {
             showExistingFrame = try bits.flag()
-            if showExistingFrame { return }
+            if showExistingFrame {
+                frameToShow = Int(try bits.bits(3))
+                showFrame = true
+                return
+            }
             frameType = Int(try bits.bits(2))
             showFrame = try bits.flag()
             showableFrame = showFrame ? frameType != Self.keyFrame : try bits.flag()
