@@ -131,7 +131,7 @@ let package = Package(
         .target(name: "SlideshowPicking", dependencies: ["SlideshowFFmpeg", "SlideshowFormats", "SlideshowFraming", "SlideshowImages", "SlideshowMetadata", "SlideshowPixels", "SlideshowPlan", "SlideshowSupport", "SlideshowVideo"]),
         // Compositor: one plan segment → frames, the backdrop.
         .target(name: "SlideshowCompositor", dependencies: ["SlideshowFormats", "SlideshowFraming", "SlideshowImages", "SlideshowPixels", "SlideshowPlan", "SlideshowText", "SlideshowVideo", "CZimg"]),
-        // Writer: H.264 and HEVC (held frames as our own skip slices), MP4, the asset writer; the animated GIF and WebP previews.
+        // Writer: H.264 and HEVC (held frames as our own skip slices), VP9 and AV1 (as our own show_existing_frame), MP4 and WebM, the asset writer; the animated GIF and WebP previews.
         .target(name: "SlideshowWriter", dependencies: ["SlideshowAudio", "SlideshowFFmpeg", "SlideshowFormats", "SlideshowMetadata", "SlideshowPixels", "SlideshowSupport", "SlideshowText", "CFFmpeg", "CWebPMux"]),
         // SlideshowKit: the show (validates, plans and renders), batch manifests and the runner.
         .target(

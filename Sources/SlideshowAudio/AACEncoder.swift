@@ -13,6 +13,22 @@ package struct EncodedAudioPacket: Sendable {
     package var pts: Int64
     /// Samples it decodes to.
     package var duration: Int64
+    /// Samples at the end of the packet that are not part of the sound (Opus's last packet,
+    /// written as WebM's `DiscardPadding`); 0 for AAC, whose MP4 edit list ends the track.
+    package var discardPadding: Int64 = 0
+}
+
+/// A sound encoder the asset writer feeds: AAC-LC for MP4 (``AACEncoder``), Opus for WebM
+/// (``OpusEncoder``). Both take interleaved stereo float at 48 kHz, any number of frames at a time.
+package protocol SoundEncoder: AnyObject {
+    /// The opened codec context, whose parameters become the file's audio stream.
+    var context: UnsafeMutablePointer<AVCodecContext> { get }
+    /// The samples before time 0 in the first packet (AAC's priming, Opus's pre-skip).
+    var priming: Int64 { get }
+    /// Encodes interleaved stereo frames; returns the packets that came out.
+    func encode(_ samples: [Float]) throws(FFmpegError) -> [EncodedAudioPacket]
+    /// Encodes what is left and drains the encoder.
+    func finish() throws(FFmpegError) -> [EncodedAudioPacket]
 }
 
 /// FFmpeg's native AAC encoder (AAC-LC, 48 kHz stereo), fed any number of frames at a time.
@@ -22,8 +38,9 @@ package struct EncodedAudioPacket: Sendable {
 /// primes with 1024 samples: its first packet's time is −1024, which the MP4 muxer writes as
 /// an edit list, so the first sample plays at t = 0. Bit-exact mode: the same sound gives
 /// the same bytes.
-package final class AACEncoder {
+package final class AACEncoder: SoundEncoder {
     package static let frameSize = 1024
+    package var priming: Int64 { AACEncoderPriming.samples }
 
     private let codec: OwnedCodecContext
     private let frame: OwnedFrame

@@ -69,11 +69,11 @@ public final class AssetWriter: @unchecked Sendable {
     package let queue = DispatchQueue(label: "slideshow.asset-writer")
     package let state = Mutex(State())
     /// Owned by `queue`.
-    nonisolated(unsafe) var engine: WriterEngine?
+    nonisolated(unsafe) var engine: (any EncodingEngine)?
     /// Converts appended buffers, on the appending thread, one at a time.
     private let converter: Mutex<ColorConverter>
     /// Encodes appended sound, on the appending thread; set by startWriting() when there is an audio input.
-    package let audioEncoder = Mutex<AACEncoder?>(nil)
+    package let audioEncoder = Mutex<(any SoundEncoder)?>(nil)
 
     package struct State {
         package var status = Status.unknown
@@ -99,6 +99,8 @@ public final class AssetWriter: @unchecked Sendable {
     ///   - overwrite: whether a file already at `outputPath` may be replaced (when the render succeeds).
     /// - Throws: ``WriterError`` `.invalidSettings` when the settings cannot make a video.
     public init(outputPath: String, settings: VideoSettings, overwrite: Bool = false) throws(WriterError) {
+        var settings = settings
+        if settings.container == nil { settings.container = VideoContainer(outputPath: outputPath) }
         if let problem = settings.problem {
             throw WriterError(path: outputPath, kind: .invalidSettings, reason: problem)
         }
@@ -124,7 +126,10 @@ public final class AssetWriter: @unchecked Sendable {
 
     /// The file name extensions of an output, compared without case: the video is always MP4
     /// (H.264 and AAC), and these are the names players expect of MP4 data.
-    public static let fileExtensions = ["mp4", "m4v"]
+    public static let fileExtensions = VideoContainer.allCases.flatMap(\.fileExtensions)
+
+    /// The container the file is written in: the settings', or the output's extension's (MP4 by default).
+    public var container: VideoContainer { settings.container ?? .mp4 }
 
     /// Why a render would not write `outputPath`'s container, or nil: an output named `.mkv`,
     /// `.mov`, `.jpg` or with no extension would get MP4 data under a name that says otherwise,
@@ -143,7 +148,7 @@ public final class AssetWriter: @unchecked Sendable {
         let dot = name.lastIndex(of: ".")
         let suffix = dot.map { name[name.index(after: $0)...].lowercased() }
         if let suffix, dot != name.startIndex, fileExtensions.contains(suffix) || AnimatedFormat(rawValue: suffix) != nil { return nil }
-        return "'\(outputPath)' must end in \(fileExtensions.map { "." + $0 }.joined(separator: " or ")) (a video: MP4, H.264 and AAC) or "
+        return "'\(outputPath)' must end in .mp4 or .m4v (MP4: H.264, HEVC or AV1 with AAC), .webm (WebM: VP9 or AV1 with Opus) or "
             + "\(AnimatedFormat.allCases.map { "." + $0.rawValue }.joined(separator: " or ")) (an animated preview)"
     }
 
@@ -218,8 +223,19 @@ public final class AssetWriter: @unchecked Sendable {
                 let bitrate = audioInput?.bitrate
                 let metadata = self.metadata
                 try audioEncoder.withLock { encoder throws(FFmpegError) in
-                    encoder = try bitrate.map { bitrate throws(FFmpegError) in try AACEncoder(bitrate: bitrate) }
-                    engine = try WriterEngine(path: output.temporary, settings: settings, audio: encoder, metadata: metadata)
+                    let container = container
+                    if settings.codec.showsExistingFrames {
+                        // Opus in WebM; AV1 in MP4 keeps AAC.
+                        encoder = try bitrate.map { bitrate throws(FFmpegError) -> any SoundEncoder in
+                            container == .webm ? try OpusEncoder(bitrate: bitrate) : try AACEncoder(bitrate: bitrate)
+                        }
+                        engine = try ShowExistingEngine(path: output.temporary, settings: settings, container: container,
+                                                        audio: encoder, metadata: metadata)
+                    } else {
+                        let aac = try bitrate.map { bitrate throws(FFmpegError) in try AACEncoder(bitrate: bitrate) }
+                        encoder = aac
+                        engine = try WriterEngine(path: output.temporary, settings: settings, audio: aac, metadata: metadata)
+                    }
                 }
             } catch {
                 output.discard()

@@ -34,11 +34,13 @@ package final class Interleaver {
 
     /// - Parameters:
     ///   - hasAudio: whether the file has a sound track (without one, pictures never wait).
-    package init(muxer: MP4Muxer, skipWriter: (any HeldFrameWriter)?, framesPerSecond: Int, hasAudio: Bool) {
+    ///   - audioPriming: the samples before time 0 in the sound's first packet (AAC's priming, Opus's pre-skip).
+    package init(muxer: MP4Muxer, skipWriter: (any HeldFrameWriter)?, framesPerSecond: Int, hasAudio: Bool,
+                 audioPriming: Int64 = AACEncoderPriming.samples) {
         self.muxer = muxer
         self.skipWriter = skipWriter
         self.framesPerSecond = Int64(framesPerSecond)
-        audioEnd = hasAudio ? -AACEncoderPriming.samples : .max
+        audioEnd = hasAudio ? -audioPriming : .max
     }
 
     /// Queues a picture and writes what is due.
@@ -76,8 +78,8 @@ package final class Interleaver {
                 case .held(let frames, let frameNumBefore, let repeating) where due(frames.lowerBound):
                     guard let skipWriter else { preconditionFailure("held frames without a skip writer") }
                     let frameNum = skipWriter.frameNum(after: frameNumBefore)
-                    let slice = skipWriter.heldFrame(frameNum: frameNum, framesAfterIDR: frames.lowerBound - repeating)
-                    try muxer.write(bytes: NALUnit.startCode + slice, frame: frames.lowerBound, keyframe: false)
+                    let bytes = skipWriter.heldPacket(frameNum: frameNum, framesAfterIDR: frames.lowerBound - repeating)
+                    try muxer.write(bytes: bytes, frame: frames.lowerBound, keyframe: false)
                     if frames.count > 1 {
                         video[0] = .held(frames.lowerBound + 1..<frames.upperBound, frameNumBefore: frameNum, repeating: repeating)
                     } else {
@@ -105,6 +107,15 @@ package protocol HeldFrameWriter {
     /// One held frame's NAL unit (without a start code), `framesAfterIDR` frames after the IDR
     /// its picture order counts from.
     func heldFrame(frameNum: Int, framesAfterIDR: Int64) -> [UInt8]
+    /// The held frame's packet for the muxer (by default the NAL unit after a start code).
+    func heldPacket(frameNum: Int, framesAfterIDR: Int64) -> [UInt8]
+}
+
+extension HeldFrameWriter {
+    /// The held frame's packet as the muxer takes it: H.264 and HEVC in Annex B (a start code first).
+    package func heldPacket(frameNum: Int, framesAfterIDR: Int64) -> [UInt8] {
+        NALUnit.startCode + heldFrame(frameNum: frameNum, framesAfterIDR: framesAfterIDR)
+    }
 }
 
 extension SkipFrameWriter: HeldFrameWriter {

@@ -18,6 +18,8 @@ package final class MP4Muxer {
     private let framesPerSecond: Int
     /// How many places later in decode order than in presentation order a frame can come (B-frames).
     private let decodeDelay: Int64
+    /// MP4 or WebM.
+    package let container: VideoContainer
     /// The video packets written so far: the next one's place in decode order.
     private var videoPackets: Int64 = 0
     private var format: UnsafeMutablePointer<AVFormatContext> { formatOwner.pointer }
@@ -38,9 +40,18 @@ package final class MP4Muxer {
     ///   - decodeDelay: how many places later in decode order than in presentation order a
     ///     frame can come: 0 when they are the same, 1 with a motion encoder's B-frames.
     ///   - metadata: the creation time and title; nothing else is written.
-    package init(path: String, encoder: H264Encoder, extradata: [UInt8], framesPerSecond: Int, decodeDelay: Int64 = 0,
+    package convenience init(path: String, encoder: H264Encoder, extradata: [UInt8], framesPerSecond: Int, decodeDelay: Int64 = 0,
          metadata: MovieMetadata = MovieMetadata()) throws(FFmpegError) {
-        formatOwner = try OwnedOutputFormat(format: "mp4", path: path)
+        try self.init(path: path, codecContext: encoder.context, extradata: extradata, framesPerSecond: framesPerSecond,
+                      decodeDelay: decodeDelay, metadata: metadata)
+    }
+
+    /// Sets up the muxer for a stream described by an opened encoder's context.
+    /// - Parameter container: `mp4`, or `webm` (VP9 or AV1 with Opus: ``VideoContainer``).
+    package init(path: String, codecContext: UnsafeMutablePointer<AVCodecContext>, extradata: [UInt8], framesPerSecond: Int,
+                 decodeDelay: Int64 = 0, metadata: MovieMetadata = MovieMetadata(), container: VideoContainer = .mp4) throws(FFmpegError) {
+        self.container = container
+        formatOwner = try OwnedOutputFormat(format: container.formatName, path: path)
         packetOwner = try OwnedPacket()
         guard let stream = avformat_new_stream(formatOwner.pointer, nil) else {
             throw FFmpegError(call: "avformat_new_stream", code: -ENOMEM)
@@ -53,12 +64,12 @@ package final class MP4Muxer {
         for entry in metadata.entries {
             av_dict_set(&formatOwner.pointer.pointee.metadata, entry.key, entry.value, 0)
         }
-        encoderTimeBase = encoder.context.pointee.time_base
+        encoderTimeBase = codecContext.pointee.time_base
         stream.pointee.time_base = encoderTimeBase
         // A constant frame rate, stated: the muxer then knows each sample's duration.
         stream.pointee.avg_frame_rate = AVRational(num: Int32(framesPerSecond), den: 1)
         stream.pointee.r_frame_rate = AVRational(num: Int32(framesPerSecond), den: 1)
-        try check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder.context), "avcodec_parameters_from_context")
+        try check(avcodec_parameters_from_context(stream.pointee.codecpar, codecContext), "avcodec_parameters_from_context")
         guard let codecpar = stream.pointee.codecpar else { throw FFmpegError(call: "avcodec_parameters_from_context", code: -ENOMEM) }
         codecpar.pointee.video_delay = Int32(decodeDelay)
         if codecpar.pointee.codec_id == AV_CODEC_ID_HEVC {
@@ -83,8 +94,8 @@ package final class MP4Muxer {
     /// exact (libavformat's default, 1000, rounds a 30 fps frame to 33 or 34 ms).
     package static func movieTimescale(framesPerSecond: Int) -> Int { framesPerSecond * 1000 }
 
-    /// Adds an AAC stream described by the opened encoder (before ``writeHeader()``).
-    package func addAudioStream(from encoder: AACEncoder) throws(FFmpegError) {
+    /// Adds an audio stream (AAC, or Opus in WebM) described by the opened encoder (before ``writeHeader()``).
+    package func addAudioStream(from encoder: any SoundEncoder) throws(FFmpegError) {
         precondition(audioStream == nil, "one audio stream")
         guard let stream = avformat_new_stream(format, nil) else {
             throw FFmpegError(call: "avformat_new_stream(audio)", code: -ENOMEM)
@@ -109,6 +120,15 @@ package final class MP4Muxer {
         packet.pointee.duration = source.duration
         packet.pointee.flags |= AV_PKT_FLAG_KEY
         packet.pointee.stream_index = audioStream.pointee.index
+        if source.discardPadding > 0 {
+            // Opus's last packet: the samples after the sound's end (WebM's DiscardPadding).
+            guard let side = av_packet_new_side_data(packet, AV_PKT_DATA_SKIP_SAMPLES, 10) else {
+                throw FFmpegError(call: "av_packet_new_side_data", code: -ENOMEM)
+            }
+            side.update(repeating: 0, count: 10)
+            let padding = UInt32(truncatingIfNeeded: source.discardPadding)
+            for byte in 0..<4 { side[4 + byte] = UInt8(truncatingIfNeeded: padding >> (8 * UInt32(byte))) }
+        }
         av_packet_rescale_ts(packet, AVRational(num: 1, den: Int32(AudioFormat.sampleRate)), audioStream.pointee.time_base)
         try check(av_interleaved_write_frame(format, packet), "av_interleaved_write_frame(audio)")
     }
@@ -119,8 +139,10 @@ package final class MP4Muxer {
         try check(avio_open(&format.pointee.pb, format.pointee.url, AVIO_FLAG_WRITE), "avio_open")
         var options: OpaquePointer? = nil
         defer { av_dict_free(&options) }
-        try setOption(&options, "movflags", "+faststart")
-        try setOption(&options, "movie_timescale", String(Self.movieTimescale(framesPerSecond: framesPerSecond)))
+        if container == .mp4 {
+            try setOption(&options, "movflags", "+faststart")
+            try setOption(&options, "movie_timescale", String(Self.movieTimescale(framesPerSecond: framesPerSecond)))
+        }
         // No wall-clock creation time or random identifiers: the same input gives the same bytes.
         format.pointee.flags |= AVFMT_FLAG_BITEXACT
         try check(avformat_write_header(format, &options), "avformat_write_header")

@@ -17,9 +17,62 @@ public enum VideoCodec: String, Sendable, Hashable, CaseIterable {
     /// and presets; of the tunes, x265 has `psnr`, `ssim`, `grain`, `fastdecode`,
     /// `zerolatency` and `animation` (others, such as the default `stillimage`, are left out).
     case hevc
+    /// AV1 Main (libaom), in WebM, or `av01` in MP4. Held frames are `show_existing_frame`
+    /// headers (``AV1ShowExisting``); ``VideoSettings/crf`` and ``VideoSettings/preset`` are
+    /// x264's, mapped to libaom's scale (``VideoSettings/av1Quantizer``).
+    case av1
+    /// VP9 profile 0 (libvpx), in WebM. Held frames are one-byte `show_existing_frame` frames
+    /// (``VP9ShowExisting``); CRF and preset mapped as AV1's.
+    case vp9
 
     /// The libavcodec encoder.
-    package var encoderName: String { self == .h264 ? "libx264" : "libx265" }
+    package var encoderName: String {
+        switch self {
+        case .h264: "libx264"
+        case .hevc: "libx265"
+        case .av1: "libaom-av1"
+        case .vp9: "libvpx-vp9"
+        }
+    }
+
+    /// Whether the writer repeats held pictures with `show_existing_frame` (VP9, AV1) rather
+    /// than with skip slices of its own (H.264, HEVC).
+    package var showsExistingFrames: Bool { self == .av1 || self == .vp9 }
+
+    /// The containers this codec is written in, the first the default.
+    public var containers: [VideoContainer] {
+        switch self {
+        case .h264, .hevc: [.mp4]
+        case .av1: [.webm, .mp4]
+        case .vp9: [.webm]
+        }
+    }
+}
+
+/// The container a video is written in, chosen by the output's extension.
+public enum VideoContainer: String, Sendable, Hashable, CaseIterable {
+    /// MP4 (`.mp4`, `.m4v`): H.264, HEVC or AV1, with AAC.
+    case mp4
+    /// WebM (`.webm`): VP9 or AV1, with Opus.
+    case webm
+
+    /// libavformat's muxer.
+    package var formatName: String { rawValue }
+
+    /// The extensions (compared without case) that name this container.
+    public var fileExtensions: [String] { self == .mp4 ? ["mp4", "m4v"] : ["webm"] }
+
+    /// The codec an output of this container gets when none is asked for: H.264 in MP4, VP9 in WebM.
+    public var defaultCodec: VideoCodec { self == .mp4 ? .h264 : .vp9 }
+
+    /// The container an output path names by its extension, or nil.
+    public init?(outputPath: String) {
+        let name = outputPath.split(separator: "/").last.map(String.init) ?? outputPath
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        let suffix = name[name.index(after: dot)...].lowercased()
+        guard let container = Self.allCases.first(where: { $0.fileExtensions.contains(suffix) }) else { return nil }
+        self = container
+    }
 }
 
 /// What the video stream is: size, rate and the encoder's settings.
@@ -39,6 +92,9 @@ public struct VideoSettings: Sendable, Hashable {
     public var hold: HoldStrategy
     /// The codec: H.264 by default.
     public var codec: VideoCodec
+    /// The container, when the writer is told it (the renderer sets it from the output's
+    /// extension); nil: MP4. A codec it cannot carry is a ``problem``.
+    public var container: VideoContainer?
     /// Whether the show has composed frames (transitions, motion, fades, clips), or only held
     /// pictures, each an IDR; the renderer sets it from the plan. With held frames skipped, a
     /// show that composes frames gives its runs of moving frames to encoders of their own
@@ -95,6 +151,9 @@ public struct VideoSettings: Sendable, Hashable {
                 return "size \(size) is \(macroblocks) macroblocks a frame, more than the \(level.maxFrameMacroblocks) H.264 allows at its highest level (6.2; 8192x4352 fits)"
             }
             return "size \(size) at \(framesPerSecond) fps is \(macroblocks * framesPerSecond) macroblocks a second, more than the \(level.maxMacroblocksPerSecond) H.264 allows at its highest level (6.2)"
+        }
+        if let container, !codec.containers.contains(container) {
+            return "\(codec.rawValue) is not written in \(container == .webm ? "WebM" : "MP4") (\(codec.rawValue) goes in \(codec.containers.map { $0 == .webm ? "WebM (.webm)" : "MP4 (.mp4, .m4v)" }.joined(separator: " or ")))"
         }
         if crf == 0 { return codec == .h264 ? "CRF 0 (lossless) is not possible in H.264 High; give 1 to 51" : "CRF 0 is not one of 1 to 51" }
         if !Self.crfRange.contains(crf) { return "CRF \(crf) is not between \(Self.crfRange.lowerBound) and \(Self.crfRange.upperBound)" }

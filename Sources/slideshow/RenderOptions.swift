@@ -25,7 +25,8 @@ struct RenderOptions: ParsableArguments {
     @Option(.hold) var hold: HoldStrategy
     @Option(.platform) var `for`: Platform?
     @Flag(.draft) var draft: Bool
-    @Option(.codec) var codec: VideoCodec
+    // Optional: the output's extension chooses the codec of one not given (.webm: VP9).
+    @Option(.codec) var codec: VideoCodec?
     @Option(.transition) var transition: TransitionEffect
     @Option(.transitionDuration) var transitionDuration: Double
     @Option(.fadeIn) var fadeIn: Double
@@ -120,7 +121,7 @@ struct RenderOptions: ParsableArguments {
             guard setting.take(value, into: &options) else {
                 preconditionFailure("RenderOptions.\(name) is not the option of a setting of its type")
             }
-            if isOptional, !mirror.children.isEmpty, Platform.settings.contains(setting.field) { options.given.insert(setting.field) }
+            if isOptional, !mirror.children.isEmpty, SlideshowOptions.settingsKeptWhenGiven.contains(setting.field) { options.given.insert(setting.field) }
         }
         return options
     }

@@ -54,6 +54,13 @@ struct ManifestTests {
         #expect(defaults.look.name == "original" && defaults.contentMode == .aspectFit && defaults.background == .black)
     }
 
+    @Test("codec per job: av1 in MP4 and WebM, a .webm job without a codec is VP9, h264 by default")
+    func codecPerJob() throws {
+        let jobs = try manifest(#"{"photos": ["a.jpg"], "output": "a.mp4", "codec": "av1"}"#, #"{"photos": ["a.jpg"], "output": "b.webm", "codec": "av1"}"#,
+                                #"{"photos": ["a.jpg"], "output": "c.webm"}"#, #"{"photos": ["a.jpg"], "output": "d.mp4"}"#).jobs
+        #expect(jobs.map(\.slideshow.video.codec) == [.av1, .av1, .vp9, .h264])
+    }
+
     @Test("each bad job is refused naming its index and the field", arguments: [
         (#"{"photos": ["a.jpg"], "output": "x.mp4", "durration": 3}"#, "durration", "unknown field (did you mean duration?)"),
         (#"{"photos": ["a.jpg"], "output": "x.mp4", "colour": "black"}"#, "colour", "unknown field"),
@@ -79,7 +86,10 @@ struct ManifestTests {
         (#"{"photos": ["a.jpg"], "output": "x.mp4", "background": "red"}"#, "background", "'red' is not a colour of the form #RRGGBB"),
         (#"{"photos": ["a.jpg"], "output": "x.mp4", "fit": "stretch"}"#, "fit", "'stretch' is not one of letterbox, fill, blur"),
         (#"{"photos": ["a.jpg"], "output": "x.mp4", "hold": "maybe"}"#, "hold", "'maybe' is not one of skip, encode"),
-        (#"{"photos": ["a.jpg"], "output": "x.mp4", "codec": "vp9"}"#, "codec", "'vp9' is not one of h264, hevc"),
+        (#"{"photos": ["a.jpg"], "output": "x.mp4", "codec": "prores"}"#, "codec", "'prores' is not one of h264, hevc, av1, vp9"),
+        (#"{"photos": ["a.jpg"], "output": "x.mp4", "codec": "vp9"}"#, "codec", "vp9 is not written in MP4 (.mp4, .m4v): give h264, hevc or av1, or name the output .webm"),
+        (#"{"photos": ["a.jpg"], "output": "x.webm", "codec": "h264"}"#, "codec", "h264 is not written in WebM (.webm): give av1 or vp9, or name the output .mp4"),
+        (#"{"photos": ["a.jpg"], "output": "x.mkv"}"#, "output", "'x.mkv' must end in .mp4 or .m4v (MP4: H.264, HEVC or AV1 with AAC), .webm (WebM: VP9 or AV1 with Opus) or .gif or .webp (an animated preview)"),
     ])
     func badJob(job: String, field: String, reason: String) {
         #expect(problems(good, job) == [ManifestError(job: 1, field: field, reason: reason)])

@@ -10,7 +10,7 @@ struct OutputExtensionTests {
         let folder = try TemporaryFolder()
         let result = try slideshow(["make", samplePhotos[0], "--size", "64x48", "-o", folder.path(name)], timeout: 60)
         #expect(result.status == 64)
-        #expect(result.stderr.contains("--output: '\(folder.path(name))' must end in .mp4 or .m4v (a video: MP4, H.264 and AAC) or .gif or .webp (an animated preview)"),
+        #expect(result.stderr.contains("--output: '\(folder.path(name))' must end in .mp4 or .m4v (MP4: H.264, HEVC or AV1 with AAC), .webm (WebM: VP9 or AV1 with Opus) or .gif or .webp (an animated preview)"),
                 "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1 || result.stderr.contains("Usage:"), "\(result.stderr)")
         #expect(folder.contents().isEmpty)

@@ -141,7 +141,7 @@ struct JobEntry: Decodable {
             let coding = Key(stringValue: key)
             // Absent or null: the default.
             guard container.contains(coding), (try? container.decodeNil(forKey: coding)) == false else { continue }
-            if let problem = binding.read(KeyValue(container: container, key: coding), &settings) { invalid(key, problem) } else if Platform.settings.contains(setting.field) { settings.given.insert(setting.field) }
+            if let problem = binding.read(KeyValue(container: container, key: coding), &settings) { invalid(key, problem) } else if SlideshowOptions.settingsKeptWhenGiven.contains(setting.field) { settings.given.insert(setting.field) }
         }
     }
 

@@ -24,7 +24,7 @@ extension SlideshowOptions.Field {
             Setting(self, argument: true, valueName: "photo|folder", kind: .list, type: "an array of paths or photo objects",
                     summary: "The photos and video clips, in order (\(Setting.photoFormats); see `slideshow formats`), or folders: their photos and clips, recursively, in name order; hidden files, sidecars and thumbnails ignored, Live Photo movies kept with their stills, files that cannot be read left out with one warning.")
         case .output:
-            Setting(self, valueName: "file.mp4", kind: .path, type: "a path", summary: "The file to write: .mp4 or .m4v (H.264 video), or .gif or .webp (an animated preview).")
+            Setting(self, valueName: "file.mp4", kind: .path, type: "a path", summary: "The file to write: .mp4 or .m4v (MP4: H.264 by default, HEVC or AV1, with AAC sound), .webm (WebM: VP9 by default or AV1, with Opus sound), or .gif or .webp (an animated preview).")
         case .duration:
             Setting(self, valueName: "seconds|\(DurationSetting.audioWord)", kind: .number, type: "a number of seconds",
                     summary: "Total length in seconds, or '\(DurationSetting.audioWord)': as long as the music after --audio-start.",
@@ -77,8 +77,10 @@ extension SlideshowOptions.Field {
                 switch codec {
                 case .h264: "H.264 High (x264), every player's"
                 case .hevc: "HEVC Main (x265), tagged hvc1 for Apple's players; --crf and --preset are x265's"
+                case .av1: "AV1 Main (libaom), in .webm or .mp4 (av01); --crf and --preset on x264's scale, mapped to libaom's"
+                case .vp9: "VP9 profile 0 (libvpx), in .webm only; --crf and --preset mapped as for AV1"
                 }
-            })
+            } + " By default the output's extension chooses: H.264 for .mp4 and .m4v, VP9 for .webm; a codec the container cannot carry is refused.")
         case .transition:
             .choice(self, \.transition, valueName: "effect", example: "fade", "How each photo gives way to the next.")
         case .transitionDuration:

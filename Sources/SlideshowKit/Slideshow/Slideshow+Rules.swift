@@ -100,6 +100,12 @@ extension Slideshow {
             if Message.hasNUL(path) { throw OptionError(field, "contains a NUL character, which no file name can") }
         }
         if let problem = AssetWriter.extensionProblem(outputPath: output) { throw OptionError(.output, problem) }
+        if let container = VideoContainer(outputPath: output), !video.codec.containers.contains(container) {
+            let name = container == .webm ? "WebM (.webm)" : "MP4 (.mp4, .m4v)"
+            let names = VideoCodec.allCases.filter { $0.containers.contains(container) }.map(\.rawValue)
+            let others = names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
+            throw OptionError(.codec, "\(video.codec.rawValue) is not written in \(name): give \(others), or name the output \(video.codec.containers.map { "." + $0.fileExtensions[0] }.joined(separator: " or "))")
+        }
         if let preview = AnimatedFormat(outputPath: output), video.framesPerSecond > preview.maximumFramesPerSecond {
             throw OptionError(.fps, "\(video.framesPerSecond) is more than the \(preview.maximumFramesPerSecond) frames per second a \(preview.rawValue.uppercased()) plays as timed")
         }

@@ -66,8 +66,14 @@ public struct SlideshowOptions: Sendable, Hashable {
     /// Those of ``Platform/settings`` given explicitly (the command line's options, a
     /// manifest's keys): a ``platform`` does not replace them even when they hold the default.
     public var given: Set<Field> = []
-    /// The video codec (``VideoCodec``).
+    /// The video codec (``VideoCodec``). Unless it is in ``given`` or holds a value other than
+    /// the default, the output's container chooses it: VP9 for a `.webm` output
+    /// (`VideoContainer/defaultCodec`).
     public var codec: VideoCodec = VideoSettings().codec
+
+    /// The settings recorded in ``given`` when they are given: a platform's, and the codec (a
+    /// `.webm` output chooses VP9 unless a codec is given).
+    public static let settingsKeptWhenGiven: Set<Field> = Platform.settings.union([.codec])
     /// The transition at each cut.
     public var transition: TransitionEffect = .none
     /// Seconds each transition lasts.
@@ -357,7 +363,7 @@ public struct SlideshowOptions: Sendable, Hashable {
             if fps == Self.defaults.fps { rate = AnimatedFormat.defaultFramesPerSecond }
         }
         var show = Slideshow(photos: photos, output: output, length: length,
-                             video: VideoSettings(size: videoSize, framesPerSecond: rate, crf: crf, preset: preset, hold: hold, codec: codec),
+                             video: VideoSettings(size: videoSize, framesPerSecond: rate, crf: crf, preset: preset, hold: hold, codec: codec(for: output)),
                              look: look, contentMode: fit.contentMode, background: color)
         show.transition = transition
         show.transitionDuration = transitionDuration
@@ -384,6 +390,13 @@ public struct SlideshowOptions: Sendable, Hashable {
             show.text.cardBackground = .color(color)
         }
         return show
+    }
+
+    /// The codec for an output: ``codec`` when given or not the default, else its container's
+    /// (VP9 for `.webm`).
+    func codec(for output: String) -> VideoCodec {
+        guard !given.contains(.codec), codec == Self.defaults.codec, let container = VideoContainer(outputPath: output) else { return codec }
+        return container.defaultCodec
     }
 
     /// The length when some photos have durations of their own.

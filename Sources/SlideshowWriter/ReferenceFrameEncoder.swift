@@ -1,0 +1,149 @@
+package import CFFmpeg
+import SlideshowFFmpeg
+
+/// libaom (AV1) or libvpx (VP9) through libavcodec: one `AVCodecContext` and its options, owned.
+///
+/// 8-bit 4:2:0 (AV1 Main, VP9 profile 0), constant quality, BT.709 limited range tagged, two
+/// threads with row multithreading, no look-ahead (`lag-in-frames=0`: each picture comes out
+/// as one shown frame, no hidden alt-ref frames, so every packet is a frame of the show and a
+/// forced key frame is the picture it was asked for), key frames only where the writer forces
+/// them (``VideoSettings/referenceCodecKeyInterval``).
+package final class ReferenceFrameEncoder {
+    private let codecContext: OwnedCodecContext
+    private let packetOwner: OwnedPacket
+    package var context: UnsafeMutablePointer<AVCodecContext> { codecContext.pointer }
+
+    /// - Throws: ``FFmpegError`` when the encoder is missing, rejects an option or leaves one unrecognised.
+    package init(settings: VideoSettings, globalHeader: Bool) throws(FFmpegError) {
+        precondition(settings.codec.showsExistingFrames)
+        _ = quietFFmpegLogging
+        let name = settings.codec.encoderName
+        guard let codec = avcodec_find_encoder_by_name(name) else {
+            throw FFmpegError(call: "avcodec_find_encoder_by_name(\(name))", code: -ENOSYS)
+        }
+        codecContext = try OwnedCodecContext(codec: codec)
+        packetOwner = try OwnedPacket()
+        let context = codecContext.pointer
+        context.pointee.width = Int32(settings.size.width)
+        context.pointee.height = Int32(settings.size.height)
+        context.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+        context.pointee.time_base = AVRational(num: 1, den: Int32(settings.framesPerSecond))
+        context.pointee.framerate = AVRational(num: Int32(settings.framesPerSecond), den: 1)
+        context.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
+        context.pointee.color_range = AVCOL_RANGE_MPEG
+        context.pointee.colorspace = AVCOL_SPC_BT709
+        context.pointee.color_primaries = AVCOL_PRI_BT709
+        context.pointee.color_trc = AVCOL_TRC_BT709
+        context.pointee.thread_count = Int32(H264Encoder.threads)
+        context.pointee.gop_size = Int32(VideoSettings.referenceCodecKeyInterval)
+        context.pointee.bit_rate = 0
+        context.pointee.flags |= Int32(AV_CODEC_FLAG_BITEXACT)
+        if globalHeader { context.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER) }
+
+        var options: OpaquePointer? = nil
+        defer { av_dict_free(&options) }
+        for (key, value) in settings.referenceCodecOptions { try setOption(&options, key, value) }
+        try check(avcodec_open2(context, codec, &options), "avcodec_open2(\(name))")
+        if let unrecognised = av_dict_get(options, "", nil, AV_DICT_IGNORE_SUFFIX) {
+            throw FFmpegError(call: "avcodec_open2(\(name)): option \(String(cString: unrecognised.pointee.key)) not recognised", code: -EINVAL)
+        }
+    }
+
+    /// The encoder's global header: AV1's sequence header OBU (empty for VP9).
+    package var extradata: [UInt8] {
+        guard let data = context.pointee.extradata, context.pointee.extradata_size > 0 else { return [] }
+        return Array(UnsafeBufferPointer(start: data, count: Int(context.pointee.extradata_size)))
+    }
+
+    /// Sends one picture (pts on the encoder's own clock); `forceKey` makes it a key frame.
+    /// - Returns: false when the encoder is full and its output must be received first.
+    package func send(_ frame: UnsafeMutablePointer<AVFrame>, pts: Int64, forceKey: Bool) throws(FFmpegError) -> Bool {
+        frame.pointee.pts = pts
+        frame.pointee.pict_type = forceKey ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
+        let code = avcodec_send_frame(context, frame)
+        if code == shim_averror_eagain() { return false }
+        try check(code, "avcodec_send_frame")
+        return true
+    }
+
+    /// Signals the end of the pictures.
+    package func sendEndOfStream() throws(FFmpegError) {
+        let code = avcodec_send_frame(context, nil)
+        if code == shim_averror_eof() { return }
+        try check(code, "avcodec_send_frame(NULL)")
+    }
+
+    /// Asks for the next packet; on `.packet`, `body` sees it (valid only inside the call).
+    package func receive(_ body: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws -> EncoderOutput {
+        let packet = packetOwner.pointer
+        let code = avcodec_receive_packet(context, packet)
+        if code == shim_averror_eagain() { return .needsInput }
+        if code == shim_averror_eof() { return .endOfStream }
+        try check(code, "avcodec_receive_packet")
+        defer { av_packet_unref(packet) }
+        try body(packet)
+        return .packet
+    }
+}
+
+extension VideoSettings {
+    /// Frames between key frames the encoder may choose itself: practically none (the writer
+    /// forces one at each held picture and after each hold).
+    package static let referenceCodecKeyInterval = 1 << 20
+
+    /// libaom's `cpu-used` (0 slowest to 8) or libvpx's (0 to 5 under `deadline=good`) for x264's preset.
+    package var referenceCodecSpeed: Int {
+        let index = Self.presets.firstIndex(of: preset) ?? 5
+        //                  ultrafast superfast veryfast faster fast medium slow slower veryslow placebo
+        // A show of cuts codes key frames and copies: libaom's fastest realtime speed, 10. A
+        // moving show codes motion, where speed 7 makes 27% fewer bytes than 10 at the same
+        // SSIM for the same CPU (R3's first 60 frames at 1080p: 383 KB against 524 KB at
+        // quantizer 24, SSIM 0.96545 against 0.96513, 3.2 s against 3.1 s).
+        let av1: [Int] = composesFrames ? [8, 8, 8, 8, 7, 7, 6, 6, 5, 5] : [10, 10, 10, 10, 10, 10, 9, 8, 7, 6]
+        let vp9: [Int] = composesFrames ? [5, 5, 5, 5, 4, 4, 3, 2, 1, 0] : [5, 5, 5, 4, 4, 3, 2, 1, 1, 0]
+        return (codec == .av1 ? av1 : vp9)[index]
+    }
+
+    /// The encoder's constant quality (0 to 63) for x264's CRF (1 to 51): the CRF plus an
+    /// offset per codec, chosen so that the default CRF 20 gives about x264's SSIM on a moving
+    /// show (docs/usage.md, "Codecs").
+    package var referenceCodecQuantizer: Int {
+        let offset = codec == .av1 ? (composesFrames ? VideoSettings.av1MotionQuantizerOffset : VideoSettings.av1QuantizerOffset)
+                                   : (composesFrames ? VideoSettings.vp9MotionQuantizerOffset : VideoSettings.vp9QuantizerOffset)
+        return min(63, max(0, crf + offset))
+    }
+
+    /// libaom's intra tools a show of cuts goes without: directional angle deltas, chroma from
+    /// luma, the smooth, Paeth and recursive filter predictors. Its pictures are all key frames,
+    /// whose intra search is most of libaom's time: three 1080p photos as key frames took
+    /// 0.52 s of CPU instead of 0.82 s, for 2% more bytes and SSIM 0.98619 against 0.98642
+    /// (`ffmpeg -c:v libaom-av1 -usage realtime -aom-params cpu-used=10:…`). Moving frames
+    /// keep them.
+    package static let av1StillsParameters = ":enable-filter-intra=0:enable-smooth-intra=0:enable-paeth-intra=0:enable-cfl-intra=0:enable-angle-delta=0"
+
+    package static let av1QuantizerOffset = 12
+    /// A moving show's: x264 codes its runs at the CRF less 2 (``motionCRF``), and libaom's
+    /// realtime mode needs about that quantizer for x264's SSIM on moving frames (R3's first 60
+    /// frames: quantizer 18, 528,577 bytes, SSIM 0.96728; x264's motion settings at CRF 18,
+    /// 554,045 bytes, SSIM 0.96777).
+    package static let av1MotionQuantizerOffset = -2
+    package static let vp9QuantizerOffset = 12
+    /// A moving show's: on R3's first 60 frames at 1080p, libvpx at quantizer 20 (speed 3) made
+    /// 652,170 bytes at SSIM 0.97054, x264's motion settings at CRF 15 866,784 bytes at 0.97049.
+    package static let vp9MotionQuantizerOffset = 2
+
+    /// The encoder's options (libavcodec's names).
+    package var referenceCodecOptions: [(String, String)] {
+        var options: [(String, String)] = [("crf", String(referenceCodecQuantizer)), ("lag-in-frames", "0"), ("row-mt", "1")]
+        switch codec {
+        case .av1:
+            // libavcodec's own cpu-used stops at 8; libaom's realtime mode goes to 10.
+            options += [("usage", "realtime"), ("aom-params", "cpu-used=\(referenceCodecSpeed)" + (composesFrames ? "" : Self.av1StillsParameters))]
+        case .vp9:
+            options += [("cpu-used", String(referenceCodecSpeed)), ("deadline", "good"), ("auto-alt-ref", "0")]
+        case .h264, .hevc:
+            preconditionFailure("not a reference-frame codec")
+        }
+        return options
+    }
+}
