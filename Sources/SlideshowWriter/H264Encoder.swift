@@ -6,8 +6,8 @@ import SlideshowFFmpeg
 /// High profile, yuv420p, CRF rate control, BT.709 limited-range tags written into the VUI,
 /// and a global header (SPS/PPS in extradata) as MP4 needs. Two roles (``Role``): the stills
 /// encoder, without B-frames (decode order is presentation order), and a motion run's, with.
-/// With ``VideoCodec/hevc`` it is libx265 instead (Main profile, ``VideoSettings/x265Parameters``),
-/// the one encoder of the show, in the stills role.
+/// With ``VideoCodec/hevc`` it is libx265 instead (Main profile, ``VideoSettings/x265Parameters``
+/// for the stills, ``VideoSettings/motionX265Parameters`` for a motion run's).
 package final class H264Encoder {
     /// x264's threads: two, whatever the machine (see ``VideoSettings/x264Parameters``).
     package static let threads = 2
@@ -91,10 +91,10 @@ package final class H264Encoder {
         if settings.codec == .hevc {
             try setOption(&options, "preset", settings.preset)
             if let tune = settings.tune, VideoSettings.hevcTunes.contains(tune) { try setOption(&options, "tune", tune) }
-            try setOption(&options, "crf", String(settings.crf))
+            try setOption(&options, "crf", String(role == .motion ? settings.hevcMotionCRF : settings.crf))
             try setOption(&options, "profile", "main")
             try setOption(&options, "forced-idr", "1")
-            try setOption(&options, "x265-params", settings.x265Parameters)
+            try setOption(&options, "x265-params", role == .motion ? settings.motionX265Parameters : settings.x265Parameters)
             try check(avcodec_open2(context, codec, &options), "avcodec_open2(libx265)")
             if let unrecognised = av_dict_get(options, "", nil, AV_DICT_IGNORE_SUFFIX) {
                 throw FFmpegError(call: "avcodec_open2(libx265): option \(String(cString: unrecognised.pointee.key)) not recognised", code: -EINVAL)

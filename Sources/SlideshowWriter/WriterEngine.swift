@@ -79,8 +79,15 @@ package final class WriterEngine {
         var motion: MotionRuns? = nil
         var sharedSequence: SharedSequence? = nil
         if settings.codec == .hevc {
-            // One x265 for the whole show, held frames as skip pictures on its SPS and PPS.
-            if settings.hold == .skip { stillsSkip = try? HEVCSkipFrameWriter(extradata: extradata) }
+            // Held frames as skip pictures on x265's SPS and PPS; in a moving show, the motion
+            // runs' sets for the whole stream (the stills encoder's differ only in reordering).
+            let runs = settings.hold == .skip && settings.composesFrames && settings.motionRuns ? try MotionRuns(settings: settings) : nil
+            if let runs, (try? HEVCSharedSequence.check(stills: extradata, motion: runs.extradata)) != nil,
+               let writer = try? HEVCSkipFrameWriter(extradata: runs.extradata) {
+                (motion, stillsSkip, extradata) = (runs, writer, runs.extradata)
+            } else if settings.hold == .skip {
+                stillsSkip = try? HEVCSkipFrameWriter(extradata: extradata)
+            }
         } else if settings.hold == .skip, let sets = EncoderParameterSets(annexB: extradata) {
             let runs = settings.composesFrames && settings.motionRuns ? try MotionRuns(settings: settings) : nil
             if let runs, let shared = try? SharedSequence(stills: extradata, motion: runs.extradata),
