@@ -143,7 +143,15 @@ package final class WriterEngine {
         guard !videoFinished else { return }
         videoFinished = true
         if let motion, let waiting {
-            try place(waiting.picture, at: waiting.index, shownUntil: max(endFrame, waiting.index + 1), runGoesOn: false, motion: motion)
+            let end = max(endFrame, waiting.index + 1)
+            if settings.codec == .hevc, motion.isRunning, end == waiting.index + 1 {
+                // HEVC: the last picture, shown one frame at the end of a run, ends the run
+                // rather than costing an IDR (nothing is held after it).
+                try send(waiting.picture, to: motion.encoderForRun(), at: waiting.index, forceIDR: false)
+                try drainRun(motion)
+            } else {
+                try place(waiting.picture, at: waiting.index, shownUntil: end, runGoesOn: false, motion: motion)
+            }
             self.waiting = nil
         } else if lastFrame >= 0 && endFrame > lastFrame + 1 {
             try hold(until: endFrame)
@@ -180,15 +188,19 @@ package final class WriterEngine {
             try send(picture, to: motion.encoderForRun(), at: index, forceIDR: false)
             return
         }
-        if motion.isRunning {
-            let encoder = try motion.encoderForRun()
-            try encoder.sendEndOfStream()
-            while try drainOne(from: encoder) != .endOfStream {}
-            motion.endRun()
-        }
+        try drainRun(motion)
         lastPicture = picture
         try encode(at: index, forceIDR: true)
         if next > index + 1 { try hold(index + 1..<next, after: index) }
+    }
+
+    /// Drains the run under way, if any: its encoder gives out every packet and is freed.
+    private func drainRun(_ motion: MotionRuns) throws {
+        guard motion.isRunning else { return }
+        let encoder = try motion.encoderForRun()
+        try encoder.sendEndOfStream()
+        while try drainOne(from: encoder) != .endOfStream {}
+        motion.endRun()
     }
 
     /// Tells the stills encoder that its last picture's hold ends at frame `index`, where a
