@@ -91,7 +91,7 @@ package final class H264Encoder {
         if settings.codec == .hevc {
             try setOption(&options, "preset", settings.preset)
             if let tune = settings.tune, VideoSettings.hevcTunes.contains(tune) { try setOption(&options, "tune", tune) }
-            try setOption(&options, "crf", String(role == .motion ? settings.hevcMotionCRF : settings.crf))
+            try setOption(&options, "crf", role == .motion ? String(settings.hevcMotionCRF) : String(settings.crf))
             try setOption(&options, "profile", "main")
             try setOption(&options, "forced-idr", "1")
             try setOption(&options, "x265-params", role == .motion ? settings.motionX265Parameters : settings.x265Parameters)

@@ -28,6 +28,11 @@ import SlideshowFFmpeg
 /// stream has one SPS, the motion encoders' (POC type 0): the stills encoder's IDRs are
 /// rewritten to it (``SharedSequence``), and the held frames' skip slices carry their picture
 /// order, so that decoders which mishandle a change of SPS (OpenH264) play every frame.
+///
+/// In HEVC the same, with x265s (``VideoSettings/motionX265Parameters``): the file's one VPS,
+/// SPS and PPS are the motion encoders', which the stills encoder's equal but for the
+/// reordering (``HEVCSharedSequence``), so no slice is rewritten; held frames are skip
+/// pictures (``HEVCSkipFrameWriter``) whose picture order counts from the IDR they follow.
 package final class WriterEngine {
     private let settings: VideoSettings
     /// The stills encoder: held pictures, and in a show of cuts every picture.

@@ -129,6 +129,17 @@ struct HEVCMotionRunTests {
         #expect(throws: HEVCSharedSequence.Mismatch.pps) { try HEVCSharedSequence.check(stills: psnrStills, motion: motion) }
     }
 
+    @Test("the motion x265's settings: 3 B-frames that are not references, a 10-frame lookahead with cu-tree, no psy, CRF half a step above; the stills' in a show of cuts")
+    func motionSettings() {
+        let settings = VideoSettings(crf: 23, codec: .hevc)
+        #expect(settings.motionX265Parameters == "bframes=3:b-pyramid=0:open-gop=0:frame-threads=1:pools=2:info=0:log-level=error:rc-lookahead=10:cutree=1:scenecut=0:psy-rd=0:psy-rdoq=0")
+        #expect(settings.hevcMotionCRF == 23.5 && VideoSettings(crf: 51).hevcMotionCRF == 51)
+        var cuts = settings
+        cuts.composesFrames = false
+        #expect(cuts.x265Parameters.hasSuffix(":rc-lookahead=0:cutree=0:scenecut=0:min-cu-size=16:rd=1:splitrd-skip=1"))
+        #expect(settings.x265Parameters.hasSuffix(":rc-lookahead=0:cutree=0:scenecut=0"))
+    }
+
     @Test("a rendered Ken Burns show with dissolves in HEVC: exact frame count and length, B-frames, one IDR (the last frame ends the run), FFmpeg and libde265 agree")
     func renderedMotionShow() async throws {
         let folder = try TemporaryFolder()

@@ -27,14 +27,14 @@ extension VideoSettings {
     ///   weighted prediction and references, closed GOPs, one frame thread, no scene cuts.
     package var motionX265Parameters: String {
         "bframes=\(H264Encoder.motionBFrames):b-pyramid=0:open-gop=0:frame-threads=1:pools=\(H264Encoder.threads):info=0:log-level=error"
-            + ":rc-lookahead=\(Self.hevcMotionLookahead):cutree=1:scenecut=0"
+            + ":rc-lookahead=\(Self.hevcMotionLookahead):cutree=1:scenecut=0:psy-rd=0:psy-rdoq=0"
     }
 
     /// Frames of a motion run's x265 lookahead.
     package static let hevcMotionLookahead = 10
 
     /// The CRF of HEVC motion runs (x265's scale).
-    package var hevcMotionCRF: Int { max(Self.crfRange.lowerBound, crf) }
+    package var hevcMotionCRF: Double { min(Double(Self.crfRange.upperBound), Double(crf) + 0.5) }
 }
 
 /// Whether the motion encoders' parameter sets can stand for the stills encoder's in an HEVC
