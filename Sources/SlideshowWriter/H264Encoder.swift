@@ -153,8 +153,9 @@ package final class H264Encoder {
 }
 
 extension VideoSettings {
-    /// The `x265-params` of an HEVC encoder (``VideoCodec/hevc``): one encoder for the whole
-    /// show, as the H.264 stills encoder of a show of cuts.
+    /// The `x265-params` of the HEVC stills encoder (``VideoCodec/hevc``): held pictures, and
+    /// every picture of a show of cuts, as x264's stills encoder; a moving show's runs go to
+    /// encoders of their own (``motionX265Parameters``), or, without motion runs, to this one.
     ///
     /// No B-frames (decode order is presentation order, and each held picture comes out before
     /// its held frames); closed GOPs, so that every keyframe is an IDR, from which the held
