@@ -10,7 +10,7 @@ PACKAGES := pkg-config libavcodec-dev libavformat-dev libswscale-dev libavutil-d
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad libopenh264-7 mediainfo
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps demo test settings-doc bench bench-pick bench-clips bench-batch bench-audio release fuzz sanitize bench-slides sheets bench-formats \
+.PHONY: deps demo test settings-doc bench bench-codecs bench-pick bench-clips bench-batch bench-audio release fuzz sanitize bench-slides sheets bench-formats \
   man docs example-app
 
 ## deps: install the Debian packages that are missing (FFmpeg's, TurboJPEG's, libheif's, Little CMS's, libwebp's and Pango's headers,
@@ -63,6 +63,12 @@ bench-pick: deps
 	$(SWIFT) build -c release --product slideshow-bench
 	$(SWIFT) build -c release --product slideshow
 	.build/release/slideshow-bench --pick
+
+## bench-codecs: each codec's R1 and R3 beside H.264's (issue 34: time, size, SSIM; release build)
+bench-codecs: deps
+	$(SWIFT) build -c release --product slideshow-bench
+	$(SWIFT) build -c release --product slideshow
+	.build/release/slideshow-bench --codecs
 
 ## bench-batch: the throughput of `slideshow batch` with one and two jobs at once (release build)
 bench-batch: deps

@@ -3,7 +3,9 @@ import SlideshowFFmpeg
 
 /// The encoders of a show's motion runs: pictures each followed at once by another (a
 /// transition's frames, Ken Burns, a clip), each run encoded by an x264 of its own with
-/// B-frames and mb-tree (``VideoSettings/motionX264Parameters``), beside the stills encoder.
+/// B-frames and mb-tree (``VideoSettings/motionX264Parameters``), beside the stills encoder;
+/// in HEVC an x265 of its own (``VideoSettings/motionX265Parameters``, whose parameter sets
+/// stand for the stills encoder's: ``HEVCSharedSequence``).
 ///
 /// Why an encoder a run: x264's lookahead and B-frames hold pictures back, and only the end
 /// of the stream gives them all out, while the picture after a run, held, goes to the stills
@@ -28,8 +30,11 @@ package final class MotionRuns {
         self.settings = settings
         let encoder = try H264Encoder(settings: settings, globalHeader: true, role: .motion)
         extradata = encoder.extradata
-        guard EncoderParameterSets(annexB: extradata) != nil else {
-            throw FFmpegError(call: "avcodec_open2(libx264): no sequence parameter set in the motion encoder's header", code: -EINVAL)
+        let readable = settings.codec == .hevc ? (try? HEVCSkipFrameWriter(extradata: extradata)) != nil
+                                               : EncoderParameterSets(annexB: extradata) != nil
+        guard readable else {
+            throw FFmpegError(call: "avcodec_open2(\(settings.codec.encoderName)): no readable sequence parameter set in the motion encoder's header",
+                              code: -EINVAL)
         }
         self.encoder = encoder
     }
@@ -39,7 +44,17 @@ package final class MotionRuns {
     package func encoderForRun() throws(FFmpegError) -> H264Encoder {
         if isRunning, let encoder { return encoder }
         let fresh: H264Encoder
-        if let encoder { fresh = encoder } else { fresh = try H264Encoder(settings: settings, globalHeader: true, role: .motion) }
+        if let encoder {
+            fresh = encoder
+        } else {
+            fresh = try H264Encoder(settings: settings, globalHeader: true, role: .motion)
+            // An HEVC file has one configuration, the first run's: every run must write the same
+            // sets. (H.264's runs' slices name their own SPS and PPS ids, which the file carries.)
+            guard settings.codec != .hevc || fresh.extradata == extradata else {
+                throw FFmpegError(call: "avcodec_open2(\(settings.codec.encoderName)): a motion run's parameter sets differ from the first run's",
+                                  code: -EINVAL)
+            }
+        }
         encoder = fresh
         isRunning = true
         return fresh

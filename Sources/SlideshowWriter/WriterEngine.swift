@@ -28,6 +28,11 @@ import SlideshowFFmpeg
 /// stream has one SPS, the motion encoders' (POC type 0): the stills encoder's IDRs are
 /// rewritten to it (``SharedSequence``), and the held frames' skip slices carry their picture
 /// order, so that decoders which mishandle a change of SPS (OpenH264) play every frame.
+///
+/// In HEVC the same, with x265s (``VideoSettings/motionX265Parameters``): the file's one VPS,
+/// SPS and PPS are the motion encoders', which the stills encoder's equal but for the
+/// reordering (``HEVCSharedSequence``), so no slice is rewritten; held frames are skip
+/// pictures (``HEVCSkipFrameWriter``) whose picture order counts from the IDR they follow.
 package final class WriterEngine {
     private let settings: VideoSettings
     /// The stills encoder: held pictures, and in a show of cuts every picture.
@@ -79,8 +84,15 @@ package final class WriterEngine {
         var motion: MotionRuns? = nil
         var sharedSequence: SharedSequence? = nil
         if settings.codec == .hevc {
-            // One x265 for the whole show, held frames as skip pictures on its SPS and PPS.
-            if settings.hold == .skip { stillsSkip = try? HEVCSkipFrameWriter(extradata: extradata) }
+            // Held frames as skip pictures on x265's SPS and PPS; in a moving show, the motion
+            // runs' sets for the whole stream (the stills encoder's differ only in reordering).
+            let runs = settings.hold == .skip && settings.composesFrames && settings.motionRuns ? try MotionRuns(settings: settings) : nil
+            if let runs, (try? HEVCSharedSequence.check(stills: extradata, motion: runs.extradata)) != nil,
+               let writer = try? HEVCSkipFrameWriter(extradata: runs.extradata) {
+                (motion, stillsSkip, extradata) = (runs, writer, runs.extradata)
+            } else if settings.hold == .skip {
+                stillsSkip = try? HEVCSkipFrameWriter(extradata: extradata)
+            }
         } else if settings.hold == .skip, let sets = EncoderParameterSets(annexB: extradata) {
             let runs = settings.composesFrames && settings.motionRuns ? try MotionRuns(settings: settings) : nil
             if let runs, let shared = try? SharedSequence(stills: extradata, motion: runs.extradata),
@@ -136,7 +148,15 @@ package final class WriterEngine {
         guard !videoFinished else { return }
         videoFinished = true
         if let motion, let waiting {
-            try place(waiting.picture, at: waiting.index, shownUntil: max(endFrame, waiting.index + 1), runGoesOn: false, motion: motion)
+            let end = max(endFrame, waiting.index + 1)
+            if settings.codec == .hevc, motion.isRunning, end == waiting.index + 1 {
+                // HEVC: the last picture, shown one frame at the end of a run, ends the run
+                // rather than costing an IDR (nothing is held after it).
+                try send(waiting.picture, to: motion.encoderForRun(), at: waiting.index, forceIDR: false)
+                try drainRun(motion)
+            } else {
+                try place(waiting.picture, at: waiting.index, shownUntil: end, runGoesOn: false, motion: motion)
+            }
             self.waiting = nil
         } else if lastFrame >= 0 && endFrame > lastFrame + 1 {
             try hold(until: endFrame)
@@ -173,15 +193,19 @@ package final class WriterEngine {
             try send(picture, to: motion.encoderForRun(), at: index, forceIDR: false)
             return
         }
-        if motion.isRunning {
-            let encoder = try motion.encoderForRun()
-            try encoder.sendEndOfStream()
-            while try drainOne(from: encoder) != .endOfStream {}
-            motion.endRun()
-        }
+        try drainRun(motion)
         lastPicture = picture
         try encode(at: index, forceIDR: true)
         if next > index + 1 { try hold(index + 1..<next, after: index) }
+    }
+
+    /// Drains the run under way, if any: its encoder gives out every packet and is freed.
+    private func drainRun(_ motion: MotionRuns) throws {
+        guard motion.isRunning else { return }
+        let encoder = try motion.encoderForRun()
+        try encoder.sendEndOfStream()
+        while try drainOne(from: encoder) != .endOfStream {}
+        motion.endRun()
     }
 
     /// Tells the stills encoder that its last picture's hold ends at frame `index`, where a

@@ -80,7 +80,8 @@ func zoomBenchmark(tool: String, ffmpeg: String, photos: [String], runs: Int, sc
     let theirsMatched = quality(ffmpeg: ffmpeg, scratch("p3-matched.mp4"), reference: scratch("p3.yuv"))
     let oursAtPeerSettings = quality(ffmpeg: ffmpeg, scratch("r3-peer.mp4"), reference: scratch("r3-reference.mp4"))
     let oursWithStillsSettings = quality(ffmpeg: ffmpeg, scratch("r3-stills.mp4"), reference: scratch("r3-reference.mp4"))
-    for file in ["r3.yuv", "p3.yuv", "p3-search.mp4", "r3-reference.mp4", "r3-peer.mp4", "r3-stills.mp4"] { try? FileManager.default.removeItem(atPath: scratch(file)) }
+    // r3-reference.mp4 stays for the codecs' R3 (CodecBench.swift); the scratch folder goes at the end.
+    for file in ["r3.yuv", "p3.yuv", "p3-search.mp4", "r3-peer.mp4", "r3-stills.mp4"] { try? FileManager.default.removeItem(atPath: scratch(file)) }
     removeFloorFiles(made, scratch: scratch)
 
     func figures(_ quality: Quality) -> String { String(format: ", %.2f Mbit/s, SSIM %.5f", quality.megabitsPerSecond, quality.ssim) }

@@ -27,6 +27,7 @@ import SlideshowWriter
 // With --pick, only issue 36's picking figures (PickBench.swift): analysis throughput and memory, precision/recall on a labelled set.
 // With --camera, only issue 33's camera-clip figures (C5 interlaced 1080i, C6 Motion JPEG; ClipBench.swift), which --clips also prints.
 // With --formats, only the phone-format figures of issue 11 (PhoneFormatBench.swift; HEICs from --media DIR, default ../shared/media).
+// With --codecs, only each codec's R1 and R3 beside H.264's (CodecBench.swift, issue 34); a full run prints them after R2/R3.
 
 var runs = 5
 var photoFolder = "../shared/photos"
@@ -42,6 +43,7 @@ var clipsOnly = false
 var cameraOnly = false
 var beatsOnly = false
 var pickOnly = false
+var codecsOnly = false
 var songFolder = "../songs"
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
@@ -62,9 +64,10 @@ while let argument = arguments.popFirst() {
     case "--clip-folder": clipFolder = arguments.popFirst() ?? clipFolder
     case "--beats": beatsOnly = true
     case "--pick": pickOnly = true
+    case "--codecs": codecsOnly = true
     case "--songs": songFolder = arguments.popFirst() ?? songFolder
     default:
-        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --motion | --r2 | --r3 | --draft | --audio | --beats | --slides | --formats | --clips | --camera | --pick] [--media DIR] [--clip-folder DIR] [--songs DIR]")
+        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --motion | --r2 | --r3 | --draft | --audio | --beats | --slides | --formats | --clips | --camera | --pick | --codecs] [--media DIR] [--clip-folder DIR] [--songs DIR]")
         exit(64)
     }
 }
@@ -96,6 +99,8 @@ func runAlone(_ benchmark: () -> Void) -> Never {
 }
 
 if motionOnly { runAlone { motionBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, runs: runs, scratch: scratchFile, parts: motionParts) } }
+
+if codecsOnly { runAlone { codecBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, runs: runs, scratch: scratchFile).forEach { print($0) } } }
 
 if formatsOnly { runAlone { phoneFormatBenchmark(tool: tool, media: mediaFolder, scratch: scratch, runs: runs) } }
 
@@ -194,6 +199,8 @@ scaling.append(String(format: "Time per photo: %.3f s at 3, %.3f s at 60 (linear
 
 // 4. R2/P2 and R3/P3 (MotionBench.swift), before anything grows this process.
 motionBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, runs: runs, scratch: scratchFile)
+// 4. Each codec's R1 and R3 beside H.264's (CodecBench.swift; R3's reference is the one ZoomBench left).
+codecBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, runs: runs, scratch: scratchFile).forEach { print($0) }
 // 4. The soundtrack's figures (before the floor, which grows this process), printed last.
 let soundtrackLines = audioBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, scratch: scratch, runs: runs, songs: songFolder)
 // 5. Clips (ClipBench.swift), printed last too.

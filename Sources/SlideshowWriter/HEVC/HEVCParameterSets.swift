@@ -90,7 +90,7 @@ package struct HEVCSequenceParameterSet: Equatable, Sendable {
     }
 
     /// profile_tier_level(1, maxSubLayersMinus1) (§7.3.3).
-    private static func skipProfileTierLevel(_ reader: inout BitReader, maxSubLayersMinus1: Int) throws(BitReader.EndOfData) {
+    static func skipProfileTierLevel(_ reader: inout BitReader, maxSubLayersMinus1: Int) throws(BitReader.EndOfData) {
         try reader.skip(96)  // general profile (88 bits) and level
         var profilePresent: [Bool] = [], levelPresent: [Bool] = []
         for _ in 0..<maxSubLayersMinus1 {
