@@ -26,6 +26,7 @@ struct RenderOptions: ParsableArguments {
     @Option(.platform) var `for`: Platform?
     @Flag(.draft) var draft: Bool
     @Option(.codec) var codec: VideoCodec
+    @Option(.hdr) var hdr: HDRSetting
     @Option(.transition) var transition: TransitionEffect
     @Option(.transitionDuration) var transitionDuration: Double
     @Option(.fadeIn) var fadeIn: Double
@@ -234,6 +235,7 @@ extension Flag where Value == Bool {
 extension HoldStrategy: ExpressibleByArgument {}
 extension Platform: ExpressibleByArgument {}
 extension VideoCodec: ExpressibleByArgument {}
+extension HDRSetting: ExpressibleByArgument {}
 extension FitMode: ExpressibleByArgument {}
 extension TransitionEffect: ExpressibleByArgument {}
 extension MotionStyle: ExpressibleByArgument {}

@@ -180,10 +180,10 @@ final class CardFeed: FrameFeed {
 
     func start() { inner.start() }
 
-    func take(_ index: Int) -> Result<PixelBuffer, RenderError> {
+    func take(_ index: Int) -> Result<AppendedPicture, RenderError> {
         let shifted = index - (opening == nil ? 0 : 1)
-        if let opening, index == 0 { return .success(opening) }
-        if let closing, shifted == innerCount { return .success(closing) }
+        if let opening, index == 0 { return .success(.sdr(opening)) }
+        if let closing, shifted == innerCount { return .success(.sdr(closing)) }
         return inner.take(shifted)
     }
 

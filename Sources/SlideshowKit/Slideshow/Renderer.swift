@@ -185,6 +185,7 @@ struct Renderer {
         let progress = self.progress
         let photoTotal = prepared.timeline.photoCount
         let box = PreviewWriterBox(writer)
+        let previewPath = slideshow.output
         slides.start()
         try await Slideshow.offPool(photoWarnings: photoLog) { () throws(RenderError) in
             let writer = box.writer
@@ -195,7 +196,13 @@ struct Renderer {
                     throw .cancelled
                 }
                 switch slides.take(index) {
-                case .success(let slide):
+                case .success(let picture):
+                    // Previews are SDR (an HDR show's preview is refused by checkSettings).
+                    guard case .sdr(let slide) = picture else {
+                        slides.cancel()
+                        writer.cancel()
+                        throw .output(WriterError(path: previewPath, kind: .invalidState, reason: "an HDR picture in an animated preview"))
+                    }
                     do throws(WriterError) {
                         try writer.append(slide, atFrame: steps[index].frame)
                     } catch {
@@ -288,7 +295,7 @@ struct Renderer {
                 }
                 switch slides.take(index) {
                 case .success(let slide):
-                    guard adaptor.append(slide, withPresentationTime: MediaTime(value: Int64(steps[index].frame), timescale: fps)) else {
+                    guard adaptor.assetWriterInput.append(slide, at: MediaTime(value: Int64(steps[index].frame), timescale: fps)) else {
                         slides.cancel()
                         return .stopped
                     }
@@ -394,7 +401,7 @@ protocol FrameFeed: Sendable {
     /// Starts preparing.
     func start()
     /// Waits for picture `index` and takes it.
-    func take(_ index: Int) -> Result<PixelBuffer, RenderError>
+    func take(_ index: Int) -> Result<AppendedPicture, RenderError>
     /// The writer has consumed a picture.
     func release()
     /// Stops; anything under way is dropped.

@@ -79,6 +79,14 @@ extension SlideshowOptions.Field {
                 case .hevc: "HEVC Main (x265), tagged hvc1 for Apple's players; --crf and --preset are x265's"
                 }
             })
+        case .hdr:
+            .choice(self, \.hdr, valueName: "mode", example: "pq", Setting.choices(HDRSetting.self) { mode in
+                switch mode {
+                case .off: "SDR, BT.709 (gain maps ignored)"
+                case .pq: "HDR10: HEVC Main 10, BT.2020, PQ, mastering display 1000 cd/m²; photos' gain maps applied, SDR photos at 203 cd/m²"
+                case .hlg: "HEVC Main 10, BT.2020, HLG (1000 cd/m² nominal peak); gain maps applied as for pq"
+                }
+            } + " An HDR show is a show of cuts of photos, for now: transitions, fades, motion, looks, blur fill, the date stamp, burnt-in captions, title cards, clips and animated previews are refused with it.")
         case .transition:
             .choice(self, \.transition, valueName: "effect", example: "fade", "How each photo gives way to the next.")
         case .transitionDuration:

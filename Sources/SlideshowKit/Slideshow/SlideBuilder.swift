@@ -49,6 +49,18 @@ struct SlideBuilder: Sendable {
         return buffer
     }
 
+    /// Photo `index` as an HDR show's still slide: decoded and fitted, lifted by its gain map
+    /// when it has one, in the show's HDR light (``ImageManager/requestHDRImage(for:targetSize:contentMode:background:framing:transfer:)``).
+    /// An HDR show has no look, backdrop, imprint or burnt-in caption (``Slideshow/checkSettings()``).
+    /// - Throws: ``PhotoError`` for a photo that cannot be decoded.
+    func hdrStill(_ index: Int, transfer: HDRTransfer) throws(PhotoError) -> HDRPixelBuffer {
+        try onDecodingThread { () throws(PhotoError) in
+            try ImageManager().requestHDRImage(for: slideshow.photos[index], targetSize: slideshow.video.size,
+                                               contentMode: slideshow.contentMode, background: slideshow.background,
+                                               framing: slideshow.framing, transfer: transfer).slide
+        }
+    }
+
     /// Photo `index` as the compositor takes it: a still slide, or, with a motion path, its
     /// moving source at the path's magnification with the look and the imprint, the faces kept
     /// in view along the path, and its backdrop.
