@@ -83,8 +83,8 @@ extension SlideshowOptions.Field {
             .choice(self, \.hdr, valueName: "mode", example: "pq", Setting.choices(HDRSetting.self) { mode in
                 switch mode {
                 case .off: "SDR, BT.709 (gain maps ignored)"
-                case .pq: "HDR10: HEVC Main 10, BT.2020, PQ, mastering display 1000 cd/m²; photos' gain maps applied, SDR photos at 203 cd/m²"
-                case .hlg: "HEVC Main 10, BT.2020, HLG (1000 cd/m² nominal peak); gain maps applied as for pq"
+                case .pq: "HDR10: HEVC Main 10, BT.2020, PQ, a 1000-nit mastering display; photos' gain maps applied, SDR photos' white at 203 nits"
+                case .hlg: "HEVC Main 10, BT.2020, HLG for a 1000-nit display; gain maps applied as for pq"
                 }
             } + " An HDR show is a show of cuts of photos, for now: transitions, fades, motion, looks, blur fill, the date stamp, burnt-in captions, title cards, clips and animated previews are refused with it.")
         case .transition:
