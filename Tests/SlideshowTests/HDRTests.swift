@@ -6,6 +6,7 @@ import SlideshowColor
 import SlideshowFormats
 @testable import SlideshowImages
 import SlideshowPixels
+import SlideshowText
 import SlideshowWriter
 
 /// The shared iPhone 15 Pro HEIC: an SDR base and an ISO 21496-1 `tmap` gain map (issue 35).
@@ -110,6 +111,29 @@ struct HDRLightTests {
             let exact = HDRSignal.pq(nits: Double(relative) * 203) * 65535
             #expect(abs(code - exact) <= 2, "\(relative): \(code) against \(exact)")
         }
+    }
+
+    @Test("a caption's white stays at reference white over a lifted picture; its soft edge mixes in linear light")
+    func captionAtReferenceWhite() {
+        let size = Size(width: 8, height: 4)
+        let sdr = PixelBuffer(size: size, filledWith: RGBColor(red: 200, green: 200, blue: 200))
+        let gain = PixelBuffer(size: size, filledWith: RGBColor(red: 255, green: 255, blue: 255))
+        let metadata = GainMapMetadata(baseHeadroom: 0, alternateHeadroom: 2, channels: [.init(minimum: 0, maximum: 2, gamma: 1, baseOffset: 0, alternateOffset: 0)],
+                                       useBaseColorSpace: true)
+        // A white caption over the left half: opaque in column 0–2, half covered in column 3.
+        var pixels: [UInt8] = []
+        for _ in 0..<4 { for x in 0..<4 { pixels += x < 3 ? [255, 255, 255, 255] : [128, 128, 128, 128] } }
+        let overlay = TextOverlay(rect: Rect(x: 0, y: 0, width: 4, height: 4), pixels: pixels)
+        let slide = HDRSlide.make(sdr, gain: gain, metadata: metadata, signal: HDRSignal(.pq), overlay: overlay)
+        let white = ReferenceLight.pqNits(Double(slide[1, 1].green) / 65535)
+        #expect(abs(white - 203) < 0.5, "\(white)")
+        // The picture beside it lifted by 2 stops (the whole gain: the output's 2.3 stops of headroom are more).
+        let lifted = ReferenceLight.pqNits(Double(slide[6, 1].green) / 65535)
+        let expected = 4 * 203 * ReferenceLight.sRGBLinear(200)
+        #expect(abs(lifted - expected) / expected < 0.01, "\(lifted) against \(expected)")
+        // Half covered: half the text's light and half the picture's.
+        let edge = ReferenceLight.pqNits(Double(slide[3, 1].green) / 65535)
+        #expect(abs(edge - (0.502 * 203 + 0.498 * expected)) / edge < 0.01, "\(edge)")
     }
 
     @Test("the gain map applied pixel by pixel as the ISO 21496-1 formula gives it, computed again here")
@@ -282,15 +306,23 @@ struct HDRShowTests {
         #expect(try options.slideshow(photos: [Photo(path: "a.jpg")], output: "a.mp4").video.codec == .h264)
         options.hdr = .hlg
         options.transition = .fade
-        #expect(throws: OptionError(field: .transition, reason: "a transition is not yet possible in an HDR show: leave it out, or make the show SDR", conflicting: .hdr)) {
+        #expect(throws: OptionError(field: .transition, reason: "a transition is not yet possible in an HDR show (hdr hlg): leave it out, or make the show SDR")) {
             try options.slideshow(photos: [Photo(path: "a.jpg"), Photo(path: "b.jpg")], output: "a.mp4")
         }
         options.transition = .none
-        options.filter = "sepia"
+        options.motion = .kenburns
         #expect(throws: OptionError.self) { try options.slideshow(photos: [Photo(path: "a.jpg")], output: "a.mp4") }
-        options.filter = "original"
+        options.motion = .none
         options.dateStamp = true
+        #expect(throws: OptionError.self) { try options.slideshow(photos: [Photo(path: "a.jpg")], output: "a.mp4") }
+        options.dateStamp = false
         #expect(throws: OptionError.self) { try options.slideshow(photos: [Photo(path: "a.jpg")], output: "a.gif") }
+        // Looks, blur fill, captions and cards are the SDR slide's, lifted.
+        options.filter = "sepia"
+        options.fit = .blur
+        options.captions = ["Lisbon"]
+        options.titleCard = "Summer"
+        #expect(try options.slideshow(photos: [Photo(path: "a.jpg")], output: "a.mp4").video.hdr == .hlg)
     }
 }
 

@@ -4,6 +4,7 @@ import SlideshowColor
 import SlideshowFormats
 import SlideshowFraming
 import SlideshowPixels
+import SlideshowText
 
 /// A photo in an HDR show's light: its SDR slide, lifted by its gain map when it has one, in
 /// linear BT.2020 light and encoded PQ or HLG (``HDRSignal``).
@@ -24,7 +25,10 @@ package enum HDRSlide {
     ///   - sdr: the slide as an SDR show makes it.
     ///   - gain: the gain map fitted to the same size and content rectangle (its red channel is read).
     ///   - metadata: the gain map's curve; ignored without `gain`.
-    package static func make(_ sdr: PixelBuffer, gain: PixelBuffer?, metadata: GainMapMetadata?, signal: HDRSignal) -> HDRPixelBuffer {
+    ///   - overlay: a caption laid over the lifted picture in linear light, its colours at SDR
+    ///     light (its white at reference white, not lifted by the gain map).
+    package static func make(_ sdr: PixelBuffer, gain: PixelBuffer?, metadata: GainMapMetadata?, signal: HDRSignal,
+                             overlay: TextOverlay? = nil) -> HDRPixelBuffer {
         let width = sdr.width, height = sdr.height
         let content = sdr.contentRect
         // Per channel: gain map sample → linear factor, and the offsets.
@@ -58,6 +62,19 @@ package enum HDRSlide {
                             r = (r + baseOffsets[0]) * factors[0][Int(gainPixels[offset])] - alternateOffsets[0]
                             g = (g + baseOffsets[1]) * factors[1][Int(gainPixels[offset + 1])] - alternateOffsets[1]
                             b = (b + baseOffsets[2]) * factors[2][Int(gainPixels[offset + 2])] - alternateOffsets[2]
+                        }
+                        if let overlay, overlay.rect.contains(x: x, y: y) {
+                            // source-over in linear light: the text's own colour, unpremultiplied, at SDR light.
+                            let text = overlay[x - overlay.rect.x, y - overlay.rect.y]
+                            if text.alpha > 0 {
+                                let a = Float(text.alpha) / 255
+                                func unpremultiplied(_ value: UInt8) -> Float {
+                                    linear[min(255, (Int(value) * 255 + Int(text.alpha) / 2) / Int(text.alpha))]
+                                }
+                                r = unpremultiplied(text.red) * a + r * (1 - a)
+                                g = unpremultiplied(text.green) * a + g * (1 - a)
+                                b = unpremultiplied(text.blue) * a + b * (1 - a)
+                            }
                         }
                         let (cr, cg, cb) = signal.encode(m[0] * r + m[1] * g + m[2] * b,
                                                          m[3] * r + m[4] * g + m[5] * b,
@@ -137,10 +154,16 @@ extension ImageManager {
     /// - Throws: ``PhotoError`` as ``requestImage(for:targetSize:contentMode:background:)`` does.
     public func requestHDRImage(for photo: Photo, targetSize: Size, contentMode: ContentMode, background: RGBColor = .black,
                                 framing: Framing = .center, transfer: HDRTransfer) throws(PhotoError) -> (slide: HDRPixelBuffer, gainMapped: Bool) {
-        let bytes = try PhotoFile.read(photo.path).bytes
         let sdr = try requestImage(for: photo, targetSize: targetSize, contentMode: contentMode, background: background, framing: framing)
-        let gain = Self.fittedGainMap(bytes, like: sdr, contentMode: contentMode)
+        let gain = try fittedGainMap(for: photo, like: sdr, contentMode: contentMode)
         return (HDRSlide.make(sdr, gain: gain?.buffer, metadata: gain?.metadata, signal: HDRSignal(transfer)), gain != nil)
+    }
+
+    /// A photo's gain map fitted to its slide (``fittedGainMap(_:like:contentMode:)``), reading the file.
+    /// - Throws: ``PhotoError`` when the file cannot be read.
+    package func fittedGainMap(for photo: Photo, like slide: PixelBuffer, contentMode: ContentMode) throws(PhotoError)
+        -> (buffer: PixelBuffer, metadata: GainMapMetadata)? {
+        Self.fittedGainMap(try PhotoFile.read(photo.path).bytes, like: slide, contentMode: contentMode)
     }
 
     /// The photo's gain map fitted to the slide's size and content rectangle; nil when the

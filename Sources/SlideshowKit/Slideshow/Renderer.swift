@@ -255,7 +255,8 @@ struct Renderer {
             pictures = Pictures(feed: composer, steps: steps, clipWarnings: { composer.warnings })
         }
         if cards.opening != nil || cards.closing != nil {
-            pictures.feed = CardFeed(opening: cards.opening, closing: cards.closing, inner: pictures.feed, innerCount: pictures.steps.count)
+            pictures.feed = CardFeed(opening: cards.opening, closing: cards.closing, inner: pictures.feed, innerCount: pictures.steps.count,
+                                     hdr: slideshow.video.hdr)
             pictures.steps = (cards.opening == nil ? [] : [(0, 0)]) + pictures.steps.map { ($0.frame + cards.openingFrames, $0.photosDone) }
                 + (cards.closing == nil ? [] : [(cards.openingFrames + timeline.frameCount, timeline.photoCount)])
         }

@@ -1,3 +1,4 @@
+import SlideshowColor
 import SlideshowCompositor
 import SlideshowImages
 import SlideshowMetadata
@@ -49,15 +50,23 @@ struct SlideBuilder: Sendable {
         return buffer
     }
 
-    /// Photo `index` as an HDR show's still slide: decoded and fitted, lifted by its gain map
-    /// when it has one, in the show's HDR light (``ImageManager/requestHDRImage(for:targetSize:contentMode:background:framing:transfer:)``).
-    /// An HDR show has no look, backdrop, imprint or burnt-in caption (``Slideshow/checkSettings()``).
+    /// Photo `index` as an HDR show's still slide: the SDR slide's chain (decode and fit, look,
+    /// backdrop), then lifted by the photo's gain map when it has one, in the show's HDR light
+    /// (``HDRSlide``), and the caption laid over in linear light at SDR light (its white at
+    /// reference white). The look tints the SDR base, which the gain map then lifts; the
+    /// blurred bars and the background stay at SDR light. (No date imprint: refused up front.)
     /// - Throws: ``PhotoError`` for a photo that cannot be decoded.
     func hdrStill(_ index: Int, transfer: HDRTransfer) throws(PhotoError) -> HDRPixelBuffer {
         try onDecodingThread { () throws(PhotoError) in
-            try ImageManager().requestHDRImage(for: slideshow.photos[index], targetSize: slideshow.video.size,
-                                               contentMode: slideshow.contentMode, background: slideshow.background,
-                                               framing: slideshow.framing, transfer: transfer).slide
+            let manager = ImageManager()
+            var buffer = try manager.requestImage(for: slideshow.photos[index], targetSize: slideshow.video.size,
+                                                  contentMode: slideshow.contentMode, background: slideshow.background,
+                                                  framing: slideshow.framing)
+            let gain = try manager.fittedGainMap(for: slideshow.photos[index], like: buffer, contentMode: slideshow.contentMode)
+            look(&buffer, index)
+            if slideshow.backdrop == .blur { BlurredBackdrop.fill(&buffer) }
+            return HDRSlide.make(buffer, gain: gain?.buffer, metadata: gain?.metadata, signal: HDRSignal(transfer),
+                                 overlay: try caption(index))
         }
     }
 
