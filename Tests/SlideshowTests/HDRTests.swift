@@ -88,7 +88,7 @@ struct HDRLightTests {
         let path = try #require(gainMapHEIC, noGainMapHEIC)
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         let gainMap = try #require(HEIFGainMap.find(in: bytes))
-        let metadata = gainMap.metadata
+        let metadata = try #require(gainMap.metadata)
         #expect(metadata.baseHeadroom == 0 && metadata.alternateHeadroom == 1.749733)
         #expect(metadata.useBaseColorSpace && metadata.channels.count == 1)
         #expect(metadata.channels[0] == GainMapMetadata.Channel(minimum: -0.734375, maximum: 1.749733, gamma: 1.112305,
@@ -99,6 +99,54 @@ struct HDRLightTests {
         // A 2016x1512 grid of 4 x 3 tiles, turned by the same irot as the photo.
         #expect(gainMap.layout.size == Size(width: 2016, height: 1512) && gainMap.layout.columns == 4 && gainMap.layout.rows == 3)
         #expect(gainMap.rotation == 3 && gainMap.otherTransformations.isEmpty)
+    }
+
+    @Test("Apple's auxiliary gain map: the headroom from the MakerNote (tags 33 and 48) is the XMP's and the tmap's; applied as 1 + (headroom − 1)·g")
+    func appleGainMap() throws {
+        let path = try #require(gainMapHEIC, noGainMapHEIC)
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let exif = try #require(HEIFBoxes.metadataItems(bytes).exif)
+        let headroom = try #require(GainCurve.appleHeadroom(exif: exif))
+        // MakerNote 33 = 1058986/1048501, 48 = 173256/94889: −0.303·48 + 2.303 stops.
+        #expect(abs(headroom - exp2(-0.303 * (173256.0 / 94889) + 2.303)) < 1e-12)
+        #expect(abs(headroom - 3.362963) < 1e-3)   // the gain map's XMP HDRGainMapHeadroom
+        #expect(abs(log2(headroom) - 1.749733) < 1e-4)   // the tmap's alternate headroom
+        // The same file with its tmap item hidden (its type renamed): Apple's gain map is found.
+        var renamed = 0
+        var index = 0
+        while let range = bytes[index...].firstRange(of: Array("\0tmap".utf8)) {
+            bytes[range.lowerBound + 4] = UInt8(ascii: "X")
+            renamed += 1
+            index = range.upperBound
+        }
+        #expect(renamed >= 1)
+        let gainMap = try #require(HEIFGainMap.find(in: bytes))
+        #expect(gainMap.metadata == nil && gainMap.layout.size == Size(width: 2016, height: 1512))
+        let size = Size(width: 96, height: 128)
+        let sdr = try ImageManager().requestImage(for: Photo(path: path), targetSize: size, contentMode: .aspectFit)
+        let (gain, curve) = try #require(ImageManager.fittedGainMap(bytes, like: sdr, contentMode: .aspectFit))
+        #expect(curve == .apple(headroom: headroom))
+        let slide = HDRSlide.make(sdr, gain: gain, curve: curve, signal: HDRSignal(.pq))
+        let m = [0.627404, 0.329283, 0.043313, 0.069097, 0.919540, 0.011362, 0.016391, 0.088013, 0.895595]
+        var worst = 0.0, lifted = 0
+        for y in 0..<size.height {
+            for x in 0..<size.width {
+                let v = Double(gain[x, y].red) / 255
+                let g = v < 0.081 ? v / 4.5 : pow((v + 0.099) / 1.099, 1 / 0.45)
+                let factor = 1 + (headroom - 1) * g
+                let p = sdr[x, y]
+                let linear = [p.red, p.green, p.blue].map { ReferenceLight.sRGBLinear($0) * factor }
+                let got = slide[x, y]
+                for (channel, code) in [got.red, got.green, got.blue].enumerated() {
+                    let expected = min(1000, max(0, 203 * (m[channel * 3] * linear[0] + m[channel * 3 + 1] * linear[1] + m[channel * 3 + 2] * linear[2])))
+                    let measured = ReferenceLight.pqNits(Double(code) / 65535)
+                    if expected > 1 { worst = max(worst, abs(measured - expected) / expected) }
+                }
+                if factor > 1.5 { lifted += 1 }
+            }
+        }
+        #expect(worst < 0.01, "worst relative error \(worst)")
+        #expect(lifted > 100, "\(lifted) pixels lifted by more than half a stop")
     }
 
     @Test("reference white: PQ 203 cd/m² and HLG 75%; the curves' tables within a code of the exact curves")
@@ -124,7 +172,7 @@ struct HDRLightTests {
         var pixels: [UInt8] = []
         for _ in 0..<4 { for x in 0..<4 { pixels += x < 3 ? [255, 255, 255, 255] : [128, 128, 128, 128] } }
         let overlay = TextOverlay(rect: Rect(x: 0, y: 0, width: 4, height: 4), pixels: pixels)
-        let slide = HDRSlide.make(sdr, gain: gain, metadata: metadata, signal: HDRSignal(.pq), overlay: overlay)
+        let slide = HDRSlide.make(sdr, gain: gain, curve: .iso(metadata), signal: HDRSignal(.pq), overlay: overlay)
         let white = ReferenceLight.pqNits(Double(slide[1, 1].green) / 65535)
         #expect(abs(white - 203) < 0.5, "\(white)")
         // The picture beside it lifted by 2 stops (the whole gain: the output's 2.3 stops of headroom are more).
@@ -142,9 +190,10 @@ struct HDRLightTests {
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         let size = Size(width: 96, height: 128)
         let sdr = try ImageManager().requestImage(for: Photo(path: path), targetSize: size, contentMode: .aspectFit)
-        let (gain, metadata) = try #require(ImageManager.fittedGainMap(bytes, like: sdr, contentMode: .aspectFit))
+        let (gain, gainCurve) = try #require(ImageManager.fittedGainMap(bytes, like: sdr, contentMode: .aspectFit))
+        guard case .iso(let metadata) = gainCurve else { Issue.record("not the tmap's curve: \(gainCurve)"); return }
         #expect(gain.contentRect == sdr.contentRect)
-        let slide = HDRSlide.make(sdr, gain: gain, metadata: metadata, signal: HDRSignal(.pq))
+        let slide = HDRSlide.make(sdr, gain: gain, curve: gainCurve, signal: HDRSignal(.pq))
         let curve = metadata.channels[0]
         let m = [0.627404, 0.329283, 0.043313, 0.069097, 0.919540, 0.011362, 0.016391, 0.088013, 0.895595]
         var worst = 0.0, lifted = 0
@@ -256,7 +305,8 @@ struct HDRShowTests {
         // The reference: the SDR slide and the fitted gain map, through the formula here.
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         let sdr = try ImageManager().requestImage(for: Photo(path: path), targetSize: size, contentMode: .aspectFit)
-        let (gain, metadata) = try #require(ImageManager.fittedGainMap(bytes, like: sdr, contentMode: .aspectFit))
+        let (gain, gainCurve) = try #require(ImageManager.fittedGainMap(bytes, like: sdr, contentMode: .aspectFit))
+        guard case .iso(let metadata) = gainCurve else { Issue.record("not the tmap's curve: \(gainCurve)"); return }
         let curve = metadata.channels[0]
         func referenceLuminance(_ x: Int, _ y: Int) -> Double {
             let g = pow(Double(gain[x, y].red) / 255, 1 / curve.gamma)

@@ -92,28 +92,47 @@ public struct GainMapMetadata: Sendable, Equatable {
 }
 
 /// Where a HEIC's gain map lies: a `tmap` item (ISO 21496-1 in HEIF, iOS 18 and Android) whose
-/// `dimg` references are the base image (the primary item) and the gain map image.
+/// `dimg` references are the base image (the primary item) and the gain map image; else
+/// Apple's auxiliary image of the primary item (`auxl`, `auxC`
+/// `urn:com:apple:photo:2020:aux:hdrgainmap`, iPhones since iOS 14), whose curve is the
+/// headroom its EXIF MakerNote gives (read in the Images layer).
 package struct HEIFGainMap {
+    /// The `auxC` type of Apple's gain map.
+    package static let appleAuxiliaryType = "urn:com:apple:photo:2020:aux:hdrgainmap"
+
     /// The gain map image's HEVC pictures (one, or a grid).
     package var layout: HEVCLayout
     /// The gain map image's `irot`, in quarter turns anticlockwise.
     package var rotation: Int
     /// The gain map image's other transformations (`imir`, `clap`), which the decoder does not apply.
     package var otherTransformations: [String]
-    /// The `tmap` item's metadata.
-    package var metadata: GainMapMetadata
+    /// The `tmap` item's metadata; nil for Apple's auxiliary gain map.
+    package var metadata: GainMapMetadata?
 
     /// The primary item's `tmap` gain map; nil when the file has none, or its gain map is not
     /// HEVC, or the metadata cannot be read.
     package static func find(in bytes: [UInt8]) -> HEIFGainMap? {
-        guard let meta = HEIFBoxes.Meta(bytes),
-              let tmap = meta.itemTypes.keys.sorted().first(where: { meta.itemTypes[$0] == "tmap" }),
-              let inputs = meta.tiles[tmap], inputs.count == 2, inputs[0] == meta.primary,
-              let data = meta.data(of: tmap), let metadata = GainMapMetadata(iso: Array(data)),
-              let layout = HEIFBoxes.hevcLayout(meta, item: inputs[1]),
-              let properties = meta.properties(of: inputs[1]) else { return nil }
+        guard let meta = HEIFBoxes.Meta(bytes) else { return nil }
+        if let tmap = meta.itemTypes.keys.sorted().first(where: { meta.itemTypes[$0] == "tmap" }),
+           let inputs = meta.tiles[tmap], inputs.count == 2, inputs[0] == meta.primary,
+           let data = meta.data(of: tmap), let metadata = GainMapMetadata(iso: Array(data)),
+           let found = gainMap(item: inputs[1], in: meta, metadata: metadata) {
+            return found
+        }
+        // Apple's auxiliary image of the primary item.
+        let auxiliaries = meta.references.filter { $0.type == "auxl" && $0.to.contains(meta.primary) }.map(\.from)
+        for item in auxiliaries {
+            guard let auxC = meta.properties(of: item)?.first(where: { $0.type == "auxC" && $0.payload.count > 4 }) else { continue }
+            let urn = String(decoding: bytes[auxC.payload.lowerBound + 4..<auxC.payload.upperBound].prefix { $0 != 0 }, as: UTF8.self)
+            if urn == appleAuxiliaryType, let found = gainMap(item: item, in: meta, metadata: nil) { return found }
+        }
+        return nil
+    }
+
+    private static func gainMap(item: Int, in meta: HEIFBoxes.Meta, metadata: GainMapMetadata?) -> HEIFGainMap? {
+        guard let layout = HEIFBoxes.hevcLayout(meta, item: item), let properties = meta.properties(of: item) else { return nil }
         let transformations = properties.map(\.type).filter(HEIFBoxes.Meta.transformations.contains)
-        let rotation = properties.first { $0.type == "irot" && $0.payload.count >= 1 }.map { Int(bytes[$0.payload.lowerBound] & 3) } ?? 0
+        let rotation = properties.first { $0.type == "irot" && $0.payload.count >= 1 }.map { Int(meta.bytes[$0.payload.lowerBound] & 3) } ?? 0
         return HEIFGainMap(layout: layout, rotation: rotation, otherTransformations: transformations.filter { $0 != "irot" },
                            metadata: metadata)
     }

@@ -24,28 +24,18 @@ package enum HDRSlide {
     /// - Parameters:
     ///   - sdr: the slide as an SDR show makes it.
     ///   - gain: the gain map fitted to the same size and content rectangle (its red channel is read).
-    ///   - metadata: the gain map's curve; ignored without `gain`.
+    ///   - curve: the gain map's curve; ignored without `gain`.
     ///   - overlay: a caption laid over the lifted picture in linear light, its colours at SDR
     ///     light (its white at reference white, not lifted by the gain map).
-    package static func make(_ sdr: PixelBuffer, gain: PixelBuffer?, metadata: GainMapMetadata?, signal: HDRSignal,
+    package static func make(_ sdr: PixelBuffer, gain: PixelBuffer?, curve: GainCurve?, signal: HDRSignal,
                              overlay: TextOverlay? = nil) -> HDRPixelBuffer {
         let width = sdr.width, height = sdr.height
         let content = sdr.contentRect
         // Per channel: gain map sample → linear factor, and the offsets.
         var factors: [[Float]] = []
         var baseOffsets: [Float] = [0, 0, 0], alternateOffsets: [Float] = [0, 0, 0]
-        if gain != nil, let metadata, !metadata.channels.isEmpty {
-            let weight = metadata.weight(forHeadroom: HDRSignal.headroom)
-            for channel in 0..<3 {
-                let curve = metadata.channels[min(channel, metadata.channels.count - 1)]
-                factors.append((0..<256).map { value in
-                    let g = pow(Double(value) / 255, 1 / curve.gamma)
-                    let stops = curve.minimum * (1 - g) + curve.maximum * g
-                    return Float(exp2(stops * weight))
-                })
-                baseOffsets[channel] = Float(curve.baseOffset)
-                alternateOffsets[channel] = Float(curve.alternateOffset)
-            }
+        if gain != nil, let curve {
+            (factors, baseOffsets, alternateOffsets) = curve.tables()
         }
         let linear = HDRSignal.sRGBLinear
         let m = HDRSignal.bt709ToBT2020
@@ -156,25 +146,34 @@ extension ImageManager {
                                 framing: Framing = .center, transfer: HDRTransfer) throws(PhotoError) -> (slide: HDRPixelBuffer, gainMapped: Bool) {
         let sdr = try requestImage(for: photo, targetSize: targetSize, contentMode: contentMode, background: background, framing: framing)
         let gain = try fittedGainMap(for: photo, like: sdr, contentMode: contentMode)
-        return (HDRSlide.make(sdr, gain: gain?.buffer, metadata: gain?.metadata, signal: HDRSignal(transfer)), gain != nil)
+        return (HDRSlide.make(sdr, gain: gain?.buffer, curve: gain?.curve, signal: HDRSignal(transfer)), gain != nil)
     }
 
     /// A photo's gain map fitted to its slide (``fittedGainMap(_:like:contentMode:)``), reading the file.
     /// - Throws: ``PhotoError`` when the file cannot be read.
     package func fittedGainMap(for photo: Photo, like slide: PixelBuffer, contentMode: ContentMode) throws(PhotoError)
-        -> (buffer: PixelBuffer, metadata: GainMapMetadata)? {
+        -> (buffer: PixelBuffer, curve: GainCurve)? {
         Self.fittedGainMap(try PhotoFile.read(photo.path).bytes, like: slide, contentMode: contentMode)
     }
 
-    /// The photo's gain map fitted to the slide's size and content rectangle; nil when the
-    /// photo has none this reader takes (a HEIC's `tmap`) or it does not fit the same way.
+    /// The photo's gain map fitted to the slide's size and content rectangle, and its curve;
+    /// nil when the photo has none this reader takes (a HEIC's `tmap`, or Apple's auxiliary
+    /// gain map with its MakerNote's headroom) or it does not fit the same way.
     package static func fittedGainMap(_ bytes: [UInt8], like slide: PixelBuffer, contentMode: ContentMode)
-        -> (buffer: PixelBuffer, metadata: GainMapMetadata)? {
-        guard case .supported(.heif) = FormatSniffer.sniff(bytes), let gainMap = HEIFGainMap.find(in: bytes),
-              let image = HDRSlide.decodeGainMap(gainMap, from: bytes) else { return nil }
+        -> (buffer: PixelBuffer, curve: GainCurve)? {
+        guard case .supported(.heif) = FormatSniffer.sniff(bytes), let gainMap = HEIFGainMap.find(in: bytes) else { return nil }
+        let curve: GainCurve
+        if let metadata = gainMap.metadata {
+            guard !metadata.channels.isEmpty else { return nil }
+            curve = .iso(metadata)
+        } else {
+            guard let exif = HEIFBoxes.metadataItems(bytes).exif, let headroom = GainCurve.appleHeadroom(exif: exif) else { return nil }
+            curve = .apple(headroom: headroom)
+        }
+        guard let image = HDRSlide.decodeGainMap(gainMap, from: bytes) else { return nil }
         let geometry = FitGeometry(source: image.size, target: slide.size, mode: contentMode)
         guard let fitted = try? compose(image, geometry: geometry, target: slide.size, mode: contentMode, background: .black),
               fitted.contentRect == slide.contentRect else { return nil }
-        return (fitted, gainMap.metadata)
+        return (fitted, curve)
     }
 }

@@ -195,7 +195,7 @@ final class CardFeed: FrameFeed {
     /// A card as the writer takes it: as drawn, or in an HDR show at SDR light.
     private func picture(_ card: PixelBuffer) -> AppendedPicture {
         guard let hdr else { return .sdr(card) }
-        return .hdr(HDRSlide.make(card, gain: nil, metadata: nil, signal: HDRSignal(hdr)))
+        return .hdr(HDRSlide.make(card, gain: nil, curve: nil, signal: HDRSignal(hdr)))
     }
 
     func release() {

@@ -65,7 +65,7 @@ struct SlideBuilder: Sendable {
             let gain = try manager.fittedGainMap(for: slideshow.photos[index], like: buffer, contentMode: slideshow.contentMode)
             look(&buffer, index)
             if slideshow.backdrop == .blur { BlurredBackdrop.fill(&buffer) }
-            return HDRSlide.make(buffer, gain: gain?.buffer, metadata: gain?.metadata, signal: HDRSignal(transfer),
+            return HDRSlide.make(buffer, gain: gain?.buffer, curve: gain?.curve, signal: HDRSignal(transfer),
                                  overlay: try caption(index))
         }
     }
