@@ -291,14 +291,14 @@ struct HDRShowTests {
         #expect(last.map(ReferenceLight.luminance) == nits.map(ReferenceLight.luminance))
     }
 
-    @Test("the gain-mapped HEIC's highlights decode back within 10% of the formula's light; libde265 decodes every frame",
-          .enabled(if: gainMapHEIC != nil, noGainMapHEIC))
-    func gainMappedHighlights() async throws {
+    @Test("the gain-mapped HEIC's highlights decode back within 10% of the formula's light, in PQ and HLG; libde265 decodes every frame",
+          .enabled(if: gainMapHEIC != nil, noGainMapHEIC), arguments: HDRTransfer.allCases)
+    func gainMappedHighlights(transfer: HDRTransfer) async throws {
         let path = try #require(gainMapHEIC)
         let folder = try TemporaryFolder()
         let size = Size(width: 240, height: 320)  // the photo is a portrait
         var options = SlideshowOptions(duration: 1, size: "\(size)")
-        options.hdr = .pq
+        options.hdr = transfer == .pq ? .pq : .hlg
         options.preset = "ultrafast"
         let output = folder.path("gain.mp4")
         _ = try await options.slideshow(photos: [Photo(path: path)], output: output).render()
@@ -316,7 +316,7 @@ struct HDRShowTests {
             let linear = [p.red, p.green, p.blue].map { (ReferenceLight.sRGBLinear($0) + curve.baseOffset) * factor - curve.alternateOffset }
             return min(1000, 203 * (0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]))
         }
-        let decoded = try ReferenceLight.firstFrameNits(output, size: size, transfer: .pq)
+        let decoded = try ReferenceLight.firstFrameNits(output, size: size, transfer: transfer)
         // 4x4 blocks wholly in the highlights (over 1.2 x reference white: light an SDR photo cannot hold).
         var blocks = 0, within = 0, sdrBlocks = 0, sdrWithin = 0, errors: [Double] = []
         for by in stride(from: 0, to: size.height, by: 4) {
@@ -342,7 +342,7 @@ struct HDRShowTests {
             }
         }
         errors.sort()
-        print("HDR highlights: \(within) of \(blocks) blocks within 10%, median error \(errors.isEmpty ? 0 : errors[errors.count / 2]), worst \(errors.last ?? 0); SDR range \(sdrWithin) of \(sdrBlocks)")
+        print("HDR \(transfer) highlights: \(within) of \(blocks) blocks within 10%, median error \(errors.isEmpty ? 0 : errors[errors.count / 2]), worst \(errors.last ?? 0); SDR range \(sdrWithin) of \(sdrBlocks)")
         #expect(blocks >= 20, "\(blocks) highlight blocks")
         #expect(Double(within) >= 0.95 * Double(blocks), "\(within) of \(blocks) highlight blocks within 10%")
         #expect(Double(sdrWithin) >= 0.95 * Double(sdrBlocks), "\(sdrWithin) of \(sdrBlocks) SDR-range blocks within 10%")
