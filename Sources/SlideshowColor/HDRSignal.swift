@@ -102,6 +102,43 @@ package struct HDRSignal: Sendable {
         }
     }
 
+    // MARK: - Mixing (transitions and fades)
+
+    /// Each code value's light as transitions mix it: PQ's display light in reference whites,
+    /// HLG's scene light (0…1; HLG is scene-referred, and its display's OOTF applies after).
+    private static let pqMixingLight: [Float] = (0...65535).map { code in
+        Float(pqDisplayNits(signal: Double(code) / 65535) / referenceWhite)
+    }
+    private static let hlgMixingLight: [Float] = (0...65535).map { code in Float(hlgScene(signal: Double(code) / 65535)) }
+
+    /// The light of a code value, in the domain transitions mix in (see ``mixingLight``).
+    package var mixingLight: [Float] { transfer == .pq ? Self.pqMixingLight : Self.hlgMixingLight }
+
+    /// Reference white in that domain: 1 for PQ, HLG's scene light of 75% signal.
+    package var mixingWhite: Float { transfer == .pq ? 1 : Float(Self.hlgScene(signal: 0.75)) }
+
+    /// The code value of light in the mixing domain.
+    @inline(__always) package func code(mixingLight light: Float) -> UInt16 {
+        switch transfer {
+        case .pq: Self.code(Self.pqCurve(max(0, min(1, light * Float(Self.referenceWhite / Self.peak)))))
+        case .hlg: Self.code(Self.hlgCurve(max(0, min(1, light))))
+        }
+    }
+
+    /// PQ's EOTF: signal 0…1 → cd/m².
+    package static func pqDisplayNits(signal e: Double) -> Double {
+        let m1 = 2610.0 / 16384, m2 = 2523.0 / 4096 * 128
+        let c1 = 3424.0 / 4096, c2 = 2413.0 / 4096 * 32, c3 = 2392.0 / 4096 * 32
+        let p = pow(max(0, e), 1 / m2)
+        return 10000 * pow(max(0, p - c1) / (c2 - c3 * p), 1 / m1)
+    }
+
+    /// HLG's inverse OETF: signal 0…1 → scene light 0…1.
+    package static func hlgScene(signal e: Double) -> Double {
+        let a = 0.17883277, b = 1 - 4 * a, c = 0.5 - a * log(4 * a)
+        return e <= 0.5 ? e * e / 3 : (exp((e - c) / a) + b) / 12
+    }
+
     @inline(__always) private static func code(_ signal: Float) -> UInt16 {
         UInt16(max(0, min(65535, (signal * 65535).rounded())))
     }

@@ -5,7 +5,7 @@ import TestSupport
 @Suite("slideshow: HDR shows from the command line and a manifest (issue 35)", needsBuiltTool)
 struct HDRCLITests {
     @Test("what an HDR show cannot hold yet is a usage error on one line, naming the option; nothing is written",
-          arguments: [(["--transition", "fade"], "--transition: a transition is not yet possible in an HDR show (hdr pq)"),
+          arguments: [(["--transition", "slideleft"], "--transition: the slideleft transition (fade, fadeblack and fadewhite are) is not yet possible in an HDR show (hdr pq)"),
                       (["--motion", "kenburns"], "--motion: motion is not yet possible in an HDR show (hdr pq)"),
                       (["--date-stamp"], "--date-stamp: the date stamp is not yet possible in an HDR show (hdr pq)")])
     func refused(options: [String], message: String) throws {

@@ -353,13 +353,48 @@ struct HDRShowTests {
         }
     }
 
+    @Test("a dissolve mixes light: halfway from white (203 cd/m²) to black is half the light, in PQ; a fade out ends in black")
+    func dissolveInLinearLight() async throws {
+        let folder = try TemporaryFolder()
+        let black = folder.path("black.png")
+        let made = try run(try #require(which("ffmpeg")), ["-v", "error", "-f", "lavfi", "-i", "color=black:s=64x48", "-frames:v", "1", black])
+        try #require(made.status == 0)
+        var options = SlideshowOptions(duration: 2, size: "\(Self.size)")
+        options.hdr = .pq
+        options.preset = "ultrafast"
+        options.transition = .fade
+        options.transitionDuration = 1
+        options.fadeIn = 0.5
+        let output = folder.path("dissolve.mp4")
+        _ = try await options.slideshow(photos: [Photo(path: try Self.whitePhoto(in: folder)), Photo(path: black)], output: output).render()
+        #expect(try ProbedVideo(path: output).decodedFrames == 60)
+        func mean(_ frame: Int) throws -> Double {
+            let nits = try ReferenceLight.firstFrameNits(output, size: Self.size, transfer: .pq, frame: frame)
+            return nits.map(ReferenceLight.luminance).reduce(0, +) / Double(nits.count)
+        }
+        // The dissolve spans frames 15–44, centred on the cut at 30: frame f shows (44.5 − f)/30 of the white.
+        for frame in [20, 29, 30, 40] {
+            let expected = 203 * (44.5 - Double(frame)) / 30
+            let measured = try mean(frame)
+            #expect(abs(measured - expected) / expected < 0.05, "frame \(frame): \(measured) cd/m² against \(expected)")
+        }
+        // The fade in: frame 7 of 15 shows half the light (7.5 / 15).
+        let faded = try mean(7)
+        #expect(abs(faded - 203 * 7.5 / 15) / (203 * 7.5 / 15) < 0.05, "\(faded)")
+        #expect(try mean(50) < 0.5)
+    }
+
     @Test("an HDR show refuses what it cannot hold yet, naming the setting; SDR stays H.264")
     func refusals() throws {
         var options = SlideshowOptions()
         #expect(try options.slideshow(photos: [Photo(path: "a.jpg")], output: "a.mp4").video.codec == .h264)
         options.hdr = .hlg
         options.transition = .fade
-        #expect(throws: OptionError(field: .transition, reason: "a transition is not yet possible in an HDR show (hdr hlg): leave it out, or make the show SDR")) {
+        options.fadeIn = 1
+        #expect(try options.slideshow(photos: [Photo(path: "a.jpg"), Photo(path: "b.jpg")], output: "a.mp4").video.hdr == .hlg)
+        options.fadeIn = 0
+        options.transition = .wipeleft
+        #expect(throws: OptionError(field: .transition, reason: "the wipeleft transition (fade, fadeblack and fadewhite are) is not yet possible in an HDR show (hdr hlg): leave it out, or make the show SDR")) {
             try options.slideshow(photos: [Photo(path: "a.jpg"), Photo(path: "b.jpg")], output: "a.mp4")
         }
         options.transition = .none

@@ -26,9 +26,10 @@ extension Slideshow {
     ///
     /// An HDR show's pictures are 16-bit BT.2020 light (``HDRPixelBuffer``), made from each
     /// slide's SDR chain (look, blur fill, caption, title cards at SDR light) and the photo's gain
-    /// map. The compositor (transitions, fades, motion) and the clips' path work on 8-bit sRGB
-    /// frames, and the date imprint's glow would be lifted with the picture under it, so a show
-    /// that needs them is refused rather than made SDR-looking in HDR clothes.
+    /// map, and dissolved and faded in linear light (``HDRComposer``). Motion, the other
+    /// transitions and the clips' path work on 8-bit sRGB frames in the compositor, and the date
+    /// imprint's glow would be lifted with the picture under it, so a show that needs them is
+    /// refused rather than made SDR-looking in HDR clothes.
     /// - Throws: ``OptionError`` on the first such setting.
     func checkHDR() throws(OptionError) {
         guard video.hdr != nil else { return }
@@ -39,9 +40,10 @@ extension Slideshow {
             throw OptionError(field: field, reason: "\(what) is not yet possible in an HDR show (hdr \(video.hdr?.rawValue ?? "")): leave it out, or make the show SDR")
         }
         if let format = AnimatedFormat(outputPath: output) { try refuse(.output, "an animated \(format.rawValue.uppercased()) preview") }
-        if transition != .none || photoSettings.contains(where: { ($0.transition ?? .none) != .none }) { try refuse(.transition, "a transition") }
-        if fadeIn > 0 { try refuse(.fadeIn, "a fade in") }
-        if fadeOut > 0 { try refuse(.fadeOut, "a fade out") }
+        let dissolves: Set<TransitionEffect> = [.none, .fade, .fadeblack, .fadewhite]
+        if let effect = ([transition] + photoSettings.compactMap(\.transition)).first(where: { !dissolves.contains($0) }) {
+            try refuse(.transition, "the \(effect.rawValue) transition (fade, fadeblack and fadewhite are)")
+        }
         if motion != .none || photoSettings.contains(where: { ($0.motion ?? .none) != .none }) { try refuse(.motion, "motion") }
         if dateImprint != nil { try refuse(.dateStamp, "the date stamp") }
         if motionPhotos == .play { try refuse(.motionPhotos, "playing motion photos") }

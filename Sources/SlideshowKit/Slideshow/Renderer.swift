@@ -245,6 +245,14 @@ struct Renderer {
             pictures = Pictures(feed: SlidePreparer(builder: builder, workers: Self.workers, budget: Self.budget),
                                 steps: (0..<timeline.photoCount).map { (timeline.frames(ofPhoto: $0).lowerBound, $0 + 1) },
                                 clipWarnings: { [] })
+        } else if let transfer = slideshow.video.hdr {
+            let composer = HDRComposer(builder: builder, plan: plan, transfer: transfer)
+            var done = 0
+            let steps = composer.steps.map { step in
+                while done < timeline.photoCount && plan.span(ofPhoto: done).upperBound <= step.frame + 1 { done += 1 }
+                return (step.frame, done)
+            }
+            pictures = Pictures(feed: composer, steps: steps, clipWarnings: { [] })
         } else {
             let composer = FrameComposer(builder: builder, plan: plan)
             var done = 0

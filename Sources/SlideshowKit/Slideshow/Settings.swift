@@ -86,7 +86,7 @@ extension SlideshowOptions.Field {
                 case .pq: "HDR10: HEVC Main 10, BT.2020, PQ, a 1000-nit mastering display; photos' gain maps applied, SDR photos' white at 203 nits"
                 case .hlg: "HEVC Main 10, BT.2020, HLG for a 1000-nit display; gain maps applied as for pq"
                 }
-            } + " An HDR show is a show of cuts of photos, for now (looks, blur fill, captions and title cards at SDR light): transitions, fades, motion, the date stamp, clips, played motion photos and animated previews are refused with it.")
+            } + " An HDR show is of photos, for now: cuts and dissolves (fade, fadeblack, fadewhite) and fades in linear light, looks, blur fill, captions and title cards at SDR light; the other transitions, motion, the date stamp, clips, played motion photos and animated previews are refused with it.")
         case .transition:
             .choice(self, \.transition, valueName: "effect", example: "fade", "How each photo gives way to the next.")
         case .transitionDuration:
