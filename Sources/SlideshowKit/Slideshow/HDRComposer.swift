@@ -50,16 +50,10 @@ final class HDRComposer: FrameFeed {
             let recipe = plan.recipe(at: step.frame)
             forget(before: recipe.photo)
             let base = try slide(recipe.photo)
-            var mixed = base.samples.map { signal.mixingLight[Int($0)] }
-            if let incoming = recipe.incoming {
-                let next = try slide(incoming.photo).samples
-                mix(&mixed, with: next, effect: incoming.effect, progress: Float(incoming.progress))
-            }
-            if recipe.visibility < 1 {
-                let visibility = Float(recipe.visibility)
-                for index in mixed.indices { mixed[index] *= visibility }
-            }
-            return .success(.hdr(HDRPixelBuffer(size: base.size, samples: mixed.map { signal.code(mixingLight: $0) }, contentRect: base.contentRect)))
+            let incoming = try recipe.incoming.map { incoming throws(PhotoError) in (try slide(incoming.photo), incoming) }
+            let samples = compose(base.samples, incoming: incoming.map { ($0.0.samples, $0.1.effect, Float($0.1.progress)) },
+                                  visibility: Float(recipe.visibility))
+            return .success(.hdr(HDRPixelBuffer(size: base.size, samples: samples, contentRect: base.contentRect)))
         } catch {
             return .failure(.photo(error))
         }
@@ -81,23 +75,40 @@ final class HDRComposer: FrameFeed {
         state.withLock { state in state.slides = state.slides.filter { $0.key >= photo } }
     }
 
-    /// Mixes the incoming photo's light into `light` at `progress` (0…1) of a dissolve: straight
-    /// across (`fade`), or through black or reference white (the outgoing photo to it in the
-    /// first half, the incoming one from it in the second).
-    private func mix(_ light: inout [Float], with codes: [UInt16], effect: TransitionEffect, progress: Float) {
+    /// One frame's code values: the outgoing photo's light, the incoming photo's mixed in at
+    /// `progress` (0…1) of a dissolve, straight across (`fade`) or through black or reference
+    /// white (the outgoing photo to it in the first half, the incoming one from it in the
+    /// second), times `visibility` (a fade in or out), sample by sample without a frame of
+    /// floating-point light in between.
+    private func compose(_ outgoing: [UInt16], incoming: (codes: [UInt16], effect: TransitionEffect, progress: Float)?,
+                         visibility: Float) -> [UInt16] {
         let table = signal.mixingLight
-        switch effect {
-        case .fadeblack, .fadewhite:
-            let through: Float = effect == .fadeblack ? 0 : signal.mixingWhite
-            if progress < 0.5 {
-                let w = progress * 2
-                for index in light.indices { light[index] = light[index] * (1 - w) + through * w }
-            } else {
-                let w = progress * 2 - 1
-                for index in light.indices { light[index] = through * (1 - w) + table[Int(codes[index])] * w }
+        // light = outgoing·a + incoming·b + c, then times visibility.
+        var (a, b, c): (Float, Float, Float) = (1, 0, 0)
+        if let incoming {
+            let p = incoming.progress
+            switch incoming.effect {
+            case .fadeblack, .fadewhite:
+                let through: Float = incoming.effect == .fadeblack ? 0 : signal.mixingWhite
+                (a, b, c) = p < 0.5 ? (1 - 2 * p, 0, through * 2 * p) : (0, 2 * p - 1, through * (2 - 2 * p))
+            default:
+                (a, b, c) = (1 - p, p, 0)
             }
-        default:
-            for index in light.indices { light[index] = light[index] * (1 - progress) + table[Int(codes[index])] * progress }
+        }
+        (a, b, c) = (a * visibility, b * visibility, c * visibility)
+        let other = incoming?.codes ?? outgoing
+        return [UInt16](unsafeUninitializedCapacity: outgoing.count) { out, count in
+            table.withUnsafeBufferPointer { light in
+                outgoing.withUnsafeBufferPointer { from in
+                    other.withUnsafeBufferPointer { to in
+                        for index in 0..<from.count {
+                            let mixed = light[Int(from[index])] * a + light[Int(to[index])] * b + c
+                            out[index] = signal.code(mixingLight: mixed)
+                        }
+                    }
+                }
+            }
+            count = outgoing.count
         }
     }
 }
