@@ -276,6 +276,22 @@ struct HDRShowTests {
         #expect(rows.count == 60)
         let held = rows.filter { !$0[1].hasPrefix("K") }.compactMap { Int($0[0]) }
         #expect(held.count == 58 && held.allSatisfy { $0 <= 100 }, "\(held.max() ?? -1) bytes")
+        // MediaInfo, a second reader of the tags (installed by make deps; skipped without it).
+        if let mediainfo = which("mediainfo") {
+            let info = try run(mediainfo, ["--Output=JSON", output])
+            let json = try #require(try JSONSerialization.jsonObject(with: info.stdout) as? [String: Any])
+            let tracks = try #require((json["media"] as? [String: Any])?["track"] as? [[String: Any]])
+            let video = try #require(tracks.first { $0["@type"] as? String == "Video" })
+            #expect(video["Format"] as? String == "HEVC" && video["Format_Profile"] as? String == "Main 10" && video["CodecID"] as? String == "hvc1")
+            #expect(video["BitDepth"] as? String == "10" && video["colour_primaries"] as? String == "BT.2020")
+            #expect(video["matrix_coefficients"] as? String == "BT.2020 non-constant")
+            #expect(video["transfer_characteristics"] as? String == (transfer == .pq ? "PQ" : "HLG"))
+            if transfer == .pq {
+                #expect(video["MasteringDisplay_ColorPrimaries"] as? String == "Display P3")
+                #expect(video["MasteringDisplay_Luminance"] as? String == "min: 0.0001 cd/m2, max: 1000 cd/m2")
+                #expect(video["MaxCLL"] as? String == "1000 cd/m2" && video["MaxFALL"] as? String == "400 cd/m2")
+            }
+        }
     }
 
     @Test("an SDR photo's white decodes back to 203 ± 10 cd/m², in PQ and in HLG", arguments: HDRTransfer.allCases)
