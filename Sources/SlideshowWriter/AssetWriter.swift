@@ -108,7 +108,7 @@ public final class AssetWriter: @unchecked Sendable {
         self.settings = settings
         self.overwrite = overwrite
         do {
-            converter = Mutex(try ColorConverter(size: settings.size))
+            converter = Mutex(try ColorConverter(size: settings.size, hdr: settings.hdr))
         } catch {
             throw WriterError(path: outputPath, kind: .encoderFailed, reason: error.description)
         }
@@ -339,7 +339,7 @@ public final class AssetWriter: @unchecked Sendable {
 
     /// Accepts a buffer from the input: checks its time and queues it for encoding.
     /// - Returns: false, with ``error`` set, when the buffer cannot be appended.
-    package func enqueue(_ buffer: PixelBuffer, at time: MediaTime, done: @escaping @Sendable () -> Void) -> Bool {
+    package func enqueue(_ buffer: AppendedPicture, at time: MediaTime, done: @escaping @Sendable () -> Void) -> Bool {
         let verdict = state.withLock { state -> Result<Int64, WriterError> in
             guard state.status == .writing else {
                 return .failure(state.error ?? WriterError(path: outputPath, kind: .invalidState, reason: "append before startWriting()"))
@@ -368,10 +368,18 @@ public final class AssetWriter: @unchecked Sendable {
             fail(WriterError(path: outputPath, kind: .invalidState, reason: "buffer of size \(buffer.size) in a \(settings.size) video"))
             return false
         }
+        guard buffer.isHDR == (settings.hdr != nil) else {
+            fail(WriterError(path: outputPath, kind: .invalidState,
+                             reason: buffer.isHDR ? "an HDR buffer in an SDR video" : "an SDR buffer in an HDR video"))
+            return false
+        }
         let picture: EncoderPicture
         do {
             picture = try converter.withLock { converter throws(FFmpegError) -> EncoderPicture in
-                try converter.convert(buffer)
+                switch buffer {
+                case .sdr(let pixels): try converter.convert(pixels)
+                case .hdr(let samples): try converter.convert(samples)
+                }
             }
         } catch {
             fail(describe(error))
@@ -440,4 +448,19 @@ private final class PictureSlot: @unchecked Sendable {
         defer { picture = nil }
         return picture!
     }
+}
+
+/// A picture an input appends: an SDR video's 8-bit buffer or an HDR video's 16-bit one.
+package enum AppendedPicture: Sendable {
+    case sdr(PixelBuffer)
+    case hdr(HDRPixelBuffer)
+
+    package var size: Size {
+        switch self {
+        case .sdr(let buffer): buffer.size
+        case .hdr(let buffer): buffer.size
+        }
+    }
+
+    package var isHDR: Bool { if case .hdr = self { true } else { false } }
 }

@@ -79,7 +79,7 @@ public final class AssetWriterInput: @unchecked Sendable {
         state.withLock { $0.writer = writer }
     }
 
-    package func append(_ buffer: PixelBuffer, at time: MediaTime) -> Bool {
+    package func append(_ buffer: AppendedPicture, at time: MediaTime) -> Bool {
         let writer = state.withLock { state -> AssetWriter? in
             guard !state.finished, !state.stopped, let writer = state.writer else { return nil }
             state.queued += 1
@@ -171,6 +171,13 @@ public final class PixelBufferAdaptor: Sendable {
     ///   input is finished.
     @discardableResult
     public func append(_ buffer: PixelBuffer, withPresentationTime time: MediaTime) -> Bool {
-        assetWriterInput.append(buffer, at: time)
+        assetWriterInput.append(.sdr(buffer), at: time)
+    }
+
+    /// Appends an HDR buffer (an HDR video's, ``VideoSettings/hdr``), as ``append(_:withPresentationTime:)-(PixelBuffer,_)``
+    /// appends an SDR one; an HDR buffer in an SDR video (or the reverse) fails the writer.
+    @discardableResult
+    public func append(_ buffer: HDRPixelBuffer, withPresentationTime time: MediaTime) -> Bool {
+        assetWriterInput.append(.hdr(buffer), at: time)
     }
 }

@@ -3,7 +3,8 @@ import Synchronization
 import SlideshowFFmpeg
 import SlideshowPixels
 
-/// A picture ready for the encoder: one owned `AVFrame` in limited-range BT.709 4:2:0.
+/// A picture ready for the encoder: one owned `AVFrame` in limited-range BT.709 4:2:0, or in an
+/// HDR show limited-range BT.2020 4:2:0 in 10 bits (PQ or HLG).
 package final class EncoderPicture {
     private let owner: OwnedFrame
     package var frame: UnsafeMutablePointer<AVFrame> { owner.pointer }
@@ -23,7 +24,7 @@ package final class EncoderPicture {
     package init(size: Size, pool: PicturePool) throws(FFmpegError) {
         owner = try OwnedFrame()
         let frame = owner.pointer
-        Self.describe(frame, size: size)
+        Self.describe(frame, size: size, hdr: pool.hdr)
         guard let buffer = pool.buffer() else { throw FFmpegError(call: "av_buffer_pool_get", code: -ENOMEM) }
         frame.pointee.buf.0 = buffer
         let base = buffer.pointee.data!
@@ -50,7 +51,7 @@ package final class EncoderPicture {
         }
     }
 
-    private static func describe(_ frame: UnsafeMutablePointer<AVFrame>, size: Size) {
+    private static func describe(_ frame: UnsafeMutablePointer<AVFrame>, size: Size, hdr: HDRTransfer? = nil) {
         frame.pointee.format = AV_PIX_FMT_YUV420P.rawValue
         frame.pointee.width = Int32(size.width)
         frame.pointee.height = Int32(size.height)
@@ -58,6 +59,12 @@ package final class EncoderPicture {
         frame.pointee.colorspace = AVCOL_SPC_BT709
         frame.pointee.color_primaries = AVCOL_PRI_BT709
         frame.pointee.color_trc = AVCOL_TRC_BT709
+        if let hdr {
+            frame.pointee.format = AV_PIX_FMT_YUV420P10LE.rawValue
+            frame.pointee.colorspace = AVCOL_SPC_BT2020_NCL
+            frame.pointee.color_primaries = AVCOL_PRI_BT2020
+            frame.pointee.color_trc = hdr == .pq ? AVCOL_TRC_SMPTE2084 : AVCOL_TRC_ARIB_STD_B67
+        }
     }
 }
 
@@ -86,10 +93,11 @@ package final class PicturePool: @unchecked Sendable {
         package var chromaPlane: Int
         package var bytes: Int
 
-        package init(size: Size) {
+        /// - Parameter bytesPerSample: 1, or 2 for 10-bit samples.
+        package init(size: Size, bytesPerSample: Int = 1) {
             let align = 64
-            lumaStride = (size.width + align - 1) / align * align
-            chromaStride = ((size.width + 1) / 2 + align - 1) / align * align
+            lumaStride = (size.width * bytesPerSample + align - 1) / align * align
+            chromaStride = ((size.width + 1) / 2 * bytesPerSample + align - 1) / align * align
             chromaOffset = lumaStride * size.height
             chromaPlane = chromaStride * ((size.height + 1) / 2)
             // Padding past the last row, as av_frame_get_buffer leaves for SIMD readers.
@@ -98,6 +106,8 @@ package final class PicturePool: @unchecked Sendable {
     }
 
     package let layout: Layout
+    /// The HDR transfer of its pictures (10-bit samples), nil for SDR's 8 bits.
+    package let hdr: HDRTransfer?
     private let pool: OpaquePointer
     /// How many buffers the pool has allocated (the rest of its buffers were reused).
     private let counter = Counter()
@@ -108,8 +118,9 @@ package final class PicturePool: @unchecked Sendable {
     }
 
     /// - Throws: ``FFmpegError`` (`ENOMEM`) when the pool cannot be made.
-    package init(size: Size) throws(FFmpegError) {
-        layout = Layout(size: size)
+    package init(size: Size, hdr: HDRTransfer? = nil) throws(FFmpegError) {
+        layout = Layout(size: size, bytesPerSample: hdr == nil ? 1 : 2)
+        self.hdr = hdr
         // The allocator counts into `counter`: it runs only inside av_buffer_pool_get, which
         // only ``buffer()`` calls, while this object (and so the counter) is alive.
         let opaque = Unmanaged.passUnretained(counter).toOpaque()
@@ -147,28 +158,47 @@ package final class ColorConverter {
     /// The buffers of the pictures it makes, reused once the encoder is done with them.
     package let pool: PicturePool
 
+    /// The HDR transfer of the pictures it makes from ``HDRPixelBuffer``s; nil for SDR.
+    package let hdr: HDRTransfer?
+
+    /// - Parameter hdr: for an HDR video: 16-bit RGB (already PQ or HLG, BT.2020) to 10-bit
+    ///   limited-range 4:2:0 with the BT.2020 non-constant-luminance matrix; nil for SDR.
     /// - Throws: ``FFmpegError`` when libswscale cannot be set up.
-    package init(size: Size) throws(FFmpegError) {
+    package init(size: Size, hdr: HDRTransfer? = nil) throws(FFmpegError) {
         self.size = size
-        pool = try PicturePool(size: size)
+        self.hdr = hdr
+        pool = try PicturePool(size: size, hdr: hdr)
         // SWS_AREA: each chroma sample averages exactly its 2x2 block, so bars on even edges stay pure.
-        owner = try OwnedScaleContext(from: size, format: AV_PIX_FMT_RGB24, to: size, format: AV_PIX_FMT_YUV420P,
+        owner = try OwnedScaleContext(from: size, format: hdr == nil ? AV_PIX_FMT_RGB24 : AV_PIX_FMT_RGB48LE,
+                                      to: size, format: hdr == nil ? AV_PIX_FMT_YUV420P : AV_PIX_FMT_YUV420P10LE,
                                       flags: Int32(SWS_AREA | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INP))
-        let bt709 = sws_getCoefficients(SWS_CS_ITU709)
+        let matrix = sws_getCoefficients(hdr == nil ? SWS_CS_ITU709 : SWS_CS_BT2020)
         // src range 1 = full (JPEG), dst range 0 = limited (MPEG); brightness 0, contrast and saturation 1.0.
-        try check(sws_setColorspaceDetails(owner.pointer, bt709, 1, bt709, 0, 0, 1 << 16, 1 << 16), "sws_setColorspaceDetails")
+        try check(sws_setColorspaceDetails(owner.pointer, matrix, 1, matrix, 0, 0, 1 << 16, 1 << 16), "sws_setColorspaceDetails")
+    }
+
+    /// Converts an HDR buffer into a new 10-bit picture, whose planes come from ``pool``.
+    /// - Throws: as ``convert(_:)-(PixelBuffer)``.
+    package func convert(_ buffer: HDRPixelBuffer) throws(FFmpegError) -> EncoderPicture {
+        precondition(buffer.size == size && hdr != nil, "the buffer is not of the converter's size or range")
+        return try scale(buffer.bytesPerRow) { body in buffer.withUnsafeBytes { body($0) } }
     }
 
     /// Converts a buffer into a new picture, whose planes come from ``pool``.
     /// - Throws: ``FFmpegError`` when the picture cannot be allocated or libswscale converts fewer rows than the picture has.
     package func convert(_ buffer: PixelBuffer) throws(FFmpegError) -> EncoderPicture {
-        precondition(buffer.size == size, "the buffer is not of the converter's size")
+        precondition(buffer.size == size && hdr == nil, "the buffer is not of the converter's size or range")
+        return try scale(buffer.bytesPerRow) { body in buffer.withUnsafeBytes { body($0) } }
+    }
+
+    /// Scales one packed RGB picture, lent by `lend`, into a new picture from ``pool``.
+    private func scale(_ bytesPerRow: Int, _ lend: ((UnsafeRawBufferPointer) -> Int32) -> Int32) throws(FFmpegError) -> EncoderPicture {
         let picture = try EncoderPicture(size: size, pool: pool)
         let frame = picture.frame
         let context = owner.pointer
-        let rows = buffer.withUnsafeBytes { pixels in
+        let rows = lend { pixels in
             var source: [UnsafePointer<UInt8>?] = [pixels.baseAddress?.assumingMemoryBound(to: UInt8.self), nil, nil, nil]
-            var sourceStride: [Int32] = [Int32(buffer.bytesPerRow), 0, 0, 0]
+            var sourceStride: [Int32] = [Int32(bytesPerRow), 0, 0, 0]
             var destination: [UnsafeMutablePointer<UInt8>?] = [frame.pointee.data.0, frame.pointee.data.1, frame.pointee.data.2, nil]
             var destinationStride: [Int32] = [frame.pointee.linesize.0, frame.pointee.linesize.1, frame.pointee.linesize.2, 0]
             return sws_scale(context, &source, &sourceStride, 0, Int32(size.height), &destination, &destinationStride)

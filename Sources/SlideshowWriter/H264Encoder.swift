@@ -82,6 +82,13 @@ package final class H264Encoder {
         context.pointee.colorspace = AVCOL_SPC_BT709
         context.pointee.color_primaries = AVCOL_PRI_BT709
         context.pointee.color_trc = AVCOL_TRC_BT709
+        if let hdr = settings.hdr {
+            // HEVC Main 10: libx265 writes these into the VUI, the MP4 muxer into `colr` nclx.
+            context.pointee.pix_fmt = AV_PIX_FMT_YUV420P10LE
+            context.pointee.colorspace = AVCOL_SPC_BT2020_NCL
+            context.pointee.color_primaries = AVCOL_PRI_BT2020
+            context.pointee.color_trc = hdr == .pq ? AVCOL_TRC_SMPTE2084 : AVCOL_TRC_ARIB_STD_B67
+        }
         if globalHeader {
             context.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER)
         }
@@ -92,7 +99,7 @@ package final class H264Encoder {
             try setOption(&options, "preset", settings.preset)
             if let tune = settings.tune, VideoSettings.hevcTunes.contains(tune) { try setOption(&options, "tune", tune) }
             try setOption(&options, "crf", role == .motion ? String(settings.hevcMotionCRF) : String(settings.crf))
-            try setOption(&options, "profile", "main")
+            try setOption(&options, "profile", settings.hdr == nil ? "main" : "main10")
             try setOption(&options, "forced-idr", "1")
             try setOption(&options, "x265-params", role == .motion ? settings.motionX265Parameters : settings.x265Parameters)
             try check(avcodec_open2(context, codec, &options), "avcodec_open2(libx265)")
@@ -189,6 +196,10 @@ extension VideoSettings {
         if hold == .skip {
             parameters += ":rc-lookahead=0:cutree=0:scenecut=0"
             if !composesFrames { parameters += ":min-cu-size=16:rd=1:splitrd-skip=1:limit-sao=1:qg-size=64" }
+        }
+        if hdr == .pq {
+            // HDR10: the mastering display and content light level as SEI at each IDR.
+            parameters += ":hdr10=1:master-display=\(HDRMetadata.x265MasteringDisplay):max-cll=\(HDRMetadata.maxCLL),\(HDRMetadata.maxFALL)"
         }
         return parameters
     }

@@ -72,6 +72,7 @@ package final class MP4Muxer {
         try check(avcodec_parameters_from_context(stream.pointee.codecpar, codecContext), "avcodec_parameters_from_context")
         guard let codecpar = stream.pointee.codecpar else { throw FFmpegError(call: "avcodec_parameters_from_context", code: -ENOMEM) }
         codecpar.pointee.video_delay = Int32(decodeDelay)
+        if codecpar.pointee.color_trc == AVCOL_TRC_SMPTE2084 { try HDRMetadata.attach(to: stream) }
         if codecpar.pointee.codec_id == AV_CODEC_ID_HEVC {
             // `hvc1`: parameter sets in the sample entry only (movenc's hvcC, arrays complete),
             // the tag Apple's players require; `hev1` is libavformat's default.

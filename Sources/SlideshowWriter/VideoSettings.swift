@@ -95,6 +95,10 @@ public struct VideoSettings: Sendable, Hashable {
     /// The container, when the writer is told it (the renderer sets it from the output's
     /// extension); nil: MP4. A codec it cannot carry is a ``problem``.
     public var container: VideoContainer?
+    /// An HDR video's transfer (PQ or HLG), or nil for SDR (BT.709), the default. An HDR video
+    /// is HEVC Main 10 (``VideoCodec/hevc``), 4:2:0 in 10 bits, BT.2020 primaries and matrix;
+    /// its pictures are appended as ``HDRPixelBuffer``s.
+    public var hdr: HDRTransfer? = nil
     /// Whether the show has composed frames (transitions, motion, fades, clips), or only held
     /// pictures, each an IDR; the renderer sets it from the plan. With held frames skipped, a
     /// show that composes frames gives its runs of moving frames to encoders of their own
@@ -155,6 +159,7 @@ public struct VideoSettings: Sendable, Hashable {
         if let container, !codec.containers.contains(container) {
             return "\(codec.rawValue) is not written in \(container == .webm ? "WebM" : "MP4") (\(codec.rawValue) goes in \(codec.containers.map { $0 == .webm ? "WebM (.webm)" : "MP4 (.mp4, .m4v)" }.joined(separator: " or ")))"
         }
+        if hdr != nil, codec != .hevc { return "HDR video is HEVC Main 10: the codec must be hevc" }
         if crf == 0 { return codec == .h264 ? "CRF 0 (lossless) is not possible in H.264 High; give 1 to 51" : "CRF 0 is not one of 1 to 51" }
         if !Self.crfRange.contains(crf) { return "CRF \(crf) is not between \(Self.crfRange.lowerBound) and \(Self.crfRange.upperBound)" }
         if !Self.presets.contains(preset) { return "preset '\(preset)' is not one of \(Self.presets.joined(separator: ", "))" }

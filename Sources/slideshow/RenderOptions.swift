@@ -27,6 +27,7 @@ struct RenderOptions: ParsableArguments {
     @Flag(.draft) var draft: Bool
     // Optional: the output's extension chooses the codec of one not given (.webm: VP9).
     @Option(.codec) var codec: VideoCodec?
+    @Option(.hdr) var hdr: HDRSetting
     @Option(.transition) var transition: TransitionEffect
     @Option(.transitionDuration) var transitionDuration: Double
     @Option(.fadeIn) var fadeIn: Double
@@ -235,6 +236,7 @@ extension Flag where Value == Bool {
 extension HoldStrategy: ExpressibleByArgument {}
 extension Platform: ExpressibleByArgument {}
 extension VideoCodec: ExpressibleByArgument {}
+extension HDRSetting: ExpressibleByArgument {}
 extension FitMode: ExpressibleByArgument {}
 extension TransitionEffect: ExpressibleByArgument {}
 extension MotionStyle: ExpressibleByArgument {}

@@ -52,7 +52,7 @@ package enum HEIFBoxes {
     package static func primaryTransformations(_ bytes: [UInt8]) -> [String]? { Meta(bytes).flatMap(transformations) }
 
     /// The primary item's HEVC layout alone: ``PrimaryItem/hevcLayout``.
-    package static func hevcLayout(_ bytes: [UInt8]) -> HEVCLayout? { Meta(bytes).flatMap(hevcLayout) }
+    package static func hevcLayout(_ bytes: [UInt8]) -> HEVCLayout? { Meta(bytes).flatMap { hevcLayout($0) } }
 
     /// The data of the primary item's metadata items: its `Exif` item (with the 4-byte offset
     /// to the TIFF header still first) and its XMP (a `mime` item of content type
@@ -79,20 +79,22 @@ package enum HEIFBoxes {
         meta.properties(of: meta.primary)?.map(\.type).filter(Meta.transformations.contains)
     }
 
-    package static func hevcLayout(_ meta: Meta) -> HEVCLayout? {
-        guard let type = meta.itemTypes[meta.primary] else { return nil }
+    /// Where item `item` (the primary item when nil) lies as HEVC pictures: one picture or a grid.
+    package static func hevcLayout(_ meta: Meta, item: Int? = nil) -> HEVCLayout? {
+        let item = item ?? meta.primary
+        guard let type = meta.itemTypes[item] else { return nil }
         let bytes = meta.bytes
         let size: Size, columns: Int, rows: Int, tiles: [Int]
         switch type {
         case "hvc1":
-            tiles = [meta.primary]
+            tiles = [item]
             (columns, rows) = (1, 1)
-            guard let ispe = meta.imageSize(of: meta.primary) else { return nil }
+            guard let ispe = meta.imageSize(of: item) else { return nil }
             size = ispe
         case "grid":
-            guard let grid = meta.data(of: meta.primary).flatMap(grid) else { return nil }
+            guard let grid = meta.data(of: item).flatMap(grid) else { return nil }
             (rows, columns, size) = grid
-            guard let references = meta.tiles[meta.primary], references.count == rows * columns else { return nil }
+            guard let references = meta.tiles[item], references.count == rows * columns else { return nil }
             tiles = references
         default:
             return nil

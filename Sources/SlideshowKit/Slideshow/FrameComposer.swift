@@ -82,7 +82,7 @@ final class FrameComposer: FrameFeed {
         thread.start()
     }
 
-    func take(_ index: Int) -> Result<PixelBuffer, RenderError> {
+    func take(_ index: Int) -> Result<AppendedPicture, RenderError> {
         available.wait()
         let result = state.withLock { state -> Result<PixelBuffer, RenderError> in
             let result = state.queue.isEmpty ? .failure(.cancelled) : state.queue.removeFirst()
@@ -92,7 +92,7 @@ final class FrameComposer: FrameFeed {
             return result
         }
         space.signal()
-        return result
+        return result.map { .sdr($0) }
     }
 
     /// The writer has converted the oldest picture taken: a composed frame's pixels go back to ``pool``.

@@ -1,4 +1,5 @@
 import Synchronization
+import SlideshowColor
 import SlideshowCompositor
 import SlideshowImages
 import SlideshowMetadata
@@ -7,6 +8,7 @@ import SlideshowPlan
 import SlideshowSupport
 import SlideshowText
 import SlideshowVideo
+import SlideshowWriter
 import SlideshowFormats
 
 /// What an opening title card is drawn over.
@@ -170,21 +172,30 @@ final class CardFeed: FrameFeed {
     private let inner: any FrameFeed
     private let innerCount: Int
     private let released = Atomic<Int>(0)
+    /// An HDR show's transfer: the cards go in at SDR light (their white at reference white).
+    private let hdr: HDRTransfer?
 
-    init(opening: PixelBuffer?, closing: PixelBuffer?, inner: any FrameFeed, innerCount: Int) {
+    init(opening: PixelBuffer?, closing: PixelBuffer?, inner: any FrameFeed, innerCount: Int, hdr: HDRTransfer? = nil) {
         self.opening = opening
         self.closing = closing
+        self.hdr = hdr
         self.inner = inner
         self.innerCount = innerCount
     }
 
     func start() { inner.start() }
 
-    func take(_ index: Int) -> Result<PixelBuffer, RenderError> {
+    func take(_ index: Int) -> Result<AppendedPicture, RenderError> {
         let shifted = index - (opening == nil ? 0 : 1)
-        if let opening, index == 0 { return .success(opening) }
-        if let closing, shifted == innerCount { return .success(closing) }
+        if let opening, index == 0 { return .success(picture(opening)) }
+        if let closing, shifted == innerCount { return .success(picture(closing)) }
         return inner.take(shifted)
+    }
+
+    /// A card as the writer takes it: as drawn, or in an HDR show at SDR light.
+    private func picture(_ card: PixelBuffer) -> AppendedPicture {
+        guard let hdr else { return .sdr(card) }
+        return .hdr(HDRSlide.make(card, gain: nil, curve: nil, signal: HDRSignal(hdr)))
     }
 
     func release() {

@@ -185,6 +185,7 @@ struct Renderer {
         let progress = self.progress
         let photoTotal = prepared.timeline.photoCount
         let box = PreviewWriterBox(writer)
+        let previewPath = slideshow.output
         slides.start()
         try await Slideshow.offPool(photoWarnings: photoLog) { () throws(RenderError) in
             let writer = box.writer
@@ -195,7 +196,13 @@ struct Renderer {
                     throw .cancelled
                 }
                 switch slides.take(index) {
-                case .success(let slide):
+                case .success(let picture):
+                    // Previews are SDR (an HDR show's preview is refused by checkSettings).
+                    guard case .sdr(let slide) = picture else {
+                        slides.cancel()
+                        writer.cancel()
+                        throw .output(WriterError(path: previewPath, kind: .invalidState, reason: "an HDR picture in an animated preview"))
+                    }
                     do throws(WriterError) {
                         try writer.append(slide, atFrame: steps[index].frame)
                     } catch {
@@ -238,6 +245,14 @@ struct Renderer {
             pictures = Pictures(feed: SlidePreparer(builder: builder, workers: Self.workers, budget: Self.budget),
                                 steps: (0..<timeline.photoCount).map { (timeline.frames(ofPhoto: $0).lowerBound, $0 + 1) },
                                 clipWarnings: { [] })
+        } else if let transfer = slideshow.video.hdr {
+            let composer = HDRComposer(builder: builder, plan: plan, transfer: transfer)
+            var done = 0
+            let steps = composer.steps.map { step in
+                while done < timeline.photoCount && plan.span(ofPhoto: done).upperBound <= step.frame + 1 { done += 1 }
+                return (step.frame, done)
+            }
+            pictures = Pictures(feed: composer, steps: steps, clipWarnings: { [] })
         } else {
             let composer = FrameComposer(builder: builder, plan: plan)
             var done = 0
@@ -248,7 +263,8 @@ struct Renderer {
             pictures = Pictures(feed: composer, steps: steps, clipWarnings: { composer.warnings })
         }
         if cards.opening != nil || cards.closing != nil {
-            pictures.feed = CardFeed(opening: cards.opening, closing: cards.closing, inner: pictures.feed, innerCount: pictures.steps.count)
+            pictures.feed = CardFeed(opening: cards.opening, closing: cards.closing, inner: pictures.feed, innerCount: pictures.steps.count,
+                                     hdr: slideshow.video.hdr)
             pictures.steps = (cards.opening == nil ? [] : [(0, 0)]) + pictures.steps.map { ($0.frame + cards.openingFrames, $0.photosDone) }
                 + (cards.closing == nil ? [] : [(cards.openingFrames + timeline.frameCount, timeline.photoCount)])
         }
@@ -288,7 +304,7 @@ struct Renderer {
                 }
                 switch slides.take(index) {
                 case .success(let slide):
-                    guard adaptor.append(slide, withPresentationTime: MediaTime(value: Int64(steps[index].frame), timescale: fps)) else {
+                    guard adaptor.assetWriterInput.append(slide, at: MediaTime(value: Int64(steps[index].frame), timescale: fps)) else {
                         slides.cancel()
                         return .stopped
                     }
@@ -394,7 +410,7 @@ protocol FrameFeed: Sendable {
     /// Starts preparing.
     func start()
     /// Waits for picture `index` and takes it.
-    func take(_ index: Int) -> Result<PixelBuffer, RenderError>
+    func take(_ index: Int) -> Result<AppendedPicture, RenderError>
     /// The writer has consumed a picture.
     func release()
     /// Stops; anything under way is dropped.

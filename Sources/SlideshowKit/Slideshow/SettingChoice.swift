@@ -27,6 +27,7 @@ public struct ChoiceError: Error, Sendable, Hashable {
 extension FitMode: SettingChoice {}
 extension HoldStrategy: SettingChoice {}
 extension VideoCodec: SettingChoice {}
+extension HDRSetting: SettingChoice {}
 extension TransitionEffect: SettingChoice {}
 extension MotionStyle: SettingChoice {}
 extension Framing: SettingChoice {}

@@ -81,6 +81,14 @@ extension SlideshowOptions.Field {
                 case .vp9: "VP9 profile 0 (libvpx), in .webm only; --crf and --preset mapped as for AV1"
                 }
             } + " By default the output's extension chooses: H.264 for .mp4 and .m4v, VP9 for .webm; a codec the container cannot carry is refused.")
+        case .hdr:
+            .choice(self, \.hdr, valueName: "mode", example: "pq", Setting.choices(HDRSetting.self) { mode in
+                switch mode {
+                case .off: "SDR, BT.709 (gain maps ignored)"
+                case .pq: "HDR10: HEVC Main 10, BT.2020, PQ, a 1000-nit mastering display; photos' gain maps applied, SDR photos' white at 203 nits"
+                case .hlg: "HEVC Main 10, BT.2020, HLG for a 1000-nit display; gain maps applied as for pq"
+                }
+            } + " An HDR show is of photos, for now: cuts and dissolves (fade, fadeblack, fadewhite) and fades in linear light, looks, blur fill, captions and title cards at SDR light; the other transitions, motion, the date stamp, clips, played motion photos and animated previews are refused with it.")
         case .transition:
             .choice(self, \.transition, valueName: "effect", example: "fade", "How each photo gives way to the next.")
         case .transitionDuration:

@@ -1,3 +1,4 @@
+import SlideshowColor
 import SlideshowCompositor
 import SlideshowImages
 import SlideshowMetadata
@@ -47,6 +48,26 @@ struct SlideBuilder: Sendable {
         // Last: the caption sits on the picture and its bars, untinted by the look.
         if let caption = try caption(index) { buffer.composite(caption) }
         return buffer
+    }
+
+    /// Photo `index` as an HDR show's still slide: the SDR slide's chain (decode and fit, look,
+    /// backdrop), then lifted by the photo's gain map when it has one, in the show's HDR light
+    /// (``HDRSlide``), and the caption laid over in linear light at SDR light (its white at
+    /// reference white). The look tints the SDR base, which the gain map then lifts; the
+    /// blurred bars and the background stay at SDR light. (No date imprint: refused up front.)
+    /// - Throws: ``PhotoError`` for a photo that cannot be decoded.
+    func hdrStill(_ index: Int, transfer: HDRTransfer) throws(PhotoError) -> HDRPixelBuffer {
+        try onDecodingThread { () throws(PhotoError) in
+            let manager = ImageManager()
+            var buffer = try manager.requestImage(for: slideshow.photos[index], targetSize: slideshow.video.size,
+                                                  contentMode: slideshow.contentMode, background: slideshow.background,
+                                                  framing: slideshow.framing)
+            let gain = try manager.fittedGainMap(for: slideshow.photos[index], like: buffer, contentMode: slideshow.contentMode)
+            look(&buffer, index)
+            if slideshow.backdrop == .blur { BlurredBackdrop.fill(&buffer) }
+            return HDRSlide.make(buffer, gain: gain?.buffer, curve: gain?.curve, signal: HDRSignal(transfer),
+                                 overlay: try caption(index))
+        }
     }
 
     /// Photo `index` as the compositor takes it: a still slide, or, with a motion path, its

@@ -20,7 +20,7 @@ final class SlidePreparer: FrameFeed {
     private let ready: [DispatchSemaphore]
 
     private struct State {
-        var results: [Int: Result<PixelBuffer, RenderError>] = [:]
+        var results: [Int: Result<AppendedPicture, RenderError>] = [:]
         var started = 0
         var running = 0
         var released = 0
@@ -40,7 +40,7 @@ final class SlidePreparer: FrameFeed {
     func start() { startMore() }
 
     /// Waits for slide `index` and takes it.
-    func take(_ index: Int) -> Result<PixelBuffer, RenderError> {
+    func take(_ index: Int) -> Result<AppendedPicture, RenderError> {
         ready[index].wait()
         return state.withLock { state in
             state.results.removeValue(forKey: index) ?? .failure(.cancelled)
@@ -86,9 +86,10 @@ final class SlidePreparer: FrameFeed {
         }
     }
 
-    private func prepare(_ index: Int) -> Result<PixelBuffer, RenderError> {
+    private func prepare(_ index: Int) -> Result<AppendedPicture, RenderError> {
         do throws(PhotoError) {
-            return .success(try builder.still(index))
+            if let transfer = builder.slideshow.video.hdr { return .success(.hdr(try builder.hdrStill(index, transfer: transfer))) }
+            return .success(.sdr(try builder.still(index)))
         } catch {
             return .failure(.photo(error))
         }

@@ -115,6 +115,7 @@ extension Slideshow {
                                (.crf, VideoSettings(crf: video.crf)), (.preset, VideoSettings(preset: video.preset))] {
             if let problem = alone.problem { throw OptionError(field, problem) }
         }
+        try checkHDR()
         // Size and rate together (the H.264 level's macroblock rate).
         if let problem = video.problem { throw OptionError(.size, problem) }
         if let error = soundtrack?.settingError { throw OptionError(error) }

@@ -74,6 +74,10 @@ public struct SlideshowOptions: Sendable, Hashable {
     /// The settings recorded in ``given`` when they are given: a platform's, and the codec (a
     /// `.webm` output chooses VP9 unless a codec is given).
     public static let settingsKeptWhenGiven: Set<Field> = Platform.settings.union([.codec])
+
+    /// HDR video (``HDRSetting``): off (SDR, BT.709) by default; `pq` or `hlg` make HEVC
+    /// Main 10 in BT.2020 with photos' gain maps applied (the codec is then HEVC unless given).
+    public var hdr: HDRSetting = .off
     /// The transition at each cut.
     public var transition: TransitionEffect = .none
     /// Seconds each transition lasts.
@@ -177,6 +181,8 @@ public struct SlideshowOptions: Sendable, Hashable {
         /// The photos: the command line's arguments, a manifest's `photos`.
         case photos
         case duration, slideDuration, size, fps, filter, fit, background, crf, preset, hold, codec
+        /// HDR video: `--hdr`, a manifest's `hdr`.
+        case hdr
         /// The platform the show is for (``Platform``): `--for`, a manifest's `for`.
         case platform = "for"
         case draft
@@ -362,8 +368,11 @@ public struct SlideshowOptions: Sendable, Hashable {
             }
             if fps == Self.defaults.fps { rate = AnimatedFormat.defaultFramesPerSecond }
         }
-        var show = Slideshow(photos: photos, output: output, length: length,
-                             video: VideoSettings(size: videoSize, framesPerSecond: rate, crf: crf, preset: preset, hold: hold, codec: codec(for: output)),
+        var video = VideoSettings(size: videoSize, framesPerSecond: rate, crf: crf, preset: preset, hold: hold, codec: codec(for: output))
+        video.hdr = hdr.transfer
+        // HDR is HEVC Main 10: the codec follows, unless one was given (checkSettings then says).
+        if video.hdr != nil, !given.contains(.codec), codec == Self.defaults.codec { video.codec = .hevc }
+        var show = Slideshow(photos: photos, output: output, length: length, video: video,
                              look: look, contentMode: fit.contentMode, background: color)
         show.transition = transition
         show.transitionDuration = transitionDuration

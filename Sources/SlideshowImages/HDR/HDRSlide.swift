@@ -1,0 +1,179 @@
+internal import CFFmpeg
+import Foundation
+import SlideshowColor
+import SlideshowFormats
+import SlideshowFraming
+import SlideshowPixels
+import SlideshowText
+
+/// A photo in an HDR show's light: its SDR slide, lifted by its gain map when it has one, in
+/// linear BT.2020 light and encoded PQ or HLG (``HDRSignal``).
+///
+/// The slide is made exactly as an SDR show's (decoded, colour-managed to sRGB, oriented,
+/// fitted); a HEIC's ISO 21496-1 gain map (``HEIFGainMap``) is decoded, turned and fitted
+/// the same way, to the same content rectangle, and applied pixel by pixel in linear light
+/// for the output's headroom (``HDRSignal/headroom``: 1,000 over 203 cd/m², 2.3 stops). A
+/// photo without a gain map keeps its SDR light, white at reference white (203 cd/m²).
+///
+/// Limits, said here once: the base is colour-managed to sRGB first (a Display P3 photo's
+/// colours outside sRGB are clipped before the gain), so the gain applies in sRGB's primaries
+/// rather than the base's own; with `--framing faces` the gain map is cropped to the centre,
+/// as the faces are not searched for in it (the gain map is then left out if its crop differs).
+package enum HDRSlide {
+    /// The HDR slide of an SDR slide and, when the photo has one, its gain map fitted to the same frame.
+    /// - Parameters:
+    ///   - sdr: the slide as an SDR show makes it.
+    ///   - gain: the gain map fitted to the same size and content rectangle (its red channel is read).
+    ///   - curve: the gain map's curve; ignored without `gain`.
+    ///   - overlay: a caption laid over the lifted picture in linear light, its colours at SDR
+    ///     light (its white at reference white, not lifted by the gain map).
+    package static func make(_ sdr: PixelBuffer, gain: PixelBuffer?, curve: GainCurve?, signal: HDRSignal,
+                             overlay: TextOverlay? = nil) -> HDRPixelBuffer {
+        let width = sdr.width, height = sdr.height
+        let content = sdr.contentRect
+        // Per channel: gain map sample → linear factor, and the offsets.
+        var factors: [[Float]] = []
+        var baseOffsets: [Float] = [0, 0, 0], alternateOffsets: [Float] = [0, 0, 0]
+        if gain != nil, let curve {
+            (factors, baseOffsets, alternateOffsets) = curve.tables()
+        }
+        let linear = HDRSignal.sRGBLinear
+        let m = HDRSignal.bt709ToBT2020
+        var samples = [UInt16](repeating: 0, count: width * height * 3)
+        sdr.withUnsafeBytes { source in
+            let pixels = source.bindMemory(to: UInt8.self)
+            let gainPixels = gain?.pixels ?? []
+            samples.withUnsafeMutableBufferPointer { out in
+                for y in 0..<height {
+                    for x in 0..<width {
+                        let offset = (y * width + x) * 3
+                        var r = linear[Int(pixels[offset])], g = linear[Int(pixels[offset + 1])], b = linear[Int(pixels[offset + 2])]
+                        if !factors.isEmpty, content.contains(x: x, y: y) {
+                            r = (r + baseOffsets[0]) * factors[0][Int(gainPixels[offset])] - alternateOffsets[0]
+                            g = (g + baseOffsets[1]) * factors[1][Int(gainPixels[offset + 1])] - alternateOffsets[1]
+                            b = (b + baseOffsets[2]) * factors[2][Int(gainPixels[offset + 2])] - alternateOffsets[2]
+                        }
+                        if let overlay, overlay.rect.contains(x: x, y: y) {
+                            // source-over in linear light: the text's own colour, unpremultiplied, at SDR light.
+                            let text = overlay[x - overlay.rect.x, y - overlay.rect.y]
+                            if text.alpha > 0 {
+                                let a = Float(text.alpha) / 255
+                                func unpremultiplied(_ value: UInt8) -> Float {
+                                    linear[min(255, (Int(value) * 255 + Int(text.alpha) / 2) / Int(text.alpha))]
+                                }
+                                r = unpremultiplied(text.red) * a + r * (1 - a)
+                                g = unpremultiplied(text.green) * a + g * (1 - a)
+                                b = unpremultiplied(text.blue) * a + b * (1 - a)
+                            }
+                        }
+                        let (cr, cg, cb) = signal.encode(m[0] * r + m[1] * g + m[2] * b,
+                                                         m[3] * r + m[4] * g + m[5] * b,
+                                                         m[6] * r + m[7] * g + m[8] * b)
+                        out[offset] = cr
+                        out[offset + 1] = cg
+                        out[offset + 2] = cb
+                    }
+                }
+            }
+        }
+        return HDRPixelBuffer(size: sdr.size, samples: samples, contentRect: content)
+    }
+
+    /// A HEIC's gain map image decoded whole, turned upright by its `irot`, as grey RGB (each
+    /// sample its gain, full range); nil when a tile does not decode as 8-bit grey or 4:2:0,
+    /// or the image has transformations other than `irot`.
+    package static func decodeGainMap(_ gainMap: HEIFGainMap, from bytes: [UInt8]) -> RGBImage? {
+        let layout = gainMap.layout
+        guard gainMap.otherTransformations.isEmpty, let codec = try? HEVCPictureCodec() else { return nil }
+        let size = layout.size, tile = layout.tileSize
+        var grey = [UInt8](repeating: 0, count: size.width * size.height)
+        var fullRange = layout.matrix?.fullRange
+        for index in layout.tiles.indices {
+            var stream = layout.configuration.parameterSets
+            do throws(AnnexB.Failure) {
+                try AnnexB.append(layout.tiles[index].flatMap { bytes[$0] }, lengthSize: layout.configuration.lengthSize, to: &stream)
+            } catch {
+                return nil
+            }
+            let column = index % layout.columns, row = index / layout.columns
+            let pasted = try? codec.decode(stream) { frame -> Bool in
+                let picture = frame.pointee
+                guard [AV_PIX_FMT_GRAY8, AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUVJ420P].map(\.rawValue).contains(picture.format),
+                      Int(picture.width) == tile.width, Int(picture.height) == tile.height,
+                      picture.flags & AV_FRAME_FLAG_CORRUPT == 0, let luma = picture.data.0 else { return false }
+                if fullRange == nil { fullRange = picture.color_range == AVCOL_RANGE_JPEG || picture.format == AV_PIX_FMT_YUVJ420P.rawValue }
+                let x0 = column * tile.width, y0 = row * tile.height
+                let columns = min(tile.width, size.width - x0)
+                guard columns > 0 else { return true }
+                for line in 0..<min(tile.height, size.height - y0) {
+                    let from = luma + line * Int(picture.linesize.0)
+                    grey.withUnsafeMutableBufferPointer { to in
+                        (to.baseAddress! + (y0 + line) * size.width + x0).update(from: from, count: columns)
+                    }
+                }
+                return true
+            }
+            guard pasted == true else { return nil }
+        }
+        // Limited-range samples (16…235) stretched to 0…255.
+        let table: [UInt8] = (0..<256).map { value in
+            fullRange == false ? UInt8(max(0, min(255, ((Double(value) - 16) * 255 / 219).rounded()))) : UInt8(value)
+        }
+        var rgb = [UInt8](repeating: 0, count: size.width * size.height * 3 + ImageLimits.rowPadding)
+        for index in 0..<grey.count {
+            let value = table[Int(grey[index])]
+            rgb[index * 3] = value
+            rgb[index * 3 + 1] = value
+            rgb[index * 3 + 2] = value
+        }
+        let image = RGBImage(width: size.width, height: size.height, channels: 3, pixels: rgb)
+        let turn: Orientation = switch gainMap.rotation {
+        case 1: .left
+        case 2: .down
+        case 3: .right
+        default: .up
+        }
+        return image.oriented(turn)
+    }
+}
+
+extension ImageManager {
+    /// A photo as an HDR show's slide: ``requestImage(for:targetSize:contentMode:background:framing:)``'s
+    /// slide in HDR light, lifted by its gain map when it has one (``HDRSlide``).
+    /// - Returns: the slide, and whether a gain map was applied.
+    /// - Throws: ``PhotoError`` as ``requestImage(for:targetSize:contentMode:background:)`` does.
+    public func requestHDRImage(for photo: Photo, targetSize: Size, contentMode: ContentMode, background: RGBColor = .black,
+                                framing: Framing = .center, transfer: HDRTransfer) throws(PhotoError) -> (slide: HDRPixelBuffer, gainMapped: Bool) {
+        let sdr = try requestImage(for: photo, targetSize: targetSize, contentMode: contentMode, background: background, framing: framing)
+        let gain = try fittedGainMap(for: photo, like: sdr, contentMode: contentMode)
+        return (HDRSlide.make(sdr, gain: gain?.buffer, curve: gain?.curve, signal: HDRSignal(transfer)), gain != nil)
+    }
+
+    /// A photo's gain map fitted to its slide (``fittedGainMap(_:like:contentMode:)``), reading the file.
+    /// - Throws: ``PhotoError`` when the file cannot be read.
+    package func fittedGainMap(for photo: Photo, like slide: PixelBuffer, contentMode: ContentMode) throws(PhotoError)
+        -> (buffer: PixelBuffer, curve: GainCurve)? {
+        Self.fittedGainMap(try PhotoFile.read(photo.path).bytes, like: slide, contentMode: contentMode)
+    }
+
+    /// The photo's gain map fitted to the slide's size and content rectangle, and its curve;
+    /// nil when the photo has none this reader takes (a HEIC's `tmap`, or Apple's auxiliary
+    /// gain map with its MakerNote's headroom) or it does not fit the same way.
+    package static func fittedGainMap(_ bytes: [UInt8], like slide: PixelBuffer, contentMode: ContentMode)
+        -> (buffer: PixelBuffer, curve: GainCurve)? {
+        guard case .supported(.heif) = FormatSniffer.sniff(bytes), let gainMap = HEIFGainMap.find(in: bytes) else { return nil }
+        let curve: GainCurve
+        if let metadata = gainMap.metadata {
+            guard !metadata.channels.isEmpty else { return nil }
+            curve = .iso(metadata)
+        } else {
+            guard let exif = HEIFBoxes.metadataItems(bytes).exif, let headroom = GainCurve.appleHeadroom(exif: exif) else { return nil }
+            curve = .apple(headroom: headroom)
+        }
+        guard let image = HDRSlide.decodeGainMap(gainMap, from: bytes) else { return nil }
+        let geometry = FitGeometry(source: image.size, target: slide.size, mode: contentMode)
+        guard let fitted = try? compose(image, geometry: geometry, target: slide.size, mode: contentMode, background: .black),
+              fitted.contentRect == slide.contentRect else { return nil }
+        return (fitted, curve)
+    }
+}

@@ -1,0 +1,114 @@
+import Synchronization
+import SlideshowColor
+import SlideshowPixels
+import SlideshowPlan
+import SlideshowWriter
+
+/// The pictures of an HDR show with composed frames: a held still once per hold, and every
+/// frame of a dissolve (`fade`, `fadeblack`, `fadewhite`) or a fade in or out, mixed in linear
+/// light from the photos' HDR slides (``SlideBuilder/hdrStill(_:transfer:)``).
+///
+/// The HDR counterpart of ``FrameComposer`` for what an HDR show may hold: no motion, no wipes
+/// (``Slideshow/checkHDR()`` refuses them). Light mixes as light does: PQ's display light, HLG's
+/// scene light (``HDRSignal/mixingLight``). Pictures are made when the writer asks for them,
+/// on its feed queue; each photo's slide is made once and dropped when the show has moved past it.
+final class HDRComposer: FrameFeed {
+    let steps: [FrameComposer.Step]
+    private let builder: SlideBuilder
+    private let plan: FramePlan
+    private let signal: HDRSignal
+    private let state = Mutex(State())
+
+    private struct State {
+        var slides: [Int: HDRPixelBuffer] = [:]
+        var cancelled = false
+    }
+
+    init(builder: SlideBuilder, plan: FramePlan, transfer: HDRTransfer) {
+        self.builder = builder
+        self.plan = plan
+        signal = HDRSignal(transfer)
+        steps = plan.segments.flatMap { segment -> [FrameComposer.Step] in
+            switch segment {
+            case .hold(let photo, let frames): [FrameComposer.Step(frame: frames.lowerBound, hold: photo)]
+            case .single(_, let frames), .transition(_, let frames): frames.map { FrameComposer.Step(frame: $0, hold: nil) }
+            }
+        }
+    }
+
+    func start() {}
+
+    func take(_ index: Int) -> Result<AppendedPicture, RenderError> {
+        guard !state.withLock({ $0.cancelled }), index < steps.count else { return .failure(.cancelled) }
+        let step = steps[index]
+        do throws(PhotoError) {
+            if let photo = step.hold {
+                let picture = try slide(photo)
+                forget(before: photo)
+                return .success(.hdr(picture))
+            }
+            let recipe = plan.recipe(at: step.frame)
+            forget(before: recipe.photo)
+            let base = try slide(recipe.photo)
+            let incoming = try recipe.incoming.map { incoming throws(PhotoError) in (try slide(incoming.photo), incoming) }
+            let samples = compose(base.samples, incoming: incoming.map { ($0.0.samples, $0.1.effect, Float($0.1.progress)) },
+                                  visibility: Float(recipe.visibility))
+            return .success(.hdr(HDRPixelBuffer(size: base.size, samples: samples, contentRect: base.contentRect)))
+        } catch {
+            return .failure(.photo(error))
+        }
+    }
+
+    func release() {}
+
+    func cancel() { state.withLock { $0.cancelled = true } }
+
+    /// The photo's HDR slide, made once.
+    private func slide(_ photo: Int) throws(PhotoError) -> HDRPixelBuffer {
+        if let made = state.withLock({ $0.slides[photo] }) { return made }
+        let made = try builder.hdrStill(photo, transfer: signal.transfer)
+        state.withLock { $0.slides[photo] = made }
+        return made
+    }
+
+    private func forget(before photo: Int) {
+        state.withLock { state in state.slides = state.slides.filter { $0.key >= photo } }
+    }
+
+    /// One frame's code values: the outgoing photo's light, the incoming photo's mixed in at
+    /// `progress` (0…1) of a dissolve, straight across (`fade`) or through black or reference
+    /// white (the outgoing photo to it in the first half, the incoming one from it in the
+    /// second), times `visibility` (a fade in or out), sample by sample without a frame of
+    /// floating-point light in between.
+    private func compose(_ outgoing: [UInt16], incoming: (codes: [UInt16], effect: TransitionEffect, progress: Float)?,
+                         visibility: Float) -> [UInt16] {
+        let table = signal.mixingLight
+        // light = outgoing·a + incoming·b + c, then times visibility.
+        var (a, b, c): (Float, Float, Float) = (1, 0, 0)
+        if let incoming {
+            let p = incoming.progress
+            switch incoming.effect {
+            case .fadeblack, .fadewhite:
+                let through: Float = incoming.effect == .fadeblack ? 0 : signal.mixingWhite
+                (a, b, c) = p < 0.5 ? (1 - 2 * p, 0, through * 2 * p) : (0, 2 * p - 1, through * (2 - 2 * p))
+            default:
+                (a, b, c) = (1 - p, p, 0)
+            }
+        }
+        (a, b, c) = (a * visibility, b * visibility, c * visibility)
+        let other = incoming?.codes ?? outgoing
+        return [UInt16](unsafeUninitializedCapacity: outgoing.count) { out, count in
+            table.withUnsafeBufferPointer { light in
+                outgoing.withUnsafeBufferPointer { from in
+                    other.withUnsafeBufferPointer { to in
+                        for index in 0..<from.count {
+                            let mixed = light[Int(from[index])] * a + light[Int(to[index])] * b + c
+                            out[index] = signal.code(mixingLight: mixed)
+                        }
+                    }
+                }
+            }
+            count = outgoing.count
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import SlideshowPixels
+import SlideshowPlan
+import SlideshowWriter
+
+/// SDR or HDR video, by the names the command line and manifests use (`--hdr`).
+public enum HDRSetting: String, Sendable, Hashable, CaseIterable {
+    /// SDR: H.264 (or HEVC Main) in BT.709, the default; gain maps are ignored.
+    case off
+    /// HDR10: HEVC Main 10, BT.2020, PQ, with mastering-display and content-light-level metadata.
+    case pq
+    /// HEVC Main 10, BT.2020, HLG.
+    case hlg
+
+    /// The writer's transfer, nil for SDR.
+    public var transfer: HDRTransfer? {
+        switch self {
+        case .off: nil
+        case .pq: .pq
+        case .hlg: .hlg
+        }
+    }
+}
+
+extension Slideshow {
+    /// What an HDR show cannot hold yet, each refused with the setting at fault, before anything is read.
+    ///
+    /// An HDR show's pictures are 16-bit BT.2020 light (``HDRPixelBuffer``), made from each
+    /// slide's SDR chain (look, blur fill, caption, title cards at SDR light) and the photo's gain
+    /// map, and dissolved and faded in linear light (``HDRComposer``). Motion, the other
+    /// transitions and the clips' path work on 8-bit sRGB frames in the compositor, and the date
+    /// imprint's glow would be lifted with the picture under it, so a show that needs them is
+    /// refused rather than made SDR-looking in HDR clothes.
+    /// - Throws: ``OptionError`` on the first such setting.
+    func checkHDR() throws(OptionError) {
+        guard video.hdr != nil else { return }
+        if video.codec != .hevc {
+            throw OptionError(field: .hdr, reason: "HDR video is HEVC Main 10: give codec hevc, or leave the codec out", conflicting: .codec)
+        }
+        func refuse(_ field: SlideshowOptions.Field, _ what: String) throws(OptionError) {
+            throw OptionError(field: field, reason: "\(what) is not yet possible in an HDR show (hdr \(video.hdr?.rawValue ?? "")): leave it out, or make the show SDR")
+        }
+        if let format = AnimatedFormat(outputPath: output) { try refuse(.output, "an animated \(format.rawValue.uppercased()) preview") }
+        let dissolves: Set<TransitionEffect> = [.none, .fade, .fadeblack, .fadewhite]
+        if let effect = ([transition] + photoSettings.compactMap(\.transition)).first(where: { !dissolves.contains($0) }) {
+            try refuse(.transition, "the \(effect.rawValue) transition (fade, fadeblack and fadewhite are)")
+        }
+        if motion != .none || photoSettings.contains(where: { ($0.motion ?? .none) != .none }) { try refuse(.motion, "motion") }
+        if dateImprint != nil { try refuse(.dateStamp, "the date stamp") }
+        if motionPhotos == .play { try refuse(.motionPhotos, "playing motion photos") }
+    }
+}
