@@ -117,6 +117,24 @@ package struct HDRSignal: Sendable {
     /// Reference white in that domain: 1 for PQ, HLG's scene light of 75% signal.
     package var mixingWhite: Float { transfer == .pq ? 1 : Float(Self.hlgScene(signal: 0.75)) }
 
+    /// Code values of `count` samples of light in the mixing domain, `light(index)` each,
+    /// written to `codes`: ``code(mixingLight:)`` with its table looked up once, not per sample.
+    @inline(__always) package func encodeMixing(count: Int, into codes: UnsafeMutablePointer<UInt16>, _ light: (Int) -> Float) {
+        let curve = transfer == .pq ? Self.pqCurve : Self.hlgCurve
+        let scale: Float = transfer == .pq ? Float(Self.referenceWhite / Self.peak) : 1
+        let steps = Float(Curve.steps)
+        curve.values.withUnsafeBufferPointer { table in
+            let values = table.baseAddress!
+            for index in 0..<count {
+                let x = max(0, min(1, light(index) * scale))
+                let position = x.squareRoot() * steps
+                let at = Int(position)
+                let signal = values[at] + (values[at + 1] - values[at]) * (position - Float(at))
+                codes[index] = UInt16(max(0, min(65535, (signal * 65535).rounded())))
+            }
+        }
+    }
+
     /// The code value of light in the mixing domain.
     @inline(__always) package func code(mixingLight light: Float) -> UInt16 {
         switch transfer {

@@ -216,12 +216,34 @@ public struct ImageManager: Sendable {
     /// - Throws: ``ImageProblem`` of the kinds ``requestImage(for:targetSize:contentMode:background:)`` lists.
     package func image(from bytes: consuming [UInt8], targetSize: Size, contentMode: ContentMode,
                background: RGBColor, framing: Framing = .center,
-               warn: (String) -> Void = { _ in }) throws(ImageProblem) -> PixelBuffer {
+               warn: (String) -> Void = { _ in }, crop: ((Rect, Size) -> Void)? = nil) throws(ImageProblem) -> PixelBuffer {
         precondition(targetSize.width >= 2 && targetSize.height >= 2, "a slide needs at least 2x2 pixels")
         let (image, geometry) = try decodeOriented(consume bytes, target: targetSize, mode: contentMode,
                                                    background: background, warn: warn)
         return try Self.compose(image, geometry: geometry, target: targetSize, mode: contentMode, background: background,
-                                framing: framing)
+                                framing: framing, crop: crop)
+    }
+
+    /// ``requestImage(for:targetSize:contentMode:background:framing:)``, also giving the part of
+    /// the upright photo it shows, as fractions of its width and height (x, y, width, height):
+    /// what a gain map of the same photo must be cropped to.
+    /// - Throws: ``PhotoError`` as ``requestImage(for:targetSize:contentMode:background:)`` does.
+    package func requestImageAndCrop(for photo: Photo, targetSize: Size, contentMode: ContentMode, background: RGBColor,
+                                     framing: Framing) throws(PhotoError) -> (slide: PixelBuffer, crop: (x: Double, y: Double, width: Double, height: Double)) {
+        precondition(targetSize.width >= 2 && targetSize.height >= 2, "a slide needs at least 2x2 pixels")
+        let bytes = try PhotoFile.read(photo.path).bytes
+        var used = (x: 0.0, y: 0.0, width: 1.0, height: 1.0)
+        do throws(ImageProblem) {
+            let slide = try image(from: bytes, targetSize: targetSize, contentMode: contentMode, background: background, framing: framing,
+                                  warn: { reason in PhotoWarnings.report(PhotoWarning(path: photo.path, reason: reason)) },
+                                  crop: { rect, size in
+                                      used = (Double(rect.x) / Double(size.width), Double(rect.y) / Double(size.height),
+                                              Double(rect.width) / Double(size.width), Double(rect.height) / Double(size.height))
+                                  })
+            return (slide, used)
+        } catch {
+            throw error.error(for: photo.path)
+        }
     }
 
     // MARK: - Stages
@@ -317,17 +339,23 @@ public struct ImageManager: Sendable {
     }
 
     /// Fills the bars, then resamples the (cropped) image into the content rectangle.
+    /// - Parameters:
+    ///   - crop: told the part of `image` that was scaled into the content rectangle, and `image`'s size.
+    ///   - fixedCrop: that part given instead of found (a gain map cropped as its photo was).
     package static func compose(_ image: RGBImage, geometry: FitGeometry, target: Size, mode: ContentMode,
-                        background: RGBColor, framing: Framing = .center) throws(ImageProblem) -> PixelBuffer {
+                        background: RGBColor, framing: Framing = .center, crop report: ((Rect, Size) -> Void)? = nil,
+                        fixedCrop: Rect? = nil) throws(ImageProblem) -> PixelBuffer {
         precondition(image.channels == 3, "slides are RGB")
         let content = geometry.content
         // The crop is recomputed on the pixels at hand: a DCT-scaled size rounds up.
-        let crop = switch mode {
+        let found = switch mode {
         case .aspectFit: Rect(image.size)
         case .aspectFill:
-            framing.crop(of: image.size, aspect: FitGeometry.size(of: content),
-                         faces: framing == .faces ? FaceFraming.faces(in: image) : [])
+            fixedCrop ?? framing.crop(of: image.size, aspect: FitGeometry.size(of: content),
+                                      faces: framing == .faces ? FaceFraming.faces(in: image) : [])
         }
+        let crop = fixedCrop ?? found
+        report?(crop, image.size)
         let rowBytes = target.width * 3
         var problem: ImageProblem?
         let pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * target.height) { buffer, count in

@@ -149,6 +149,25 @@ struct HDRLightTests {
         #expect(lifted > 100, "\(lifted) pixels lifted by more than half a stop")
     }
 
+    @Test("a fill crop is taken over by the gain map, in proportion: the centred crop of the photo is the gain map's own")
+    func fillCropFollowed() throws {
+        let path = try #require(gainMapHEIC, noGainMapHEIC)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let size = Size(width: 160, height: 90)
+        let (sdr, crop) = try ImageManager().requestImageAndCrop(for: Photo(path: path), targetSize: size, contentMode: .aspectFill,
+                                                                 background: .black, framing: .center)
+        // A portrait photo filling a landscape frame: its whole width, a centred band of its height.
+        #expect(crop.x == 0 && crop.width == 1 && abs(crop.height - 0.421875) < 0.01 && abs(crop.y - (1 - crop.height) / 2) < 0.01,
+                "\(crop)")
+        let followed = try #require(ImageManager.fittedGainMap(bytes, like: sdr, contentMode: .aspectFill, crop: crop))
+        let own = try #require(ImageManager.fittedGainMap(bytes, like: sdr, contentMode: .aspectFill))
+        let difference = zip(followed.buffer.pixels, own.buffer.pixels).map { abs(Int($0) - Int($1)) }
+        #expect(Double(difference.reduce(0, +)) / Double(difference.count) < 2, "mean difference \(Double(difference.reduce(0, +)) / Double(difference.count))")
+        // Another part of the photo gives another map.
+        let top = try #require(ImageManager.fittedGainMap(bytes, like: sdr, contentMode: .aspectFill, crop: (0, 0, 1, crop.height)))
+        #expect(top.buffer.pixels != own.buffer.pixels)
+    }
+
     @Test("reference white: PQ 203 cd/m² and HLG 75%; the curves' tables within a code of the exact curves")
     func signal() {
         let pq = HDRSignal(.pq), hlg = HDRSignal(.hlg)

@@ -17,8 +17,8 @@ import SlideshowText
 ///
 /// Limits, said here once: the base is colour-managed to sRGB first (a Display P3 photo's
 /// colours outside sRGB are clipped before the gain), so the gain applies in sRGB's primaries
-/// rather than the base's own; with `--framing faces` the gain map is cropped to the centre,
-/// as the faces are not searched for in it (the gain map is then left out if its crop differs).
+/// rather than the base's own. A fill crop that follows the photo's faces is taken over by
+/// its gain map, in proportion (``ImageManager/requestImageAndCrop(for:targetSize:contentMode:background:framing:)``).
 package enum HDRSlide {
     /// The HDR slide of an SDR slide and, when the photo has one, its gain map fitted to the same frame.
     /// - Parameters:
@@ -144,22 +144,28 @@ extension ImageManager {
     /// - Throws: ``PhotoError`` as ``requestImage(for:targetSize:contentMode:background:)`` does.
     public func requestHDRImage(for photo: Photo, targetSize: Size, contentMode: ContentMode, background: RGBColor = .black,
                                 framing: Framing = .center, transfer: HDRTransfer) throws(PhotoError) -> (slide: HDRPixelBuffer, gainMapped: Bool) {
-        let sdr = try requestImage(for: photo, targetSize: targetSize, contentMode: contentMode, background: background, framing: framing)
-        let gain = try fittedGainMap(for: photo, like: sdr, contentMode: contentMode)
+        let (sdr, crop) = try requestImageAndCrop(for: photo, targetSize: targetSize, contentMode: contentMode, background: background,
+                                                  framing: framing)
+        let gain = try fittedGainMap(for: photo, like: sdr, contentMode: contentMode, crop: crop)
         return (HDRSlide.make(sdr, gain: gain?.buffer, curve: gain?.curve, signal: HDRSignal(transfer)), gain != nil)
     }
 
-    /// A photo's gain map fitted to its slide (``fittedGainMap(_:like:contentMode:)``), reading the file.
+    /// A photo's gain map fitted to its slide (``fittedGainMap(_:like:contentMode:crop:)``), reading the file.
     /// - Throws: ``PhotoError`` when the file cannot be read.
-    package func fittedGainMap(for photo: Photo, like slide: PixelBuffer, contentMode: ContentMode) throws(PhotoError)
+    package func fittedGainMap(for photo: Photo, like slide: PixelBuffer, contentMode: ContentMode,
+                               crop: (x: Double, y: Double, width: Double, height: Double)? = nil) throws(PhotoError)
         -> (buffer: PixelBuffer, curve: GainCurve)? {
-        Self.fittedGainMap(try PhotoFile.read(photo.path).bytes, like: slide, contentMode: contentMode)
+        Self.fittedGainMap(try PhotoFile.read(photo.path).bytes, like: slide, contentMode: contentMode, crop: crop)
     }
 
     /// The photo's gain map fitted to the slide's size and content rectangle, and its curve;
     /// nil when the photo has none this reader takes (a HEIC's `tmap`, or Apple's auxiliary
     /// gain map with its MakerNote's headroom) or it does not fit the same way.
-    package static func fittedGainMap(_ bytes: [UInt8], like slide: PixelBuffer, contentMode: ContentMode)
+    /// - Parameter crop: the part of the photo its slide shows, as fractions (``requestImageAndCrop(for:targetSize:contentMode:background:framing:)``):
+    ///   the gain map is cropped to the same part (a fill crop that followed the faces); nil
+    ///   finds the crop as the photo's own centred one.
+    package static func fittedGainMap(_ bytes: [UInt8], like slide: PixelBuffer, contentMode: ContentMode,
+                                      crop: (x: Double, y: Double, width: Double, height: Double)? = nil)
         -> (buffer: PixelBuffer, curve: GainCurve)? {
         guard case .supported(.heif) = FormatSniffer.sniff(bytes), let gainMap = HEIFGainMap.find(in: bytes) else { return nil }
         let curve: GainCurve
@@ -172,7 +178,14 @@ extension ImageManager {
         }
         guard let image = HDRSlide.decodeGainMap(gainMap, from: bytes) else { return nil }
         let geometry = FitGeometry(source: image.size, target: slide.size, mode: contentMode)
-        guard let fitted = try? compose(image, geometry: geometry, target: slide.size, mode: contentMode, background: .black),
+        let fixedCrop = crop.map { crop -> Rect in
+            let x = Int((crop.x * Double(image.width)).rounded()), y = Int((crop.y * Double(image.height)).rounded())
+            let width = max(1, min(image.width - x, Int((crop.width * Double(image.width)).rounded())))
+            let height = max(1, min(image.height - y, Int((crop.height * Double(image.height)).rounded())))
+            return Rect(x: x, y: y, width: width, height: height)
+        }
+        guard let fitted = try? compose(image, geometry: geometry, target: slide.size, mode: contentMode, background: .black,
+                                        fixedCrop: fixedCrop),
               fitted.contentRect == slide.contentRect else { return nil }
         return (fitted, curve)
     }

@@ -101,9 +101,9 @@ final class HDRComposer: FrameFeed {
             table.withUnsafeBufferPointer { light in
                 outgoing.withUnsafeBufferPointer { from in
                     other.withUnsafeBufferPointer { to in
-                        for index in 0..<from.count {
-                            let mixed = light[Int(from[index])] * a + light[Int(to[index])] * b + c
-                            out[index] = signal.code(mixingLight: mixed)
+                        let (light, from, to) = (light.baseAddress!, from.baseAddress!, to.baseAddress!)
+                        signal.encodeMixing(count: outgoing.count, into: out.baseAddress!) { index in
+                            light[Int(from[index])] * a + light[Int(to[index])] * b + c
                         }
                     }
                 }

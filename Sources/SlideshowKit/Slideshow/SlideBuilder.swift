@@ -59,10 +59,10 @@ struct SlideBuilder: Sendable {
     func hdrStill(_ index: Int, transfer: HDRTransfer) throws(PhotoError) -> HDRPixelBuffer {
         try onDecodingThread { () throws(PhotoError) in
             let manager = ImageManager()
-            var buffer = try manager.requestImage(for: slideshow.photos[index], targetSize: slideshow.video.size,
-                                                  contentMode: slideshow.contentMode, background: slideshow.background,
-                                                  framing: slideshow.framing)
-            let gain = try manager.fittedGainMap(for: slideshow.photos[index], like: buffer, contentMode: slideshow.contentMode)
+            var (buffer, crop) = try manager.requestImageAndCrop(for: slideshow.photos[index], targetSize: slideshow.video.size,
+                                                                 contentMode: slideshow.contentMode, background: slideshow.background,
+                                                                 framing: slideshow.framing)
+            let gain = try manager.fittedGainMap(for: slideshow.photos[index], like: buffer, contentMode: slideshow.contentMode, crop: crop)
             look(&buffer, index)
             if slideshow.backdrop == .blur { BlurredBackdrop.fill(&buffer) }
             return HDRSlide.make(buffer, gain: gain?.buffer, curve: gain?.curve, signal: HDRSignal(transfer),
