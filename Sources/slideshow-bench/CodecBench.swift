@@ -6,17 +6,19 @@ import Foundation
 // CRF 1 in H.264 with every frame encoded (ZoomBench's reference). Targets: R1 at most 1.5x
 // H.264's CPU time; R3 at least 25% smaller at the same SSIM (±0.002).
 
-/// The codecs compared with H.264, each with the `slideshow make` options that choose it.
-/// AV1 and VP9 add a line each here.
-let benchCodecs: [(name: String, options: [String])] = [
-    ("HEVC", ["--codec", "hevc"]),
+/// The codecs compared with H.264, each with the `slideshow make` options that choose it and
+/// its container's extension.
+let benchCodecs: [(name: String, options: [String], container: String)] = [
+    ("HEVC", ["--codec", "hevc"], "mp4"),
+    ("AV1", ["--codec", "av1"], "mp4"),
+    ("VP9", ["--codec", "vp9"], "webm"),
 ]
 
 /// R1 and R3 in H.264 and in each of ``benchCodecs``; returns the lines to print.
 /// - Parameter scratch: the scratch file of a name; R3's reference is rendered there unless
 ///   ZoomBench left it (`r3-reference.mp4`).
 func codecBenchmark(tool: String, ffmpeg: String, photos: [String], runs: Int, scratch: (String) -> String) -> [String] {
-    let codecs = [(name: "H.264", options: [String]())] + benchCodecs
+    let codecs = [(name: "H.264", options: [String](), container: "mp4")] + benchCodecs
     func r1(_ options: [String], _ output: String) -> [String] {
         ["make"] + photos + ["--duration", "3", "--overwrite", "--quiet", "-o", scratch(output)] + options
     }
@@ -28,13 +30,13 @@ func codecBenchmark(tool: String, ffmpeg: String, photos: [String], runs: Int, s
     if !FileManager.default.fileExists(atPath: reference) { _ = measure(tool, r3(["--crf", "1", "--hold", "encode"], "r3-reference.mp4")) }
 
     var r1Costs: [String: [Cost]] = [:]
-    for codec in codecs { _ = measure(tool, r1(codec.options, "codec-r1.mp4")) }  // warm the page cache and the binary
+    for codec in codecs { _ = measure(tool, r1(codec.options, "codec-r1." + codec.container)) }  // warm the page cache and the binary
     for _ in 0..<max(1, runs) {
-        for codec in codecs { r1Costs[codec.name, default: []].append(measure(tool, r1(codec.options, "codec-r1.mp4"))) }
+        for codec in codecs { r1Costs[codec.name, default: []].append(measure(tool, r1(codec.options, "codec-r1." + codec.container))) }
     }
     var r3Costs: [String: Cost] = [:], r3Quality: [String: Quality] = [:]
     for codec in codecs {
-        let file = "codec-r3-\(codec.name).mp4"
+        let file = "codec-r3-\(codec.name).\(codec.container)"
         r3Costs[codec.name] = measure(tool, r3(codec.options, file))
         r3Quality[codec.name] = quality(ffmpeg: ffmpeg, scratch(file), reference: reference)
         try? FileManager.default.removeItem(atPath: scratch(file))
