@@ -16,6 +16,7 @@
 #   Samples/sheets/clips.png      clips among the photos from ../shared/clips (when beside the project):
 #                                 an iPhone portrait clip, an HDR HLG clip tone-mapped, a Samsung motion
 #                                 photo playing its video, with fades and blur fill; every 15th frame
+#   Samples/sheets/hdr.jpg        the shared iPhone gain-map HEIC in SDR and with --hdr pq (tone-mapped for the page)
 #   Samples/sheets/sharing.png    one show for three screens (--for youtube, reels, square) with a title
 #                                 card and captions; the Reels safe area drawn on the portrait row
 # Usage: Samples/make-sheets.sh [path/to/slideshow]
@@ -118,4 +119,16 @@ done
 ffmpeg -v error -y -i "$scratch/youtube.png" -i "$scratch/reels.png" -i "$scratch/square.png" -filter_complex \
   "[0]pad=1292:ih:0:0:white[a];[1]pad=1292:ih:0:0:white[b];[2]pad=1292:ih:0:0:white[c];[a][b][c]vstack=inputs=3,pad=iw+8:ih+8:4:4:white" \
   -frames:v 1 "$here/sheets/sharing.png"
+# HDR: the shared iPhone 15 Pro photo with its gain map (../shared/clips), rendered SDR and
+# --hdr pq; the HDR frame tone-mapped for the page (linear light at 203 nits a unit, Hable).
+if [ -f "$clips/livephoto_iphone15pro_IMG_4394.HEIC" ]; then
+  for mode in off pq; do
+    "$tool" make "$clips/livephoto_iphone15pro_IMG_4394.HEIC" --duration 1 --size 360x480 --hdr "$mode" --quiet --overwrite -o "$scratch/hdr-$mode.mp4"
+  done
+  ffmpeg -v error -y -i "$scratch/hdr-off.mp4" -i "$scratch/hdr-pq.mp4" -filter_complex \
+    "[0:v]select=eq(n\,0),scale=out_range=pc,format=rgb24[a];[1:v]select=eq(n\,0),zscale=t=linear:npl=203,format=gbrpf32le,tonemap=hable:desat=0,zscale=t=bt709:m=bt709:r=pc:p=bt709,format=rgb24[b];[a][b]hstack=inputs=2" \
+    -frames:v 1 -q:v 4 "$here/sheets/hdr.jpg"
+else
+  echo "hdr.jpg: left as it is (../shared/clips is not beside the project)"
+fi
 ls -l "$here/sheets"
