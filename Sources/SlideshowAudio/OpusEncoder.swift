@@ -3,25 +3,18 @@ import SlideshowFFmpeg
 
 /// libopus through libavcodec (48 kHz stereo, 20 ms frames), for WebM files.
 ///
-/// The sound is cut into the encoder's frames (960 samples) as ``AACEncoder`` cuts AAC's, from
-/// interleaved float (libopus takes it interleaved). Opus starts with a pre-skip (libopus's
+/// The sound is cut into the encoder's frames (960 samples) by ``EncoderFrames``, as AAC's are,
+/// interleaved (libopus takes it so). Opus starts with a pre-skip (libopus's
 /// look-ahead, 312 samples at 48 kHz): the encoder gives it as `initial_padding` and its first
 /// packet's time is −312; the WebM muxer writes it as the track's `CodecDelay`, so decoders
 /// drop those samples and the first one heard is the show's sample 0. The last packet is
 /// padded to a whole frame; how much of it is padding comes with it (side data, written as
 /// WebM's `DiscardPadding`), so the decoded sound is exactly as long as the samples given.
 package final class OpusEncoder: SoundEncoder {
-    private let codec: OwnedCodecContext
-    private let frame: OwnedFrame
-    private let packet: OwnedPacket
-    /// Samples per Opus frame, as the opened encoder says (960: 20 ms).
-    private let frameSize: Int
-    private var pending: [Float] = []
-    private var nextPTS: Int64 = 0
-    private var flushed = false
+    private let frames: EncoderFrames
 
-    package var context: UnsafeMutablePointer<AVCodecContext> { codec.pointer }
-    package var priming: Int64 { Int64(codec.pointer.pointee.initial_padding) }
+    package var context: UnsafeMutablePointer<AVCodecContext> { frames.context }
+    package var priming: Int64 { Int64(frames.context.pointee.initial_padding) }
 
     /// Opens the encoder.
     /// - Parameter bitrate: bits per second.
@@ -31,9 +24,7 @@ package final class OpusEncoder: SoundEncoder {
         guard let encoder = avcodec_find_encoder_by_name("libopus") else {
             throw FFmpegError(call: "avcodec_find_encoder_by_name(libopus)", code: -ENOSYS)
         }
-        codec = try OwnedCodecContext(codec: encoder)
-        frame = try OwnedFrame()
-        packet = try OwnedPacket()
+        let codec = try OwnedCodecContext(codec: encoder)
         let context = codec.pointer
         context.pointee.sample_fmt = AV_SAMPLE_FMT_FLT
         context.pointee.sample_rate = Int32(AudioFormat.sampleRate)
@@ -48,78 +39,12 @@ package final class OpusEncoder: SoundEncoder {
         if let unrecognised = av_dict_get(options, "", nil, AV_DICT_IGNORE_SUFFIX) {
             throw FFmpegError(call: "avcodec_open2(libopus): option \(String(cString: unrecognised.pointee.key)) not recognised", code: -EINVAL)
         }
-        frameSize = Int(context.pointee.frame_size)
-        frame.pointer.pointee.format = AV_SAMPLE_FMT_FLT.rawValue
-        frame.pointer.pointee.sample_rate = Int32(AudioFormat.sampleRate)
-        try check(av_channel_layout_copy(&frame.pointer.pointee.ch_layout, &context.pointee.ch_layout), "av_channel_layout_copy")
-        frame.pointer.pointee.nb_samples = Int32(frameSize)
-        try check(av_frame_get_buffer(frame.pointer, 0), "av_frame_get_buffer")
+        // libopus takes interleaved float, in frames of the size it opened with (960: 20 ms).
+        frames = try EncoderFrames(codec: codec, name: "libopus", frameSize: Int(context.pointee.frame_size), planar: false)
     }
 
-    package func encode(_ samples: [Float]) throws(FFmpegError) -> [EncodedAudioPacket] {
-        precondition(!flushed, "samples after the end")
-        pending += samples
-        var packets: [EncodedAudioPacket] = []
-        let frameValues = frameSize * AudioFormat.channels
-        var offset = 0
-        while pending.count - offset >= frameValues {
-            try send(pending[offset..<(offset + frameValues)], into: &packets)
-            offset += frameValues
-        }
-        pending.removeFirst(offset)
-        return packets
-    }
+    package func encode(_ samples: [Float]) throws(FFmpegError) -> [EncodedAudioPacket] { try frames.encode(samples) }
 
-    package func finish() throws(FFmpegError) -> [EncodedAudioPacket] {
-        guard !flushed else { return [] }
-        var packets: [EncodedAudioPacket] = []
-        if !pending.isEmpty {
-            try send(pending[...], into: &packets)
-            pending = []
-        }
-        flushed = true
-        let code = avcodec_send_frame(codec.pointer, nil)
-        if code != shim_averror_eof() { try check(code, "avcodec_send_frame(NULL)") }
-        try receive(into: &packets)
-        return packets
-    }
-
-    /// Sends one frame of at most ``frameSize`` frames (libopus pads a shorter last one).
-    private func send(_ samples: ArraySlice<Float>, into packets: inout [EncodedAudioPacket]) throws(FFmpegError) {
-        let frames = samples.count / AudioFormat.channels
-        try check(av_frame_make_writable(frame.pointer), "av_frame_make_writable")
-        frame.pointer.pointee.nb_samples = Int32(frames)
-        frame.pointer.pointee.pts = nextPTS
-        let data = UnsafeMutableRawPointer(frame.pointer.pointee.data.0!).assumingMemoryBound(to: Float.self)
-        samples.withUnsafeBufferPointer { data.update(from: $0.baseAddress!, count: $0.count) }
-        nextPTS += Int64(frames)
-        while true {
-            let code = avcodec_send_frame(codec.pointer, frame.pointer)
-            if code == shim_averror_eagain() {
-                try receive(into: &packets)
-                continue
-            }
-            try check(code, "avcodec_send_frame(libopus)")
-            break
-        }
-        try receive(into: &packets)
-    }
-
-    private func receive(into packets: inout [EncodedAudioPacket]) throws(FFmpegError) {
-        while true {
-            let code = avcodec_receive_packet(codec.pointer, packet.pointer)
-            if code == shim_averror_eagain() || code == shim_averror_eof() { return }
-            try check(code, "avcodec_receive_packet(libopus)")
-            let p = packet.pointer.pointee
-            var discard: Int64 = 0
-            var size: Int = 0
-            // AV_PKT_DATA_SKIP_SAMPLES: 32-bit LE samples to skip at the start, then at the end.
-            if let side = av_packet_get_side_data(packet.pointer, AV_PKT_DATA_SKIP_SAMPLES, &size), size >= 8 {
-                discard = Int64(UInt32(side[4]) | UInt32(side[5]) << 8 | UInt32(side[6]) << 16 | UInt32(side[7]) << 24)
-            }
-            packets.append(EncodedAudioPacket(bytes: Array(UnsafeBufferPointer(start: p.data, count: Int(p.size))),
-                                              pts: p.pts, duration: p.duration, discardPadding: discard))
-            av_packet_unref(packet.pointer)
-        }
-    }
+    /// Encodes what is left (libopus pads a shorter last frame, and says by how much) and drains it.
+    package func finish() throws(FFmpegError) -> [EncodedAudioPacket] { try frames.finish() }
 }

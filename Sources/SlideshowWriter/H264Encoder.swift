@@ -8,7 +8,7 @@ import SlideshowFFmpeg
 /// encoder, without B-frames (decode order is presentation order), and a motion run's, with.
 /// With ``VideoCodec/hevc`` it is libx265 instead (Main profile, ``VideoSettings/x265Parameters``
 /// for the stills, ``VideoSettings/motionX265Parameters`` for a motion run's).
-package final class H264Encoder {
+package final class H264Encoder: VideoEncoderCalls {
     /// x264's threads: two, whatever the machine (see ``VideoSettings/x264Parameters``).
     package static let threads = 2
 
@@ -46,9 +46,8 @@ package final class H264Encoder {
 
     /// The codec context and the packet it fills: each freed once, by its own owner.
     private let codecContext: OwnedCodecContext
-    private let packetOwner: OwnedPacket
+    package let packetOwner: OwnedPacket
     package var context: UnsafeMutablePointer<AVCodecContext> { codecContext.pointer }
-    private var packet: UnsafeMutablePointer<AVPacket> { packetOwner.pointer }
 
     /// Opens the encoder.
     ///
@@ -121,41 +120,6 @@ package final class H264Encoder {
             let key = String(cString: unrecognised.pointee.key)
             throw FFmpegError(call: "avcodec_open2(libx264): option \(key) not recognised", code: -EINVAL)
         }
-    }
-
-    /// The SPS and PPS the encoder put in its global header, as an Annex B stream.
-    package var extradata: [UInt8] {
-        guard let data = context.pointee.extradata, context.pointee.extradata_size > 0 else { return [] }
-        return Array(UnsafeBufferPointer(start: data, count: Int(context.pointee.extradata_size)))
-    }
-
-    /// Sends one picture (pts in frames); `forceIDR` makes it an IDR picture.
-    /// - Returns: false when the encoder is full and its output must be received first.
-    package func send(_ frame: UnsafeMutablePointer<AVFrame>, pts: Int64, forceIDR: Bool) throws(FFmpegError) -> Bool {
-        frame.pointee.pts = pts
-        frame.pointee.pict_type = forceIDR ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
-        let code = avcodec_send_frame(context, frame)
-        if code == shim_averror_eagain() { return false }
-        try check(code, "avcodec_send_frame")
-        return true
-    }
-
-    /// Signals the end of the pictures: the encoder then gives out what it still holds.
-    package func sendEndOfStream() throws(FFmpegError) {
-        let code = avcodec_send_frame(context, nil)
-        if code == shim_averror_eof() { return }
-        try check(code, "avcodec_send_frame(NULL)")
-    }
-
-    /// Asks for the next packet; on `.packet`, `body` sees it (valid only inside the call).
-    package func receive(_ body: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws -> EncoderOutput {
-        let code = avcodec_receive_packet(context, packet)
-        if code == shim_averror_eagain() { return .needsInput }
-        if code == shim_averror_eof() { return .endOfStream }
-        try check(code, "avcodec_receive_packet")
-        defer { av_packet_unref(packet) }
-        try body(packet)
-        return .packet
     }
 }
 

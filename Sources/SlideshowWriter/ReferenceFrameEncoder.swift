@@ -8,9 +8,9 @@ import SlideshowFFmpeg
 /// as one shown frame, no hidden alt-ref frames, so every packet is a frame of the show and a
 /// forced key frame is the picture it was asked for), key frames only where the writer forces
 /// them (``VideoSettings/referenceCodecKeyInterval``).
-package final class ReferenceFrameEncoder {
+package final class ReferenceFrameEncoder: VideoEncoderCalls {
     private let codecContext: OwnedCodecContext
-    private let packetOwner: OwnedPacket
+    package let packetOwner: OwnedPacket
     package var context: UnsafeMutablePointer<AVCodecContext> { codecContext.pointer }
 
     /// - Throws: ``FFmpegError`` when the encoder is missing, rejects an option or leaves one unrecognised.
@@ -47,42 +47,6 @@ package final class ReferenceFrameEncoder {
         if let unrecognised = av_dict_get(options, "", nil, AV_DICT_IGNORE_SUFFIX) {
             throw FFmpegError(call: "avcodec_open2(\(name)): option \(String(cString: unrecognised.pointee.key)) not recognised", code: -EINVAL)
         }
-    }
-
-    /// The encoder's global header: AV1's sequence header OBU (empty for VP9).
-    package var extradata: [UInt8] {
-        guard let data = context.pointee.extradata, context.pointee.extradata_size > 0 else { return [] }
-        return Array(UnsafeBufferPointer(start: data, count: Int(context.pointee.extradata_size)))
-    }
-
-    /// Sends one picture (pts on the encoder's own clock); `forceKey` makes it a key frame.
-    /// - Returns: false when the encoder is full and its output must be received first.
-    package func send(_ frame: UnsafeMutablePointer<AVFrame>, pts: Int64, forceKey: Bool) throws(FFmpegError) -> Bool {
-        frame.pointee.pts = pts
-        frame.pointee.pict_type = forceKey ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
-        let code = avcodec_send_frame(context, frame)
-        if code == shim_averror_eagain() { return false }
-        try check(code, "avcodec_send_frame")
-        return true
-    }
-
-    /// Signals the end of the pictures.
-    package func sendEndOfStream() throws(FFmpegError) {
-        let code = avcodec_send_frame(context, nil)
-        if code == shim_averror_eof() { return }
-        try check(code, "avcodec_send_frame(NULL)")
-    }
-
-    /// Asks for the next packet; on `.packet`, `body` sees it (valid only inside the call).
-    package func receive(_ body: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws -> EncoderOutput {
-        let packet = packetOwner.pointer
-        let code = avcodec_receive_packet(context, packet)
-        if code == shim_averror_eagain() { return .needsInput }
-        if code == shim_averror_eof() { return .endOfStream }
-        try check(code, "avcodec_receive_packet")
-        defer { av_packet_unref(packet) }
-        try body(packet)
-        return .packet
     }
 }
 

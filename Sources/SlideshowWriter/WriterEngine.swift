@@ -268,7 +268,7 @@ package final class WriterEngine {
 
     /// Sends a picture, receiving what the encoder gives out while it is full and after.
     private func send(_ picture: EncoderPicture, to encoder: H264Encoder, at index: Int64, forceIDR: Bool) throws {
-        while try !encoder.send(picture.frame, pts: index, forceIDR: forceIDR) {
+        while try !encoder.send(picture.frame, pts: index, forceKey: forceIDR) {
             _ = try drainOne(from: encoder)
         }
         while try drainOne(from: encoder) == .packet {}

@@ -42,11 +42,11 @@ struct EncoderSettingsTests {
         let pictures = [fade.a] + fade.between + [fade.b]
         for (index, picture) in pictures.enumerated() {
             let converted = try converter.convert(picture)
-            #expect(try encoder.send(converted.frame, pts: Int64(index), forceIDR: index == 0))
+            #expect(try encoder.send(converted.frame, pts: Int64(index), forceKey: index == 0))
             try drain()
         }
         let again = try converter.convert(fade.b)
-        #expect(try encoder.send(again.frame, pts: 100, forceIDR: true))
+        #expect(try encoder.send(again.frame, pts: 100, forceKey: true))
         try drain()
         try encoder.sendEndOfStream()
         while try encoder.receive({ packet in

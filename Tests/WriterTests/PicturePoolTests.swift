@@ -59,7 +59,7 @@ struct PicturePoolTests {
         let encoder = try H264Encoder(settings: VideoSettings(size: Self.size), globalHeader: true)
         for k in 0..<8 {
             let picture = try converter.convert(Self.gradient(k * 9))
-            #expect(try encoder.send(picture.frame, pts: Int64(k), forceIDR: k == 0))
+            #expect(try encoder.send(picture.frame, pts: Int64(k), forceKey: k == 0))
             while try encoder.receive({ _ in }) == .packet {}
         }
         try encoder.sendEndOfStream()
