@@ -134,7 +134,7 @@ extension VideoSettings {
     /// ``H264Encoder/threads`` for wavefronts, whatever the machine; no SEI with x265's version
     /// and options, nor its log on stderr. With held frames skipped, no lookahead (nothing to
     /// look at: each picture after a hold is an IDR) and no scene cuts. In a show of cuts
-    /// (``composesFrames`` false), coding units of 16x16 and up (`min-cu-size=16`): x265's
+    /// (``composesFrames`` false), coding units of 16x16 and up (`min-cu-size=16`, now 32, below): x265's
     /// intra search of 8x8 CUs is most of its time on a photo and buys next to nothing there.
     /// Three 1080p photos as IDRs at `medium`, CRF 20: 0.88 s instead of 2.07 s, 203,627 bytes
     /// instead of 200,577, SSIM 0.995768 against 0.995788 (`superfast` took 1.75 s, `ultrafast`
@@ -155,11 +155,16 @@ extension VideoSettings {
     /// `qg-size=64` (adaptive quantisation in 64x64 groups: 0.9% more bytes for an SSIM 0.00012
     /// higher, which would cost about 2% at CRF 20): R1 1.07 s against 1.13 s (H.264 0.66 s),
     /// 552,610 bytes, SSIM 0.991247 (9 alternating runs, a noisy machine: within its noise).
+    /// Last, coding units of 32x32 and up (`min-cu-size=32`), for issue 34's time target (a show
+    /// of cuts in HEVC at most 1.5x its H.264 render's CPU): x265 alone on R1's three pictures
+    /// (ffmpeg, medium, CRF 20, 3 runs each) took 0.36–0.40 s of CPU instead of 0.62–0.67 s, for
+    /// 555,380 bytes instead of 542,080 (+2.5%) at an SSIM of 0.988934 instead of 0.989292
+    /// (about 5% more bytes at equal SSIM): still a third smaller than H.264's 861,041.
     package var x265Parameters: String {
         var parameters = "bframes=0:open-gop=0:frame-threads=1:pools=\(H264Encoder.threads):info=0:log-level=error"
         if hold == .skip {
             parameters += ":rc-lookahead=0:cutree=0:scenecut=0"
-            if !composesFrames { parameters += ":min-cu-size=16:rd=1:splitrd-skip=1:limit-sao=1:qg-size=64" }
+            if !composesFrames { parameters += ":min-cu-size=32:rd=1:splitrd-skip=1:limit-sao=1:qg-size=64" }
         }
         if hdr == .pq {
             // HDR10: the mastering display and content light level as SEI at each IDR.

@@ -136,7 +136,7 @@ struct HEVCMotionRunTests {
         #expect(settings.hevcMotionCRF == 23.5 && VideoSettings(crf: 51).hevcMotionCRF == 51)
         var cuts = settings
         cuts.composesFrames = false
-        #expect(cuts.x265Parameters.hasSuffix(":rc-lookahead=0:cutree=0:scenecut=0:min-cu-size=16:rd=1:splitrd-skip=1:limit-sao=1:qg-size=64"))
+        #expect(cuts.x265Parameters.hasSuffix(":rc-lookahead=0:cutree=0:scenecut=0:min-cu-size=32:rd=1:splitrd-skip=1:limit-sao=1:qg-size=64"))
         #expect(settings.x265Parameters.hasSuffix(":rc-lookahead=0:cutree=0:scenecut=0"))
     }
 

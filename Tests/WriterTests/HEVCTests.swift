@@ -48,7 +48,7 @@ struct HEVCBitstreamTests {
         #expect(encoder.finish().last.map { $0 & 1 == 1 || $0 != 0 } == true)
     }
 
-    @Test("x265's parameter sets at 1920x1080: CTB 64, min CB 8 (16 in a show of cuts, padded to 1088 rows), WPP; one substream a CTB row",
+    @Test("x265's parameter sets at 1920x1080: CTB 64, min CB 8 (32 in a show of cuts, padded to 1088 rows), WPP; one substream a CTB row",
           arguments: [true, false])
     func parameterSets(composesFrames: Bool) throws {
         var settings = VideoSettings(codec: .hevc)
@@ -56,7 +56,7 @@ struct HEVCBitstreamTests {
         let encoder = try H264Encoder(settings: settings, globalHeader: true)
         let writer = try HEVCSkipFrameWriter(extradata: encoder.extradata)
         #expect(writer.sps.width == 1920 && writer.sps.height == (composesFrames ? 1080 : 1088))
-        #expect(writer.sps.log2CodingTreeBlockSize == 6 && writer.sps.log2MinCodingBlockSize == (composesFrames ? 3 : 4))
+        #expect(writer.sps.log2CodingTreeBlockSize == 6 && writer.sps.log2MinCodingBlockSize == (composesFrames ? 3 : 5))
         #expect(writer.sps.maxDecPicBufferingMinus1 >= 1)
         #expect(writer.pps.entropyCodingSync)
         #expect(writer.substreams.count == 17)
