@@ -24,7 +24,9 @@ func rawInput(_ path: String) -> [String] {
 func quality(ffmpeg: String, _ encoded: String, reference: String) -> Quality {
     let referenceInput = reference.hasSuffix(".yuv") ? rawInput(reference) : ["-i", reference]
     let report = capture(ffmpeg, ["-hide_banner", "-nostats", "-i", encoded] + referenceInput
-                         + ["-lavfi", "[0:v][1:v]ssim", "-f", "null", "-"])
+                         // Frames paired by number at 30 fps: WebM's millisecond timestamps would
+                         // otherwise pair every third frame with its neighbour.
+                         + ["-lavfi", "[0:v]setpts=N/30/TB[a];[1:v]setpts=N/30/TB[b];[a][b]ssim", "-f", "null", "-"])
     // "[Parsed_ssim_0 @ …] SSIM Y:0.987 (18.9) U:… V:… All:0.985604 (18.41)"
     let all = report.split(separator: "\n").last { $0.contains("SSIM Y:") }?
         .split(separator: " ").first { $0.hasPrefix("All:") }?.dropFirst(4)
