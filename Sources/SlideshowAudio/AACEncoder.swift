@@ -50,10 +50,7 @@ package final class AACEncoder: SoundEncoder {
     /// - Throws: ``FFmpegError`` when the encoder is missing or refuses the settings.
     package init(bitrate: Int) throws(FFmpegError) {
         _ = quietFFmpegLogging
-        guard let encoder = avcodec_find_encoder_by_name("aac") else {
-            throw FFmpegError(call: "avcodec_find_encoder_by_name(aac)", code: -ENOSYS)
-        }
-        let codec = try OwnedCodecContext(codec: encoder)
+        let codec = try OwnedCodecContext(encoderNamed: "aac")
         let context = codec.pointer
         context.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
         context.pointee.sample_rate = Int32(AudioFormat.sampleRate)
@@ -62,7 +59,7 @@ package final class AACEncoder: SoundEncoder {
         context.pointee.time_base = AVRational(num: 1, den: Int32(AudioFormat.sampleRate))
         context.pointee.profile = FF_PROFILE_AAC_LOW
         context.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER) | Int32(AV_CODEC_FLAG_BITEXACT)
-        try check(avcodec_open2(context, encoder, nil), "avcodec_open2(aac)")
+        try codec.open(name: "aac")
         frames = try EncoderFrames(codec: codec, name: "aac", frameSize: Self.frameSize, planar: true)
     }
 

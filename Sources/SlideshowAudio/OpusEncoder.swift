@@ -21,10 +21,7 @@ package final class OpusEncoder: SoundEncoder {
     /// - Throws: ``FFmpegError`` when libopus is missing or refuses the settings.
     package init(bitrate: Int) throws(FFmpegError) {
         _ = quietFFmpegLogging
-        guard let encoder = avcodec_find_encoder_by_name("libopus") else {
-            throw FFmpegError(call: "avcodec_find_encoder_by_name(libopus)", code: -ENOSYS)
-        }
-        let codec = try OwnedCodecContext(codec: encoder)
+        let codec = try OwnedCodecContext(encoderNamed: "libopus")
         let context = codec.pointer
         context.pointee.sample_fmt = AV_SAMPLE_FMT_FLT
         context.pointee.sample_rate = Int32(AudioFormat.sampleRate)
@@ -32,13 +29,7 @@ package final class OpusEncoder: SoundEncoder {
         context.pointee.bit_rate = Int64(bitrate)
         context.pointee.time_base = AVRational(num: 1, den: Int32(AudioFormat.sampleRate))
         context.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER) | Int32(AV_CODEC_FLAG_BITEXACT)
-        var options: OpaquePointer? = nil
-        defer { av_dict_free(&options) }
-        try setOption(&options, "application", "audio")
-        try check(avcodec_open2(context, encoder, &options), "avcodec_open2(libopus)")
-        if let unrecognised = av_dict_get(options, "", nil, AV_DICT_IGNORE_SUFFIX) {
-            throw FFmpegError(call: "avcodec_open2(libopus): option \(String(cString: unrecognised.pointee.key)) not recognised", code: -EINVAL)
-        }
+        try codec.open(options: [("application", "audio")], name: "libopus")
         // libopus takes interleaved float, in frames of the size it opened with (960: 20 ms).
         frames = try EncoderFrames(codec: codec, name: "libopus", frameSize: Int(context.pointee.frame_size), planar: false)
     }

@@ -52,6 +52,30 @@ package final class OwnedCodecContext {
         self.pointer = pointer
     }
 
+    /// A context for the encoder of this name (`libx264`, `aac`, …), not yet opened.
+    /// - Throws: ``FFmpegError`` (`ENOSYS`) when this FFmpeg has no such encoder.
+    package convenience init(encoderNamed name: String) throws(FFmpegError) {
+        guard let codec = avcodec_find_encoder_by_name(name) else {
+            throw FFmpegError(call: "avcodec_find_encoder_by_name(\(name))", code: -ENOSYS)
+        }
+        try self.init(codec: codec)
+    }
+
+    /// Opens the context's codec with these options, in order; an option the codec does not
+    /// recognise is an error rather than silently left unused.
+    /// - Parameter name: the codec's name in errors: `avcodec_open2(libx264)`.
+    /// - Throws: ``FFmpegError`` when an option cannot be set, the codec refuses to open, or an
+    ///   option is not recognised (`EINVAL`).
+    package func open(options: [(key: String, value: String)] = [], name: String) throws(FFmpegError) {
+        var dictionary: OpaquePointer? = nil
+        defer { av_dict_free(&dictionary) }
+        for option in options { try setOption(&dictionary, option.key, option.value) }
+        try check(avcodec_open2(pointer, pointer.pointee.codec, &dictionary), "avcodec_open2(\(name))")
+        if let unrecognised = av_dict_get(dictionary, "", nil, AV_DICT_IGNORE_SUFFIX) {
+            throw FFmpegError(call: "avcodec_open2(\(name)): option \(String(cString: unrecognised.pointee.key)) not recognised", code: -EINVAL)
+        }
+    }
+
     deinit {
         var pointer: UnsafeMutablePointer<AVCodecContext>? = pointer
         avcodec_free_context(&pointer)

@@ -63,63 +63,33 @@ package final class H264Encoder: VideoEncoderCalls {
          pFrameOptions: String = H264Encoder.pFrameOptions) throws(FFmpegError) {
         _ = quietFFmpegLogging
         let name = settings.codec.encoderName
-        guard let codec = avcodec_find_encoder_by_name(name) else {
-            throw FFmpegError(call: "avcodec_find_encoder_by_name(\(name))", code: -ENOSYS)
-        }
-        codecContext = try OwnedCodecContext(codec: codec)
+        codecContext = try OwnedCodecContext(encoderNamed: name)
         packetOwner = try OwnedPacket()
         let context = codecContext.pointer
 
-        context.pointee.width = Int32(settings.size.width)
-        context.pointee.height = Int32(settings.size.height)
-        context.pointee.pix_fmt = AV_PIX_FMT_YUV420P
-        context.pointee.time_base = AVRational(num: 1, den: Int32(settings.framesPerSecond))
-        context.pointee.framerate = AVRational(num: Int32(settings.framesPerSecond), den: 1)
-        context.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
+        settings.describePictures(to: context)
         context.pointee.max_b_frames = role == .motion ? Int32(Self.motionBFrames) : 0
-        context.pointee.color_range = AVCOL_RANGE_MPEG
-        context.pointee.colorspace = AVCOL_SPC_BT709
-        context.pointee.color_primaries = AVCOL_PRI_BT709
-        context.pointee.color_trc = AVCOL_TRC_BT709
-        if let hdr = settings.hdr {
-            // HEVC Main 10: libx265 writes these into the VUI, the MP4 muxer into `colr` nclx.
-            context.pointee.pix_fmt = AV_PIX_FMT_YUV420P10LE
-            context.pointee.colorspace = AVCOL_SPC_BT2020_NCL
-            context.pointee.color_primaries = AVCOL_PRI_BT2020
-            context.pointee.color_trc = hdr == .pq ? AVCOL_TRC_SMPTE2084 : AVCOL_TRC_ARIB_STD_B67
-        }
         if globalHeader {
             context.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER)
         }
 
-        var options: OpaquePointer? = nil
-        defer { av_dict_free(&options) }
         if settings.codec == .hevc {
-            try setOption(&options, "preset", settings.preset)
-            if let tune = settings.tune, VideoSettings.hevcTunes.contains(tune) { try setOption(&options, "tune", tune) }
-            try setOption(&options, "crf", role == .motion ? String(settings.hevcMotionCRF) : String(settings.crf))
-            try setOption(&options, "profile", settings.hdr == nil ? "main" : "main10")
-            try setOption(&options, "forced-idr", "1")
-            try setOption(&options, "x265-params", role == .motion ? settings.motionX265Parameters : settings.x265Parameters)
-            try check(avcodec_open2(context, codec, &options), "avcodec_open2(libx265)")
-            if let unrecognised = av_dict_get(options, "", nil, AV_DICT_IGNORE_SUFFIX) {
-                throw FFmpegError(call: "avcodec_open2(libx265): option \(String(cString: unrecognised.pointee.key)) not recognised", code: -EINVAL)
-            }
+            var options = [(key: "preset", value: settings.preset)]
+            if let tune = settings.tune, VideoSettings.hevcTunes.contains(tune) { options.append(("tune", tune)) }
+            options += [("crf", role == .motion ? String(settings.hevcMotionCRF) : String(settings.crf)),
+                        ("profile", settings.hdr == nil ? "main" : "main10"),
+                        ("forced-idr", "1"),
+                        ("x265-params", role == .motion ? settings.motionX265Parameters : settings.x265Parameters)]
+            try codecContext.open(options: options, name: name)
             return
         }
-        try setOption(&options, "preset", settings.preset)
-        if let tune = settings.tune { try setOption(&options, "tune", tune) }
-        try setOption(&options, "crf", String(role == .motion ? settings.motionCRF : settings.crf))
-        try setOption(&options, "profile", "high")
-        try setOption(&options, "forced-idr", "1")
-        try setOption(&options, "x264-params", role == .motion ? settings.motionX264Parameters(pFrameOptions: pFrameOptions)
-                                                                : settings.x264Parameters)
-
-        try check(avcodec_open2(context, codec, &options), "avcodec_open2(libx264)")
-        if let unrecognised = av_dict_get(options, "", nil, AV_DICT_IGNORE_SUFFIX) {
-            let key = String(cString: unrecognised.pointee.key)
-            throw FFmpegError(call: "avcodec_open2(libx264): option \(key) not recognised", code: -EINVAL)
-        }
+        var options = [(key: "preset", value: settings.preset)]
+        if let tune = settings.tune { options.append(("tune", tune)) }
+        options += [("crf", String(role == .motion ? settings.motionCRF : settings.crf)),
+                    ("profile", "high"),
+                    ("forced-idr", "1"),
+                    ("x264-params", role == .motion ? settings.motionX264Parameters(pFrameOptions: pFrameOptions) : settings.x264Parameters)]
+        try codecContext.open(options: options, name: name)
     }
 }
 

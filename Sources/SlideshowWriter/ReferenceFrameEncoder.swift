@@ -18,35 +18,17 @@ package final class ReferenceFrameEncoder: VideoEncoderCalls {
         precondition(settings.codec.showsExistingFrames)
         _ = quietFFmpegLogging
         let name = settings.codec.encoderName
-        guard let codec = avcodec_find_encoder_by_name(name) else {
-            throw FFmpegError(call: "avcodec_find_encoder_by_name(\(name))", code: -ENOSYS)
-        }
-        codecContext = try OwnedCodecContext(codec: codec)
+        codecContext = try OwnedCodecContext(encoderNamed: name)
         packetOwner = try OwnedPacket()
         let context = codecContext.pointer
-        context.pointee.width = Int32(settings.size.width)
-        context.pointee.height = Int32(settings.size.height)
-        context.pointee.pix_fmt = AV_PIX_FMT_YUV420P
-        context.pointee.time_base = AVRational(num: 1, den: Int32(settings.framesPerSecond))
-        context.pointee.framerate = AVRational(num: Int32(settings.framesPerSecond), den: 1)
-        context.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
-        context.pointee.color_range = AVCOL_RANGE_MPEG
-        context.pointee.colorspace = AVCOL_SPC_BT709
-        context.pointee.color_primaries = AVCOL_PRI_BT709
-        context.pointee.color_trc = AVCOL_TRC_BT709
+        settings.describePictures(to: context)
         context.pointee.thread_count = Int32(H264Encoder.threads)
         context.pointee.gop_size = Int32(VideoSettings.referenceCodecKeyInterval)
         context.pointee.bit_rate = 0
         context.pointee.flags |= Int32(AV_CODEC_FLAG_BITEXACT)
         if globalHeader { context.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER) }
 
-        var options: OpaquePointer? = nil
-        defer { av_dict_free(&options) }
-        for (key, value) in settings.referenceCodecOptions { try setOption(&options, key, value) }
-        try check(avcodec_open2(context, codec, &options), "avcodec_open2(\(name))")
-        if let unrecognised = av_dict_get(options, "", nil, AV_DICT_IGNORE_SUFFIX) {
-            throw FFmpegError(call: "avcodec_open2(\(name)): option \(String(cString: unrecognised.pointee.key)) not recognised", code: -EINVAL)
-        }
+        try codecContext.open(options: settings.referenceCodecOptions.map { (key: $0.0, value: $0.1) }, name: name)
     }
 }
 

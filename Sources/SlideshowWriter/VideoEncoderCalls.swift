@@ -4,7 +4,8 @@ import SlideshowFFmpeg
 /// The libavcodec calls every video encoder of the writer makes alike, once opened: its global
 /// header, sending pictures and the end of them, receiving packets. ``H264Encoder`` (x264 and
 /// x265) and ``ReferenceFrameEncoder`` (libaom, libvpx) each own their context and packet and
-/// open them their own way; this is the rest.
+/// open them their own way (``VideoSettings/describePictures(to:)`` for what they set alike);
+/// this is the rest.
 package protocol VideoEncoderCalls: AnyObject {
     /// The opened codec context.
     var context: UnsafeMutablePointer<AVCodecContext> { get }
@@ -49,5 +50,31 @@ extension VideoEncoderCalls {
         defer { av_packet_unref(packet) }
         try body(packet)
         return .packet
+    }
+}
+
+extension VideoSettings {
+    /// Sets on an encoder's context what every video encoder of the writer is given alike: the
+    /// size, 8-bit 4:2:0 (10-bit for HDR) at ``framesPerSecond`` with square pixels, and the
+    /// colour tags, limited-range BT.709 (BT.2020 with PQ or HLG for HDR), which the encoder
+    /// writes into its stream (VUI) and the muxer into the file (`colr`).
+    package func describePictures(to context: UnsafeMutablePointer<AVCodecContext>) {
+        context.pointee.width = Int32(size.width)
+        context.pointee.height = Int32(size.height)
+        context.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+        context.pointee.time_base = AVRational(num: 1, den: Int32(framesPerSecond))
+        context.pointee.framerate = AVRational(num: Int32(framesPerSecond), den: 1)
+        context.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
+        context.pointee.color_range = AVCOL_RANGE_MPEG
+        context.pointee.colorspace = AVCOL_SPC_BT709
+        context.pointee.color_primaries = AVCOL_PRI_BT709
+        context.pointee.color_trc = AVCOL_TRC_BT709
+        if let hdr {
+            // HEVC Main 10: libx265 writes these into the VUI, the MP4 muxer into `colr` nclx.
+            context.pointee.pix_fmt = AV_PIX_FMT_YUV420P10LE
+            context.pointee.colorspace = AVCOL_SPC_BT2020_NCL
+            context.pointee.color_primaries = AVCOL_PRI_BT2020
+            context.pointee.color_trc = hdr == .pq ? AVCOL_TRC_SMPTE2084 : AVCOL_TRC_ARIB_STD_B67
+        }
     }
 }

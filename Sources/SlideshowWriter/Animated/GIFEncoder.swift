@@ -67,10 +67,7 @@ final class GIFEncoder: AnimatedEncoder {
         context.pointee.height = Int32(size.height)
         context.pointee.pix_fmt = AV_PIX_FMT_PAL8
         context.pointee.time_base = AVRational(num: 1, den: 100)
-        var options: OpaquePointer? = nil
-        defer { av_dict_free(&options) }
-        try setOption(&options, "global_palette", "0")
-        try check(avcodec_open2(context, codec, &options), "avcodec_open2(gif)")
+        try owner.open(options: [("global_palette", "0")], name: "gif")
         return owner
     }
 
