@@ -21,7 +21,7 @@ import SlideshowWriter
 // --r2 or --r3 runs only that half of it (R2 against the careful and naive P2; R3 against P3 at CRF 20 and at R3's size, with SSIM).
 // --draft runs only D3 (DraftBench.swift): R3 as a --draft against the final render (issue 34: at least 5x faster); --motion and a full run print it after R3.
 // With --audio, only the soundtrack's figures (AudioBench.swift) and the beat-cut grid; a full run prints them last.
-// With --beats, only the beat-cut grid over many songs (BeatGridBench.swift; songs from --songs DIR, default ../songs).
+// With --beats, only the beat-cut grid over many songs (BeatGridBench.swift; songs from --songs DIR, default ../songs; --song PART keeps those whose file name holds PART).
 // With --slides, only the per-slide cost of each look, the blur fill and the date imprint (SlideCostBench.swift).
 // With --clips, only issue 22's clip figures (ClipBench.swift; clips from --clip-folder DIR, default ../shared/clips); a full run prints them last.
 // With --pick, only issue 36's picking figures (PickBench.swift): analysis throughput and memory, precision/recall on a labelled set.
@@ -45,6 +45,7 @@ var beatsOnly = false
 var pickOnly = false
 var codecsOnly = false
 var songFolder = "../songs"
+var songFilter: String?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -66,8 +67,9 @@ while let argument = arguments.popFirst() {
     case "--pick": pickOnly = true
     case "--codecs": codecsOnly = true
     case "--songs": songFolder = arguments.popFirst() ?? songFolder
+    case "--song": songFilter = arguments.popFirst()
     default:
-        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --motion | --r2 | --r3 | --draft | --audio | --beats | --slides | --formats | --clips | --camera | --pick | --codecs] [--media DIR] [--clip-folder DIR] [--songs DIR]")
+        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --motion | --r2 | --r3 | --draft | --audio | --beats | --slides | --formats | --clips | --camera | --pick | --codecs] [--media DIR] [--clip-folder DIR] [--songs DIR] [--song NAME-PART]")
         exit(64)
     }
 }
@@ -108,7 +110,7 @@ if slidesOnly { runAlone { slideCostBenchmark(photos: photos, ffmpeg: ffmpeg, sc
 
 if audioOnly { runAlone { audioBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, scratch: scratch, runs: runs, songs: songFolder).forEach { print($0) } } }
 
-if beatsOnly { runAlone { beatGridBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, scratch: scratch, songs: songFolder).forEach { print($0) } } }
+if beatsOnly { runAlone { beatGridBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, scratch: scratch, songs: songFolder, only: songFilter).forEach { print($0) } } }
 
 if cameraOnly { runAlone { cameraClipBenchmark(tool: tool, ffmpeg: ffmpeg, scratch: scratchFile, runs: runs).forEach { print($0) } } }
 

@@ -153,6 +153,23 @@ import SlideshowAudio
     /// The grid of the issue over one grid (120 BPM, the beat at 0.043 s): 5 to 13 photos in
     /// 9 to 17 s (shares of 1.4 to 6.8 beats). Every show whose shares allow whole beats
     /// (all but shares of 1.34 … 1.6 beats) is placed; those that do not name a photo.
+    /// A cut whose nearest beat carries no attack goes to a heard beat when that costs less
+    /// than half a beat (7 frames) more: 4 photos in 6 s at 30 fps on 120 BPM, a beat every 15
+    /// frames. Even cuts at 45, 97 and 135: the middle one goes to beat 6 (90, 7 frames away),
+    /// but to beat 7 (105, 8 frames away) when beat 6 is weak. Even cuts at 45, 90 and 135, on
+    /// beats: it stays on the weak beat, as the next heard ones are 15 frames away (and out of
+    /// the shares' bounds).
+    @Test func aCutLeavesAWeakBeatForAHeardOneNearIt() throws {
+        var grid = BeatGrid(period: 0.5, phase: 0, confidence: 1)
+        let plain = try BeatCutPlanner.place(frameCount: 180, framesPerSecond: 30, evenCuts: [45, 97, 135], grid: grid, music: MusicLayout()).get()
+        #expect(plain.cuts == [45, 90, 135])
+        grid.weakBeats = [6]
+        let heard = try BeatCutPlanner.place(frameCount: 180, framesPerSecond: 30, evenCuts: [45, 97, 135], grid: grid, music: MusicLayout()).get()
+        #expect(heard.cuts == [45, 105, 135])
+        let stays = try BeatCutPlanner.place(frameCount: 180, framesPerSecond: 30, evenCuts: [45, 90, 135], grid: grid, music: MusicLayout()).get()
+        #expect(stays.cuts == [45, 90, 135])
+    }
+
     @Test func theIssuesGridIsPlacedWhereverItCanBe() throws {
         let grid = BeatGrid(period: 0.5, phase: 0.043, confidence: 1)
         for photos in [5, 7, 9, 11, 13] {
@@ -206,9 +223,12 @@ import SlideshowAudio
             let even = (1..<photos).map { $0 * frames / photos }
             let bounds = [0] + even + [frames]
             let beats = Self.beatFrames(grid, fps: fps, frames: frames)
+            // A third of the beats weak in half the shows: a cut there costs half a beat more.
+            let weak = random(0...1) < 0.5 ? Set(beats.filter { _ in random(0...1) < 0.33 }) : []
+            let penalty = Int((period * Double(fps)).rounded())
             let show = BeatCutPlanner.Show(bounds: bounds, transitions: [], clips: Array(repeating: false, count: photos), trim: 0)
-            let best = Self.bruteForce(frameCount: frames, even: bounds, beats: beats)
-            switch show.place(on: beats, penalty: 0, beatFrames: period * Double(fps)) {
+            let best = Self.bruteForce(frameCount: frames, even: bounds, beats: beats, weak: weak, weakCost: penalty / 2)
+            switch show.place(on: beats, weak: weak, penalty: penalty, beatFrames: period * Double(fps)) {
             case .success(let placement):
                 placedCount += 1
                 #expect(placement.cost == best?.cost, "\(bounds) on \(beats)")
@@ -257,8 +277,8 @@ import SlideshowAudio
     }
 
     /// Every choice of one beat per cut, increasing, each share within ±25% of its even share:
-    /// the least total move, or nil when none keeps them.
-    static func bruteForce(frameCount: Int, even bounds: [Int], beats: [Int]) -> (cuts: [Int], cost: Int)? {
+    /// the least total move (a cut on a `weak` beat counting `weakCost` more), or nil when none keeps them.
+    static func bruteForce(frameCount: Int, even bounds: [Int], beats: [Int], weak: Set<Int> = [], weakCost: Int = 0) -> (cuts: [Int], cost: Int)? {
         let shares = zip(bounds.dropFirst(), bounds).map { $0 - $1 }
         func fits(_ share: Int, _ item: Int) -> Bool {
             Double(share) >= (0.75 * Double(shares[item])).rounded(.up) && Double(share) <= (1.25 * Double(shares[item])).rounded(.down) && share >= 1
@@ -271,7 +291,7 @@ import SlideshowAudio
                 return
             }
             for beat in beats where beat > chosen.last! && fits(beat - chosen.last!, cut - 1) {
-                search(cut + 1, chosen + [beat], cost + abs(beat - bounds[cut]))
+                search(cut + 1, chosen + [beat], cost + abs(beat - bounds[cut]) + (weak.contains(beat) ? weakCost : 0))
             }
         }
         search(1, [0], 0)

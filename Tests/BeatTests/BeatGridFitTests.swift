@@ -44,6 +44,19 @@ import SlideshowAudio
         #expect(abs(grid.period - 0.5) < 0.0025, "\(grid)")
     }
 
+    /// Kicks at 120 BPM for 16 s with a rest on beats 9 and 10 and a faint tap (a tenth as
+    /// loud) on beat 20: those three beats are weak, the others heard.
+    @Test func beatsWithoutAnAttackAreWeak() throws {
+        var hits: [(time: Double, strength: Float)] = []
+        for beat in 0..<32 where beat != 9 && beat != 10 {
+            hits.append((0.25 + Double(beat) * 0.5, beat == 20 ? 0.1 : 1))
+        }
+        let grid = try #require(BeatGridFit.fit(profile(hits, seconds: 16)))
+        #expect(abs(grid.period - 0.5) < 0.002, "\(grid)")
+        let first = grid.beat(nearest: 0.25)
+        #expect(grid.weakBeats == [first + 9, first + 10, first + 20], "\(grid.weakBeats.sorted()) from beat \(first)")
+    }
+
     /// Hits at random times (a fixed sequence) keep no time: no grid.
     @Test func randomHitsHaveNoGrid() {
         var state: UInt64 = 12345

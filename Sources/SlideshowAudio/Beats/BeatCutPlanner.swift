@@ -98,7 +98,9 @@ public struct BeatCuts: Sendable, Hashable {
 /// together by dynamic programming over cuts × beats so that every share stays within ±25% of
 /// its even share (`⌈¾ share⌉ … ⌊5⁄4 share⌋` frames), every item is still alone on screen for
 /// half its share with its transitions (``FramePlan``'s rule), and the cuts move least in
-/// total from their even places. A cut's beats are those its bounds allow (the shares before
+/// total from their even places, a cut on a weak beat (``BeatGrid/weakBeats``: nothing heard
+/// on it) counting half a beat more, so that it goes to a heard beat that lies less than half
+/// a beat farther. A cut's beats are those its bounds allow (the shares before
 /// and after it summed), so a placement is found whenever one exists: with shares of 2 beats
 /// or more there always is one; a share of 1.5 beats has none (no whole number of beats lies
 /// within 1.125 … 1.875). The frame count is not touched: the show is exactly as long as asked.
@@ -150,9 +152,12 @@ package enum BeatCutPlanner {
         for step in steps {
             var best: Placement?
             for offset in 0..<step {
-                let times = music.beats(of: grid, every: step, offset: offset, through: duration).map(\.time)
-                let beats = Array(Set(times.map { Int(($0 * fps).rounded()) }.filter { $0 > 0 && $0 < frameCount })).sorted()
-                switch show.place(on: beats, penalty: Int((grid.period * fps).rounded()), beatFrames: Double(step) * grid.period * fps) {
+                let heard = music.beats(of: grid, every: step, offset: offset, through: duration)
+                    .map { (frame: Int(($0.time * fps).rounded()), weak: grid.weakBeats.contains($0.index)) }
+                    .filter { $0.frame > 0 && $0.frame < frameCount }
+                let beats = Array(Set(heard.map(\.frame))).sorted()
+                let weak = Set(heard.filter(\.weak).map(\.frame)).subtracting(heard.filter { !$0.weak }.map(\.frame))
+                switch show.place(on: beats, weak: weak, penalty: Int((grid.period * fps).rounded()), beatFrames: Double(step) * grid.period * fps) {
                 case .success(let placement):
                     if best == nil || placement.cost < best!.cost { best = placement }
                 case .failure(let why):
@@ -214,17 +219,20 @@ package enum BeatCutPlanner {
         /// The cuts on `beats` (frames, in order) that move least in total, every share within
         /// its bounds, or why there are none.
         /// - Parameters:
+        ///   - weak: the beats of `beats` that carry no attack (``BeatGrid/weakBeats``): a cut
+        ///     there costs half of `penalty` beside its move, so it goes to a heard beat instead
+        ///     when one lies less than half a beat farther.
         ///   - penalty: what a cut off the beat costs beside its move (a beat's frames), so that a
         ///     clip is trimmed to end on a beat whenever it can be.
         ///   - beatFrames: frames between two beats of the grid, for the reason of a failure.
-        package func place(on beats: [Int], penalty: Int, beatFrames: Double) -> Result<Placement, BeatCutFallback> {
-            switch layers(on: beats, limits: alone, penalty: penalty) {
+        package func place(on beats: [Int], weak: Set<Int> = [], penalty: Int, beatFrames: Double) -> Result<Placement, BeatCutFallback> {
+            switch layers(on: beats, weak: weak, limits: alone, penalty: penalty) {
             case .success(let placement): return .success(placement)
             case .failure(let stuck):
                 let item = stuck.item
                 if stuck.noBeats { return .failure(.noBeatNearCut(cut: item)) }
                 // The same without the transitions' rule gets further: the transitions are to blame.
-                if case .failure(let bare) = layers(on: beats, limits: bare.map { $0 }, penalty: penalty), bare.item <= item {
+                if case .failure(let bare) = layers(on: beats, weak: weak, limits: bare.map { $0 }, penalty: penalty), bare.item <= item {
                     return .failure(.shareOutOfBounds(photo: bare.item, beats: Double(shares[bare.item]) / beatFrames))
                 }
                 return .failure(.transitionsDoNotFit(photo: item))
@@ -245,8 +253,8 @@ package enum BeatCutPlanner {
         /// allow (their least and most frames summed), and within the even shares on either
         /// side of its even place. The end of a clip may also be off the beat, where its whole
         /// length puts it (at the cost of `penalty`), as may the start of the clips that end
-        /// the show, where their lengths put it.
-        package func layers(on beats: [Int], limits: [ClosedRange<Int>?], penalty: Int) -> Result<Placement, Stuck> {
+        /// the show, where their lengths put it. A cut on a `weak` beat costs half of `penalty`.
+        package func layers(on beats: [Int], weak: Set<Int> = [], limits: [ClosedRange<Int>?], penalty: Int) -> Result<Placement, Stuck> {
             let count = shares.count
             if let blocked = limits.firstIndex(where: { $0 == nil }) { return .failure(Stuck(item: blocked, noBeats: false)) }
             let limits = limits.map { $0! }
@@ -293,7 +301,7 @@ package enum BeatCutPlanner {
                 }
                 var layer: [Int: State] = [:]
                 for candidate in candidates {
-                    let move = abs(candidate.frame - bounds[cut]) + (candidate.onBeat ? 0 : penalty)
+                    let move = abs(candidate.frame - bounds[cut]) + (candidate.onBeat ? (weak.contains(candidate.frame) ? penalty / 2 : 0) : penalty)
                     for start in starts {
                         let share = candidate.frame - start
                         guard limits[item].contains(share) else { continue }

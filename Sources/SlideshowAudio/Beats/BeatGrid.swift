@@ -21,6 +21,9 @@ public struct BeatGrid: Sendable, Hashable, CustomStringConvertible {
     public private(set) var tracked: [Double] = []
     /// The index of `tracked[0]`.
     public private(set) var firstTracked = 0
+    /// The beats of the part analysed that carry no attack (no onset on them, or a faint one:
+    /// ``BeatGridFit/weakBeats(of:in:)``), by index; cuts avoid them where a heard beat is near.
+    public package(set) var weakBeats: Set<Int> = []
 
     /// Creates a straight grid; the phase is brought into `0 ..< period`.
     public init(period: Double, phase: Double, confidence: Double) {
