@@ -74,6 +74,7 @@ struct UltraHDRCLITests {
         let above = lumas[0].filter { $0 > lifted }.count
         print("Ultra HDR CLI: \(above) of \(lumas[0].count) luma samples above 1.2 x reference white (code \(lifted)); max \(lumas[0].max() ?? 0); broken file max \(lumas[1].max() ?? 0) (white \(white))")
         #expect(above >= 1000, "\(above) samples above code \(lifted)")
-        #expect((lumas[1].max() ?? 0) <= white + 8, "the broken file's brightest luma \(lumas[1].max() ?? 0)")
+        // At SDR light: nothing above 1.2 x reference white (its white, 573, plus the encoder's ringing).
+        #expect((lumas[1].max() ?? 0) < lifted, "the broken file's brightest luma \(lumas[1].max() ?? 0)")
     }
 }
