@@ -241,6 +241,19 @@ struct UltraHDRTests {
         #expect(Double(within) >= 0.95 * Double(errors.count), "\(within) of \(errors.count) highlight blocks within 10%")
     }
 
+    @Test("an SDR slide ignores the gain map: the same pixels as the primary image alone")
+    func sdrIgnoresGainMap() throws {
+        let folder = try TemporaryFolder()
+        let primary = folder.path("primary.jpg")
+        try Data(try UltraHDRFiles.bytes(UltraHDRFiles.seine).prefix(114_562)).write(to: URL(fileURLWithPath: primary))
+        let manager = ImageManager(), size = Size(width: 160, height: 90)
+        for mode in [ContentMode.aspectFit, .aspectFill] {
+            let whole = try manager.requestImage(for: Photo(path: UltraHDRFiles.seine), targetSize: size, contentMode: mode)
+            let alone = try manager.requestImage(for: Photo(path: primary), targetSize: size, contentMode: mode)
+            #expect(whole.pixels == alone.pixels && whole.contentRect == alone.contentRect)
+        }
+    }
+
     @Test("malformed MPF, XMP or gain map data: no gain map, the photo at SDR light, no crash",
           arguments: ["mpf-past-end", "mpf-renamed", "no-version", "bad-number", "gain-map-corrupt", "gain-map-cut"])
     func malformed(damage: String) throws {

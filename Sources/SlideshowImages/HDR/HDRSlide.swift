@@ -10,8 +10,9 @@ import SlideshowText
 /// linear BT.2020 light and encoded PQ or HLG (``HDRSignal``).
 ///
 /// The slide is made exactly as an SDR show's (decoded, colour-managed to sRGB, oriented,
-/// fitted); a HEIC's ISO 21496-1 gain map (``HEIFGainMap``) is decoded, turned and fitted
-/// the same way, to the same content rectangle, and applied pixel by pixel in linear light
+/// fitted); a HEIC's ISO 21496-1 gain map (``HEIFGainMap``) or an Ultra HDR JPEG's
+/// (``JPEGGainMap``) is decoded, turned and fitted the same way, to the same content
+/// rectangle, and applied pixel by pixel in linear light
 /// for the output's headroom (``HDRSignal/headroom``: 1,000 over 203 cd/m², 2.3 stops). A
 /// photo without a gain map keeps its SDR light, white at reference white (203 cd/m²).
 ///
