@@ -34,12 +34,13 @@ enum UltraHDRFiles {
 enum IndependentGainMap {
     static var available: Bool { which("exiftool") != nil && which("ffmpeg") != nil }
 
-    static func rgb(of path: String, size: Size, folder: TemporaryFolder) throws -> [UInt8] {
+    /// - Parameter turn: an ffmpeg filter put before the scale (a `transpose` for an EXIF orientation).
+    static func rgb(of path: String, size: Size, folder: TemporaryFolder, turn: String? = nil) throws -> [UInt8] {
         let extracted = try run(try #require(which("exiftool")), ["-b", "-MPImage2", path])
         try #require(extracted.status == 0 && extracted.stdout.count > 100, "\(extracted.stderr)")
         let gainPath = folder.path("gainmap.jpg")
         try extracted.stdout.write(to: URL(fileURLWithPath: gainPath))
-        let decoded = try run(try #require(which("ffmpeg")), ["-v", "error", "-i", gainPath, "-vf", "scale=\(size.width):\(size.height):flags=bicubic",
+        let decoded = try run(try #require(which("ffmpeg")), ["-v", "error", "-i", gainPath, "-vf", (turn.map { $0 + "," } ?? "") + "scale=\(size.width):\(size.height):flags=bicubic",
                                                              "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
         try #require(decoded.status == 0, "\(decoded.stderr)")
         let pixels = [UInt8](decoded.stdout)
@@ -149,20 +150,31 @@ struct UltraHDRTests {
 
     @Test("the gain map applied as the formula gives it, with the gain map exiftool extracts and ffmpeg decodes: highlights within 10%, the base within 2% where the gain is 1",
           .enabled(if: IndependentGainMap.available, "skipped: no exiftool or ffmpeg"),
-          arguments: [UltraHDRFiles.seine, UltraHDRFiles.paris])
-    func formula(path: String) throws {
+          arguments: ["seine", "paris", "paris turned by EXIF orientation 6"])
+    func formula(name: String) throws {
         let folder = try TemporaryFolder()
-        let bytes = try UltraHDRFiles.bytes(path)
+        var path = name == "seine" ? UltraHDRFiles.seine : UltraHDRFiles.paris
+        var bytes = try UltraHDRFiles.bytes(path)
+        let turned = name.hasSuffix("6")
+        if turned {
+            // IFD0's Orientation (little-endian SHORT, value 1) made 6: the primary turns a quarter
+            // clockwise, and its gain map with it.
+            let tag = try #require(UltraHDRFiles.find([0x12, 0x01, 0x03, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x00], in: bytes, within: 0..<2_000))
+            bytes[tag + 8] = 6
+            path = folder.path("turned.jpg")
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+        }
         // The photos' own size (paris: 403x302 into 400x300): seine's map is not resampled, so
         // that the two readers' resamplers do not differ at its edges.
-        let size = Size(width: 400, height: 300)
+        let size = turned ? Size(width: 300, height: 400) : Size(width: 400, height: 300)
         let sdr = try ImageManager().requestImage(for: Photo(path: path), targetSize: size, contentMode: .aspectFit)
         let (gain, curve) = try #require(ImageManager.fittedGainMap(bytes, like: sdr, contentMode: .aspectFit))
         guard case .iso(let metadata) = curve else { Issue.record("not an ISO curve: \(curve)"); return }
         #expect(metadata == JPEGGainMap.find(in: bytes)?.metadata)
         let slide = HDRSlide.make(sdr, gain: gain, curve: curve, signal: HDRSignal(.pq))
         let content = sdr.contentRect
-        let independent = try IndependentGainMap.rgb(of: path, size: Size(width: content.width, height: content.height), folder: folder)
+        let independent = try IndependentGainMap.rgb(of: path, size: Size(width: content.width, height: content.height), folder: folder,
+                                                     turn: turned ? "transpose=clock" : nil)
         var highlights: [Double] = [], base: [Double] = []
         for y in content.y..<content.maxY {
             for x in content.x..<content.maxX {
@@ -188,7 +200,6 @@ struct UltraHDRTests {
         }
         highlights.sort()
         base.sort()
-        let name = URL(fileURLWithPath: path).lastPathComponent
         print("Ultra HDR \(name): highlights \(highlights.count) px, median error \(highlights.isEmpty ? 0 : highlights[highlights.count / 2]), 95th \(highlights.isEmpty ? 0 : highlights[highlights.count * 95 / 100]), worst \(highlights.last ?? 0); base (gain 1) \(base.count) px, worst \(base.last ?? 0)")
         #expect(highlights.count >= 100, "\(highlights.count) highlight pixels")
         #expect(Double(highlights.filter { $0 <= 0.10 }.count) >= 0.95 * Double(highlights.count), "95th \(highlights.isEmpty ? 0 : highlights[highlights.count * 95 / 100])")
@@ -239,6 +250,24 @@ struct UltraHDRTests {
         print("Ultra HDR show \(transfer): \(within) of \(errors.count) highlight blocks within 10%, median error \(errors.isEmpty ? 0 : errors[errors.count / 2]), worst \(errors.last ?? 0)")
         #expect(errors.count >= 100, "\(errors.count) highlight blocks")
         #expect(Double(within) >= 0.95 * Double(errors.count), "\(within) of \(errors.count) highlight blocks within 10%")
+    }
+
+    @Test("a fill crop is taken over by the stretched gain map: the centred crop is the map's own; another part gives another map",
+          arguments: [UltraHDRFiles.seine, UltraHDRFiles.paris])
+    func fillCrop(path: String) throws {
+        let bytes = try UltraHDRFiles.bytes(path)
+        let size = Size(width: 160, height: 90)
+        let (sdr, crop) = try ImageManager().requestImageAndCrop(for: Photo(path: path), targetSize: size, contentMode: .aspectFill,
+                                                                 background: .black, framing: .center)
+        // A 4:3 photo filling 16:9: its whole width, a centred band of 3/4 of its height.
+        #expect(crop.x == 0 && crop.width == 1 && abs(crop.height - 0.75) < 0.01, "\(crop)")
+        let followed = try #require(ImageManager.fittedGainMap(bytes, like: sdr, contentMode: .aspectFill, crop: crop))
+        let own = try #require(ImageManager.fittedGainMap(bytes, like: sdr, contentMode: .aspectFill))
+        #expect(followed.buffer.contentRect == sdr.contentRect)
+        let difference = zip(followed.buffer.pixels, own.buffer.pixels).map { abs(Int($0) - Int($1)) }
+        #expect(Double(difference.reduce(0, +)) / Double(difference.count) < 2)
+        let top = try #require(ImageManager.fittedGainMap(bytes, like: sdr, contentMode: .aspectFill, crop: (0, 0, 1, crop.height)))
+        #expect(top.buffer.pixels != own.buffer.pixels)
     }
 
     @Test("an SDR slide ignores the gain map: the same pixels as the primary image alone")

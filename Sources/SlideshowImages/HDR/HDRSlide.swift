@@ -195,8 +195,9 @@ extension ImageManager {
             curve = .iso(gainMap.metadata)
             geometry = FitGeometry(source: decoded.displayed, target: slide.size, mode: contentMode)
             if crop == nil, contentMode == .aspectFill {
-                let centre = Framing.center.crop(of: decoded.displayed, aspect: FitGeometry.size(of: geometry.content), faces: [])
-                let width = Double(decoded.displayed.width), height = Double(decoded.displayed.height)
+                // The centred crop found as the slide finds it: on the primary as decoded (DCT-scaled).
+                let centre = Framing.center.crop(of: decoded.decodedPrimary, aspect: FitGeometry.size(of: geometry.content), faces: [])
+                let width = Double(decoded.decodedPrimary.width), height = Double(decoded.decodedPrimary.height)
                 let x: Double = Double(centre.x) / width, y: Double = Double(centre.y) / height
                 crop = (x: x, y: y, width: Double(centre.width) / width, height: Double(centre.height) / height)
             }

@@ -12,10 +12,12 @@ extension HDRSlide {
     ///   - gainMap: where the gain map lies.
     ///   - bytes: the whole file.
     ///   - slide: the slide's size; `mode` how the photo fills it (for the DCT scale).
-    /// - Returns: the upright gain map, and the primary image's displayed size (which the gain
-    ///   map is stretched over); nil when either header does not read or the gain map does not decode.
+    /// - Returns: the upright gain map; the primary image's displayed size (which the gain map
+    ///   is stretched over); and the size the slide decodes the primary at (DCT-scaled,
+    ///   upright), on which its fill crop is found. nil when either header does not read or the
+    ///   gain map does not decode.
     package static func decodeGainMap(_ gainMap: JPEGGainMap, from bytes: [UInt8], slide: Size, mode: ContentMode)
-        -> (image: RGBImage, displayed: Size)? {
+        -> (image: RGBImage, displayed: Size, decodedPrimary: Size)? {
         guard let primary = try? JPEGHeader(parsing: bytes) else { return nil }
         let map = Array(bytes[gainMap.range])
         guard let header = try? JPEGHeader(parsing: map), (try? header.checkLimits()) != nil,
@@ -24,6 +26,8 @@ extension HDRSlide {
         let displayed = orientation.displayedSize(of: primary.size)
         // The slide's fitted size, in the gain map's (upright) pixels.
         let fitted = FitGeometry(source: displayed, target: slide, mode: mode).fittedSize
+        let primaryScale = DCTScale.choose(stored: primary.size, orientation: orientation, fitted: fitted)
+        let decodedPrimary = orientation.displayedSize(of: primaryScale.scaled(primary.size))
         let mapDisplayed = orientation.displayedSize(of: header.size)
         let needed = Size(width: max(1, (fitted.width * mapDisplayed.width + displayed.width - 1) / displayed.width),
                           height: max(1, (fitted.height * mapDisplayed.height + displayed.height - 1) / displayed.height))
@@ -36,6 +40,6 @@ extension HDRSlide {
             return try decoder.decompress(raw, header: checked, scale: scale)
         }
         guard let image, image.channels == 3 else { return nil }
-        return (image.oriented(orientation), displayed)
+        return (image.oriented(orientation), displayed, decodedPrimary)
     }
 }
