@@ -40,20 +40,20 @@ package struct JPEGGainMap: Sendable, Equatable {
     /// image is not a JPEG inside the file, or its metadata cannot be read (or describes an HDR
     /// base image, which this reader does not take).
     package static func find(in bytes: [UInt8]) -> JPEGGainMap? {
-        guard let primary = segments(bytes, from: 0) else { return nil }
+        guard let primary = segments(bytes, in: 0..<bytes.count) else { return nil }
         var candidates: [Range<Int>] = []
         if let mpf = primary.first(where: { $0.marker == 0xE2 && bytes[$0.payload].starts(with: mpfIdentifier) }),
            let second = secondImage(bytes, mpf: mpf.payload) {
             candidates.append(second)
         }
         if let xmp = primary.first(where: { $0.marker == 0xE1 && bytes[$0.payload].starts(with: xmpIdentifier) }),
-           let item = containerGainMap(bytes[xmp.payload.dropFirst(xmpIdentifier.count)]), item.length + item.after < bytes.count {
+           let item = containerGainMap(bytes[xmp.payload.dropFirst(xmpIdentifier.count)]),
+           item.length < bytes.count, item.after < bytes.count - item.length {
             let start = bytes.count - item.after - item.length
             candidates.append(start..<start + item.length)
         }
         for range in candidates where range.lowerBound > 2 && range.count >= 4 && bytes[range.lowerBound] == 0xFF && bytes[range.lowerBound + 1] == 0xD8 {
-            let start = range.lowerBound
-            guard let gain = segments(bytes, from: start) else { continue }
+            guard let gain = segments(bytes, in: range) else { continue }
             let iso = gain.first { $0.marker == 0xE2 && bytes[$0.payload].starts(with: isoNamespace) }
             if let iso, let metadata = GainMapMetadata(isoJPEG: bytes[iso.payload.dropFirst(isoNamespace.count)]) {
                 return JPEGGainMap(range: range, metadata: metadata, source: .iso)
@@ -66,11 +66,12 @@ package struct JPEGGainMap: Sendable, Equatable {
         return nil
     }
 
-    /// The marker segments of the JPEG starting at `start`, up to its SOS; nil when it is not a
-    /// well-formed JPEG header.
-    private static func segments(_ bytes: [UInt8], from start: Int) -> [(marker: UInt8, payload: Range<Int>)]? {
+    /// The marker segments of the JPEG in `range`, up to its SOS, as ranges of `bytes`; nil when
+    /// it is not a well-formed JPEG header.
+    private static func segments(_ bytes: [UInt8], in range: Range<Int>) -> [(marker: UInt8, payload: Range<Int>)]? {
         var found: [(marker: UInt8, payload: Range<Int>)] = []
-        let end = JPEGMarkers.scan(Array(bytes[start...])) { marker, payload in
+        let start = range.lowerBound
+        let end = JPEGMarkers.scan(range == 0..<bytes.count ? bytes : Array(bytes[range])) { marker, payload in
             found.append((marker, payload.lowerBound + start..<payload.upperBound + start))
             return true
         }
@@ -130,8 +131,11 @@ package struct JPEGGainMap: Sendable, Equatable {
         guard let index = items.firstIndex(where: { $0.semantic == "GainMap" }), let length = items[index].length, length > 0 else { return nil }
         var after = 0
         for item in items[(index + 1)...] {
+            // Lengths are the file's word: summed without overflow.
             guard let length = item.length, length >= 0 else { return nil }
-            after += length
+            let (sum, overflow) = after.addingReportingOverflow(length)
+            guard !overflow else { return nil }
+            after = sum
         }
         return (length, after)
     }

@@ -24,6 +24,7 @@ extension HDRSlide {
               header.components.count == 1 || header.components.count == 3 else { return nil }
         let orientation = primary.orientation ?? .up
         let displayed = orientation.displayedSize(of: primary.size)
+        guard displayed.width > 0, displayed.height > 0 else { return nil }
         // The slide's fitted size, in the gain map's (upright) pixels.
         let fitted = FitGeometry(source: displayed, target: slide, mode: mode).fittedSize
         let primaryScale = DCTScale.choose(stored: primary.size, orientation: orientation, fitted: fitted)
