@@ -94,6 +94,21 @@ struct UltraHDRTests {
         #expect(JPEGGainMap.find(in: bytes)?.range == 33_487..<47_579)
     }
 
+    @Test("the Container directory: the gain map's length and the items after it (a motion photo's video); lengths that overflow are no answer")
+    func containerDirectory() {
+        func items(_ lengths: [(String, String)]) -> ArraySlice<UInt8> {
+            let text = "<Container:Directory><rdf:Seq>" + lengths.map { semantic, length in
+                "<rdf:li><Container:Item Item:Semantic=\"\(semantic)\" Item:Mime=\"image/jpeg\"" + (length.isEmpty ? "" : " Item:Length=\"\(length)\"") + "/></rdf:li>"
+            }.joined() + "</rdf:Seq></Container:Directory>"
+            return ArraySlice(text.utf8)
+        }
+        #expect(JPEGGainMap.containerGainMap(items([("Primary", ""), ("GainMap", "14092")]))! == (14092, 0))
+        #expect(JPEGGainMap.containerGainMap(items([("Primary", ""), ("GainMap", "100"), ("MotionPhoto", "50")]))! == (100, 50))
+        #expect(JPEGGainMap.containerGainMap(items([("Primary", ""), ("GainMap", "100"), ("MotionPhoto", "9223372036854775807"), ("Depth", "9223372036854775807")])) == nil)
+        #expect(JPEGGainMap.containerGainMap(items([("Primary", ""), ("GainMap", "-5")])) == nil)
+        #expect(JPEGGainMap.containerGainMap(items([("Primary", "")])) == nil)
+    }
+
     @Test("an ISO 21496-1 APP2 in the gain map is preferred to its XMP; common denominator, three channels")
     func isoPreferred() throws {
         var bytes = try UltraHDRFiles.bytes(UltraHDRFiles.seine)
