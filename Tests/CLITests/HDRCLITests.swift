@@ -29,3 +29,52 @@ struct HDRCLITests {
         #expect(probed.stream["color_transfer"] == "arib-std-b67" && probed.stream["pix_fmt"] == "yuv420p10le")
     }
 }
+
+/// Ultra HDR JPEGs through the command line: the gain map lifts the highlights; a broken one
+/// renders at SDR light.
+@Suite("slideshow: Ultra HDR JPEGs in an --hdr pq show", needsBuiltTool,
+       .enabled(if: which("ffmpeg") != nil && which("ffprobe") != nil, "skipped: no ffmpeg/ffprobe"))
+struct UltraHDRCLITests {
+    static let seine = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../SlideshowTests/UltraHDR/seine_sdr_gainmap_srgb.jpg").standardized.path
+
+    /// PQ's inverse EOTF as a 10-bit limited-range code: cd/m² → Y′ of a grey of that light.
+    static func pqCode(nits: Double) -> Int {
+        let m1 = 2610.0 / 16384, m2 = 2523.0 / 4096 * 128, c1 = 3424.0 / 4096, c2 = 2413.0 / 4096 * 32, c3 = 2392.0 / 4096 * 32
+        let y = pow(nits / 10000, m1)
+        return Int((64 + 876 * pow((c1 + c2 * y) / (1 + c3 * y), m2)).rounded())
+    }
+
+    /// The first frame's luma samples (10-bit), decoded by ffmpeg.
+    static func luma(_ path: String, size: (Int, Int)) throws -> [Int] {
+        let result = try run(try #require(which("ffmpeg")), ["-v", "error", "-i", path, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "yuv420p10le", "-"])
+        try #require(result.status == 0, "\(result.stderr)")
+        let data = [UInt8](result.stdout)
+        return (0..<size.0 * size.1).map { Int(data[$0 * 2]) | Int(data[$0 * 2 + 1]) << 8 }
+    }
+
+    @Test("--hdr pq: the Ultra HDR JPEG's highlights come out above reference white; with its MPF broken, it renders at SDR light, exit 0")
+    func highlights() throws {
+        let folder = try TemporaryFolder()
+        let original = try Data(contentsOf: URL(fileURLWithPath: Self.seine))
+        var broken = [UInt8](original)
+        let mpf = try #require(broken.firstRange(of: Array("MPF\0".utf8))?.lowerBound)
+        broken[mpf + 2] = UInt8(ascii: "X")
+        try Data(broken).write(to: URL(fileURLWithPath: folder.path("broken.jpg")))
+        var lumas: [[Int]] = []
+        for (name, photo) in [("hdr", Self.seine), ("broken", folder.path("broken.jpg"))] {
+            let output = folder.path("\(name).mp4")
+            let result = try slideshow(["make", photo, "--hdr", "pq", "--size", "400x300", "--duration", "1", "--preset", "ultrafast", "-o", output])
+            #expect(result.status == 0, "\(result.stderr)")
+            let probed = try ProbedVideo(path: output)
+            #expect(probed.stream["profile"] == "Main 10" && probed.stream["color_transfer"] == "smpte2084")
+            lumas.append(try Self.luma(output, size: (400, 300)))
+        }
+        let white = Self.pqCode(nits: 203), lifted = Self.pqCode(nits: 1.2 * 203)
+        let above = lumas[0].filter { $0 > lifted }.count
+        print("Ultra HDR CLI: \(above) of \(lumas[0].count) luma samples above 1.2 x reference white (code \(lifted)); max \(lumas[0].max() ?? 0); broken file max \(lumas[1].max() ?? 0) (white \(white))")
+        #expect(above >= 1000, "\(above) samples above code \(lifted)")
+        // At SDR light: nothing above 1.2 x reference white (its white, 573, plus the encoder's ringing).
+        #expect((lumas[1].max() ?? 0) < lifted, "the broken file's brightest luma \(lumas[1].max() ?? 0)")
+    }
+}

@@ -15,6 +15,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let shapes = [Size(width: 64, height: 36), Size(width: 36, height: 64), Size(width: 2, height: 2), Size(width: 50, height: 50)]
     let target = shapes[size & 3]
     let mode: ContentMode = size & 4 == 0 ? .aspectFit : .aspectFill
-    _ = try? ImageManager().image(from: bytes, targetSize: target, contentMode: mode, background: RGBColor(red: 10, green: 20, blue: 30))
+    let slide = try? ImageManager().image(from: bytes, targetSize: target, contentMode: mode, background: RGBColor(red: 10, green: 20, blue: 30))
+    // An HDR show's gain map of the same photo (a HEIC's tmap or Apple's, an Ultra HDR JPEG's), fitted to the slide.
+    if let slide { _ = ImageManager.fittedGainMap(bytes, like: slide, contentMode: mode) }
     return 0
 }

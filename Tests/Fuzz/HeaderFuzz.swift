@@ -11,7 +11,8 @@
 // segments are gathered. Built into
 // the SlideshowKit module by Tests/Fuzz/run.sh, so it reaches internal API; never part of the package.
 // Motion photos' structure (MotionPhoto.embeddedVideo) and the PNG chunks given to libavcodec
-// (PNGDecoder.decoderRanges) are walked on every input too.
+// (PNGDecoder.decoderRanges) are walked on every input too, and gain map metadata read (ISO
+// 21496-1, hdrgm XMP); a JPEG's Ultra HDR gain map is looked for (JPEGGainMap).
 
 import Foundation
 
@@ -34,6 +35,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     _ = MetadataBlocks.jpeg(bytes)
     _ = MetadataBlocks.heif(bytes)
     _ = MetadataBlocks.webp(bytes)
+    // Gain map metadata read from any bytes: ISO 21496-1's binary form and hdrgm XMP.
+    _ = GainMapMetadata(isoJPEG: bytes)
+    _ = GainMapMetadata(hdrgm: bytes[...])
     switch FormatSniffer.sniff(bytes) {
     case .supported(.jpeg):
         if let header = try? JPEGHeader(parsing: bytes) {
@@ -41,6 +45,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             _ = try? ImageManager.info(checking: header, in: bytes)
         }
         _ = ICCProfileReader.jpeg(bytes)
+        // An Ultra HDR JPEG's gain map: MPF's IFD, the XMP Container directory, the gain map's
+        // own segments and its ISO or hdrgm metadata.
+        _ = JPEGGainMap.find(in: bytes)
     case .supported(.png):
         for complete in [false, true] {
             if let header = try? PNGHeader(parsing: bytes, complete: complete) {

@@ -95,6 +95,8 @@ photo_seeds() {
     # inflates to 8 MB; iccp-bomb.png: a profile of 17 MB, over the 16 MiB cap; xmp-chunks.png:
     # 64 compressed XMP iTXt chunks).
     cp Tests/Fuzz/seeds/photos/* "$seeds/"
+    # Ultra HDR JPEGs (libavif's test data): MPF, hdrgm XMP, a gain map JPEG after the primary.
+    cp Tests/SlideshowTests/UltraHDR/*.jpg "$seeds/"
     if command -v ffmpeg >/dev/null; then
         local make=(ffmpeg -v error -y -f lavfi -i "testsrc2=s=40x24:d=1" -frames:v 1)
         "${make[@]}" -pix_fmt yuvj420p "$seeds/s420.jpg"

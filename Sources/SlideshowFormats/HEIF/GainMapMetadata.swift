@@ -56,30 +56,48 @@ public struct GainMapMetadata: Sendable, Equatable {
         return max(0, min(1, (headroom - baseHeadroom) / span))
     }
 
-    /// Reads the binary form (ISO 21496-1 §C.2, a HEIF `tmap` item's data, an Ultra HDR
-    /// JPEG's ISO APP2): version 0, minimum and writer versions, flags (multichannel, use base
-    /// colour space), the two headrooms and each channel's five fractions, big-endian. nil
-    /// when the data is cut short, of another version, or has a zero denominator.
+    /// Reads the binary form (ISO 21496-1 §C.2, a HEIF `tmap` item's data): version 0, then
+    /// the body ``init(isoJPEG:)`` reads. nil when the data is cut short, of another version,
+    /// or unreadable as the body is.
     public init?<Bytes: RandomAccessCollection<UInt8>>(iso bytes: Bytes) where Bytes.Index == Int {
+        guard bytes.first == 0 else { return nil }
+        self.init(isoJPEG: bytes.dropFirst())
+    }
+
+    /// Reads ISO 21496-1's metadata as an Ultra HDR JPEG's APP2 carries it after its
+    /// `urn:iso:std:iso:ts:21496:-1\0` namespace (and a `tmap` item after its version byte):
+    /// minimum version (0) and writer version (16 bits each), flags (multichannel, use base
+    /// colour space, backward direction, common denominator), the two headrooms and each
+    /// channel's five fractions, big-endian; with the common-denominator flag, one denominator
+    /// first and then numerators only. nil when the data is cut short, of another minimum
+    /// version, has a zero denominator or a gamma that is not positive, is version-only (the
+    /// primary image's APP2), or goes backward (an HDR base, not taken here).
+    public init?<Bytes: RandomAccessCollection<UInt8>>(isoJPEG bytes: Bytes) where Bytes.Index == Int {
         var cursor = bytes.startIndex
         func u8() -> UInt8? {
             guard cursor < bytes.endIndex else { return nil }
             defer { cursor += 1 }
             return bytes[cursor]
         }
+        func u16() -> UInt16? {
+            guard bytes.endIndex - cursor >= 2 else { return nil }
+            defer { cursor += 2 }
+            return UInt16(bytes[cursor]) << 8 | UInt16(bytes[cursor + 1])
+        }
         func u32() -> UInt32? {
             guard bytes.endIndex - cursor >= 4 else { return nil }
             defer { cursor += 4 }
             return (0..<4).reduce(UInt32(0)) { $0 << 8 | UInt32(bytes[cursor + $1]) }
         }
+        guard u16() == 0, u16() != nil, let flags = u8(), flags & 0x04 == 0 else { return nil }
+        let common: UInt32? = flags & 0x08 != 0 ? u32() : nil
+        if flags & 0x08 != 0, common == nil || common == 0 { return nil }
         func fraction(signed: Bool) -> Double? {
-            guard let numerator = u32(), let denominator = u32(), denominator != 0 else { return nil }
+            guard let numerator = u32(), let denominator = common ?? u32(), denominator != 0 else { return nil }
             let top = signed ? Double(Int32(bitPattern: numerator)) : Double(numerator)
             return top / Double(denominator)
         }
-        guard u8() == 0, u32() != nil,  // version 0; minimum_version and writer_version (16 bits each)
-              let flags = u8(),
-              let base = fraction(signed: false), let alternate = fraction(signed: false) else { return nil }
+        guard let base = fraction(signed: false), let alternate = fraction(signed: false) else { return nil }
         var channels: [Channel] = []
         for _ in 0..<(flags & 0x80 != 0 ? 3 : 1) {
             guard let minimum = fraction(signed: true), let maximum = fraction(signed: true),

@@ -10,8 +10,9 @@ import SlideshowText
 /// linear BT.2020 light and encoded PQ or HLG (``HDRSignal``).
 ///
 /// The slide is made exactly as an SDR show's (decoded, colour-managed to sRGB, oriented,
-/// fitted); a HEIC's ISO 21496-1 gain map (``HEIFGainMap``) is decoded, turned and fitted
-/// the same way, to the same content rectangle, and applied pixel by pixel in linear light
+/// fitted); a HEIC's ISO 21496-1 gain map (``HEIFGainMap``) or an Ultra HDR JPEG's
+/// (``JPEGGainMap``) is decoded, turned and fitted the same way, to the same content
+/// rectangle, and applied pixel by pixel in linear light
 /// for the output's headroom (``HDRSignal/headroom``: 1,000 over 203 cd/m², 2.3 stops). A
 /// photo without a gain map keeps its SDR light, white at reference white (203 cd/m²).
 ///
@@ -160,24 +161,49 @@ extension ImageManager {
 
     /// The photo's gain map fitted to the slide's size and content rectangle, and its curve;
     /// nil when the photo has none this reader takes (a HEIC's `tmap`, or Apple's auxiliary
-    /// gain map with its MakerNote's headroom) or it does not fit the same way.
+    /// gain map with its MakerNote's headroom; an Ultra HDR JPEG's gain map, ``JPEGGainMap``)
+    /// or it does not fit the same way.
+    ///
+    /// A HEIC's gain map is fitted by its own size (it has the photo's aspect); a JPEG's is
+    /// stretched over its primary image, as Ultra HDR says (a quarter-size map of 403x302 is
+    /// 101x76), so it is laid out by the primary's displayed size and cropped by fractions.
     /// - Parameter crop: the part of the photo its slide shows, as fractions (``requestImageAndCrop(for:targetSize:contentMode:background:framing:)``):
     ///   the gain map is cropped to the same part (a fill crop that followed the faces); nil
     ///   finds the crop as the photo's own centred one.
     package static func fittedGainMap(_ bytes: [UInt8], like slide: PixelBuffer, contentMode: ContentMode,
                                       crop: (x: Double, y: Double, width: Double, height: Double)? = nil)
         -> (buffer: PixelBuffer, curve: GainCurve)? {
-        guard case .supported(.heif) = FormatSniffer.sniff(bytes), let gainMap = HEIFGainMap.find(in: bytes) else { return nil }
-        let curve: GainCurve
-        if let metadata = gainMap.metadata {
-            guard !metadata.channels.isEmpty else { return nil }
-            curve = .iso(metadata)
-        } else {
-            guard let exif = HEIFBoxes.metadataItems(bytes).exif, let headroom = GainCurve.appleHeadroom(exif: exif) else { return nil }
-            curve = .apple(headroom: headroom)
+        let image: RGBImage, curve: GainCurve, geometry: FitGeometry
+        var crop = crop
+        switch FormatSniffer.sniff(bytes) {
+        case .supported(.heif):
+            guard let gainMap = HEIFGainMap.find(in: bytes) else { return nil }
+            if let metadata = gainMap.metadata {
+                guard !metadata.channels.isEmpty else { return nil }
+                curve = .iso(metadata)
+            } else {
+                guard let exif = HEIFBoxes.metadataItems(bytes).exif, let headroom = GainCurve.appleHeadroom(exif: exif) else { return nil }
+                curve = .apple(headroom: headroom)
+            }
+            guard let decoded = HDRSlide.decodeGainMap(gainMap, from: bytes) else { return nil }
+            image = decoded
+            geometry = FitGeometry(source: image.size, target: slide.size, mode: contentMode)
+        case .supported(.jpeg):
+            guard let gainMap = JPEGGainMap.find(in: bytes), !gainMap.metadata.channels.isEmpty,
+                  let decoded = HDRSlide.decodeGainMap(gainMap, from: bytes, slide: slide.size, mode: contentMode) else { return nil }
+            image = decoded.image
+            curve = .iso(gainMap.metadata)
+            geometry = FitGeometry(source: decoded.displayed, target: slide.size, mode: contentMode)
+            if crop == nil, contentMode == .aspectFill {
+                // The centred crop found as the slide finds it: on the primary as decoded (DCT-scaled).
+                let centre = Framing.center.crop(of: decoded.decodedPrimary, aspect: FitGeometry.size(of: geometry.content), faces: [])
+                let width = Double(decoded.decodedPrimary.width), height = Double(decoded.decodedPrimary.height)
+                let x: Double = Double(centre.x) / width, y: Double = Double(centre.y) / height
+                crop = (x: x, y: y, width: Double(centre.width) / width, height: Double(centre.height) / height)
+            }
+        default:
+            return nil
         }
-        guard let image = HDRSlide.decodeGainMap(gainMap, from: bytes) else { return nil }
-        let geometry = FitGeometry(source: image.size, target: slide.size, mode: contentMode)
         let fixedCrop = crop.map { crop -> Rect in
             let x = Int((crop.x * Double(image.width)).rounded()), y = Int((crop.y * Double(image.height)).rounded())
             let width = max(1, min(image.width - x, Int((crop.width * Double(image.width)).rounded())))
