@@ -1,3 +1,4 @@
+import SlideshowColor
 import SlideshowCompositor
 import SlideshowFraming
 import SlideshowImages
@@ -28,7 +29,9 @@ extension SlideBuilder {
     /// - Parameter plan: the show's plan: where the item is on screen and its cut.
     /// - Throws: ``RenderError/photo(_:)`` when a motion photo's still cannot be decoded or a
     ///   caption drawn, ``RenderError/clip(_:)`` when the video cannot be opened.
-    func clipPlayer(_ index: Int, plan: FramePlan) throws(RenderError) -> ClipPlayer {
+    /// - Parameter hdr: an HDR show's transfer: the player makes ``ClipPlayer/hdrPicture(at:)``'s
+    ///   frames, the caption laid over in linear light after the lift (``HDRFinish``).
+    func clipPlayer(_ index: Int, plan: FramePlan, hdr: HDRTransfer? = nil) throws(RenderError) -> ClipPlayer {
         guard let info = video(index) else { preconditionFailure("item \(index) plays no video") }
         let isClip = items[index].clip != nil
         let size = slideshow.video.size
@@ -48,16 +51,24 @@ extension SlideBuilder {
             throw .photo(error)
         }
         let builder = self
-        return ClipPlayer(info: info, fit: fit, frameSize: size, framesPerSecond: slideshow.video.framesPerSecond,
-                          span: span, cut: cut, inPoint: inPoint, videoEnd: videoEnd, still: still,
-                          background: slideshow.background, blurredBackdrop: slideshow.backdrop == .blur) { buffer, beforeBackdrop in
+        let player = ClipPlayer(info: info, fit: fit, frameSize: size, framesPerSecond: slideshow.video.framesPerSecond,
+                                span: span, cut: cut, inPoint: inPoint, videoEnd: videoEnd, still: still,
+                                background: slideshow.background, blurredBackdrop: slideshow.backdrop == .blur) { buffer, beforeBackdrop in
             if beforeBackdrop {
                 builder.look(&buffer, index)
             } else {
                 builder.imprint(&buffer, index)
-                if let caption { buffer.composite(caption) }
+                // An HDR show lays the caption over in linear light, after the lift.
+                if hdr == nil, let caption { buffer.composite(caption) }
             }
         }
+        if let hdr {
+            let signal = HDRSignal(hdr)
+            player.hdr = HDRFinish(transfer: hdr, background: HDRSlide.codes(of: slideshow.background, signal: signal),
+                                   lift: { HDRSlide.make($0, gain: nil, curve: nil, signal: signal, overlay: caption) },
+                                   overlay: { picture in if let caption { HDRSlide.overlay(caption, on: &picture, signal: signal) } })
+        }
+        return player
     }
 
     /// The faces in the clip's picture at its in-point, in its upright pixels, when fill with
