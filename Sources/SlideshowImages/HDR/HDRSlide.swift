@@ -27,8 +27,10 @@ package enum HDRSlide {
     ///   - curve: the gain map's curve; ignored without `gain`.
     ///   - overlay: a caption laid over the lifted picture in linear light, its colours at SDR
     ///     light (its white at reference white, not lifted by the gain map).
+    ///   - unlifted: the slide before something was drawn on it at SDR light (the date imprint):
+    ///     the pixels of `sdr` that differ from it are not lifted by the gain map.
     package static func make(_ sdr: PixelBuffer, gain: PixelBuffer?, curve: GainCurve?, signal: HDRSignal,
-                             overlay: TextOverlay? = nil) -> HDRPixelBuffer {
+                             overlay: TextOverlay? = nil, unlifted: PixelBuffer? = nil) -> HDRPixelBuffer {
         let width = sdr.width, height = sdr.height
         let content = sdr.contentRect
         // Per channel: gain map sample → linear factor, and the offsets.
@@ -43,12 +45,15 @@ package enum HDRSlide {
         sdr.withUnsafeBytes { source in
             let pixels = source.bindMemory(to: UInt8.self)
             let gainPixels = gain?.pixels ?? []
+            let before = unlifted?.pixels
             samples.withUnsafeMutableBufferPointer { out in
                 for y in 0..<height {
                     for x in 0..<width {
                         let offset = (y * width + x) * 3
                         var r = linear[Int(pixels[offset])], g = linear[Int(pixels[offset + 1])], b = linear[Int(pixels[offset + 2])]
-                        if !factors.isEmpty, content.contains(x: x, y: y) {
+                        if !factors.isEmpty, content.contains(x: x, y: y),
+                           before.map({ $0[offset] == pixels[offset] && $0[offset + 1] == pixels[offset + 1]
+                                        && $0[offset + 2] == pixels[offset + 2] }) ?? true {
                             r = (r + baseOffsets[0]) * factors[0][Int(gainPixels[offset])] - alternateOffsets[0]
                             g = (g + baseOffsets[1]) * factors[1][Int(gainPixels[offset + 1])] - alternateOffsets[1]
                             b = (b + baseOffsets[2]) * factors[2][Int(gainPixels[offset + 2])] - alternateOffsets[2]

@@ -10,8 +10,9 @@ import SlideshowWriter
 /// frame of a dissolve (`fade`, `fadeblack`, `fadewhite`) or a fade in or out, mixed in linear
 /// light from the photos' HDR slides (``SlideBuilder/hdrStill(_:transfer:)``).
 ///
-/// The HDR counterpart of ``FrameComposer`` for what an HDR show may hold: no motion, no wipes
-/// (``Slideshow/checkHDR()`` refuses them). Light mixes as light does: PQ's display light, HLG's
+/// The HDR counterpart of ``FrameComposer`` for what an HDR show may hold: clips in their own
+/// light (``ClipPlayer/hdrPicture(at:)``), wipes, slides and circles drawn as the SDR
+/// compositor draws them (``HDRTransitions``); no motion (``Slideshow/checkHDR()`` refuses it). Light mixes as light does: PQ's display light, HLG's
 /// scene light (``HDRSignal/mixingLight``). Pictures are made when the writer asks for them,
 /// on its feed queue; each photo's slide is made once and dropped when the show has moved past it.
 final class HDRComposer: FrameFeed {
@@ -59,6 +60,13 @@ final class HDRComposer: FrameFeed {
             let incoming = try recipe.incoming.map { incoming throws(RenderError) in (try picture(incoming.photo, at: step.frame), incoming) }
             // A clip's frame alone, at full light, is its own picture.
             if incoming == nil && recipe.visibility >= 1 { return .success(.hdr(base)) }
+            // Wipes, slides and circles: drawn, then faded when the show fades.
+            if let (other, step) = incoming, HDRTransitions.draws(step.effect) {
+                let drawn = HDRTransitions.frame(from: base, to: other, effect: step.effect, progress: step.progress, signal: signal)
+                guard recipe.visibility < 1 else { return .success(.hdr(drawn)) }
+                let faded = compose(drawn.samples, incoming: nil, visibility: Float(recipe.visibility))
+                return .success(.hdr(HDRPixelBuffer(size: base.size, samples: faded, contentRect: base.contentRect)))
+            }
             let samples = compose(base.samples, incoming: incoming.map { ($0.0.samples, $0.1.effect, Float($0.1.progress)) },
                                   visibility: Float(recipe.visibility))
             return .success(.hdr(HDRPixelBuffer(size: base.size, samples: samples, contentRect: base.contentRect)))

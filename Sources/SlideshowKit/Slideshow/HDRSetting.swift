@@ -41,12 +41,7 @@ extension Slideshow {
             throw OptionError(field: field, reason: "\(what) is not yet possible in an HDR show (hdr \(video.hdr?.rawValue ?? "")): leave it out, or make the show SDR")
         }
         if let format = AnimatedFormat(outputPath: output) { try refuse(.output, "an animated \(format.rawValue.uppercased()) preview") }
-        let dissolves: Set<TransitionEffect> = [.none, .fade, .fadeblack, .fadewhite]
-        if let effect = ([transition] + photoSettings.compactMap(\.transition)).first(where: { !dissolves.contains($0) }) {
-            try refuse(.transition, "the \(effect.rawValue) transition (fade, fadeblack and fadewhite are)")
-        }
         if motion != .none || photoSettings.contains(where: { ($0.motion ?? .none) != .none }) { try refuse(.motion, "motion") }
-        if dateImprint != nil { try refuse(.dateStamp, "the date stamp") }
         if motionPhotos == .play { try refuse(.motionPhotos, "playing motion photos") }
     }
 }
@@ -62,7 +57,8 @@ extension Slideshow {
         for (index, info) in infos.enumerated() {
             guard let clip = info.clip, clip.color.isHDR, index < photos.count else { continue }
             let what: String? = look.name != Looks.original.name ? "a look (\(look.name)) on an HDR clip"
-                : backdrop == .blur ? "blur fill around an HDR clip" : nil
+                : backdrop == .blur ? "blur fill around an HDR clip"
+                : dateImprint != nil ? "the date stamp on an HDR clip" : nil
             if let what {
                 return OptionError(field: .photos, reason: "\(photos[index].path): \(what) is not yet possible in an HDR show (hdr \(hdr.rawValue)): leave it out, or make the show SDR")
             }
