@@ -133,7 +133,6 @@ final class HDRComposer: FrameFeed {
     /// floating-point light in between.
     private func compose(_ outgoing: [UInt16], incoming: (codes: [UInt16], effect: TransitionEffect, progress: Float)?,
                          visibility: Float) -> [UInt16] {
-        let table = signal.mixingLight
         // light = outgoing·a + incoming·b + c, then times visibility.
         var (a, b, c): (Float, Float, Float) = (1, 0, 0)
         if let incoming {
@@ -149,14 +148,9 @@ final class HDRComposer: FrameFeed {
         (a, b, c) = (a * visibility, b * visibility, c * visibility)
         let other = incoming?.codes ?? outgoing
         return [UInt16](unsafeUninitializedCapacity: outgoing.count) { out, count in
-            table.withUnsafeBufferPointer { light in
-                outgoing.withUnsafeBufferPointer { from in
-                    other.withUnsafeBufferPointer { to in
-                        let (light, from, to) = (light.baseAddress!, from.baseAddress!, to.baseAddress!)
-                        signal.encodeMixing(count: outgoing.count, into: out.baseAddress!) { index in
-                            light[Int(from[index])] * a + light[Int(to[index])] * b + c
-                        }
-                    }
+            outgoing.withUnsafeBufferPointer { from in
+                other.withUnsafeBufferPointer { to in
+                    signal.mix(from.baseAddress!, to.baseAddress!, count: outgoing.count, a: a, b: b, c: c, into: out.baseAddress!)
                 }
             }
             count = outgoing.count
