@@ -158,6 +158,33 @@ struct HDRClipTests {
         #expect(abs(middle - 203) <= 10, "\(middle) cd/m²")
     }
 
+    @Test("the date stamp on an HDR clip is laid over at SDR light: it darkens the bright clip under it, lifting no 4x4 block above SDR white")
+    func dateStampOnAnHDRClip() async throws {
+        let source = try #require(hlgClip)
+        let folder = try TemporaryFolder()
+        func render(stamp: Bool) async throws -> [(Double, Double, Double)] {
+            let output = folder.path("stamp-\(stamp).mp4")
+            var options = SlideshowOptions(size: "\(Self.size)")
+            options.hdr = .pq
+            options.preset = "ultrafast"
+            options.dateStamp = stamp
+            options.photoSettings = [PhotoSettings(clipPart: ClipPart(start: 0, end: 0.2))]
+            _ = try await options.slideshow(photos: [Photo(path: source)], output: output).render()
+            return try Self.nits(output, size: Self.size, transfer: .pq, frame: 0)
+        }
+        // 4x4 blocks: the encoder's ringing beside the digits moves single pixels either way.
+        let plain = Self.blocks(try await render(stamp: false), size: Self.size, block: 4)
+        let stamped = Self.blocks(try await render(stamp: true), size: Self.size, block: 4)
+        let changed = plain.indices.filter { abs(plain[$0] - stamped[$0]) > 10 }
+        #expect(changed.count >= 4, "\(changed.count) blocks changed by the stamp")
+        let after = changed.map { stamped[$0] }.sorted(), before = changed.map { plain[$0] }.sorted()
+        print("stamp on HDR clip: \(changed.count) blocks changed; light after: median \(after[after.count / 2]), max \(after.last!); before: median \(before[before.count / 2]), max \(before.last!)")
+        // The over blend at SDR light lifts no block above both its light before and SDR white.
+        let lifted = changed.filter { stamped[$0] > 1.1 * max(plain[$0], 1.25 * 203) }
+        #expect(lifted.isEmpty, "\(lifted.count) blocks lifted")
+        #expect(after[after.count / 2] < before[before.count / 2])
+    }
+
     @Test("a look or blur fill with an HDR clip is refused in an HDR show, naming the clip; an SDR clip takes both")
     func refusals() async throws {
         let source = try #require(hlgClip)

@@ -49,16 +49,15 @@ extension Slideshow {
 extension Slideshow {
     /// What an HDR show cannot do with its HDR clips yet, found once the clips are probed: an
     /// HDR clip keeps its own light (``ClipPlayer/hdrPicture(at:)``), which the looks and the
-    /// blurred backdrop, made for 8-bit sRGB, cannot take. SDR clips are lifted as SDR photos
-    /// are, looks and blur fill included.
+    /// blurred backdrop, made for 8-bit sRGB, cannot take (its date imprint and caption are laid
+    /// over in linear light). SDR clips are lifted as SDR photos are, looks and blur fill included.
     /// - Returns: the usage error naming the first such clip, nil when there is none.
     func hdrClipProblem(infos: [PhotoInfo]?) -> OptionError? {
         guard let hdr = video.hdr, let infos else { return nil }
         for (index, info) in infos.enumerated() {
             guard let clip = info.clip, clip.color.isHDR, index < photos.count else { continue }
             let what: String? = look.name != Looks.original.name ? "a look (\(look.name)) on an HDR clip"
-                : backdrop == .blur ? "blur fill around an HDR clip"
-                : dateImprint != nil ? "the date stamp on an HDR clip" : nil
+                : backdrop == .blur ? "blur fill around an HDR clip" : nil
             if let what {
                 return OptionError(field: .photos, reason: "\(photos[index].path): \(what) is not yet possible in an HDR show (hdr \(hdr.rawValue)): leave it out, or make the show SDR")
             }

@@ -64,11 +64,56 @@ extension SlideBuilder {
         }
         if let hdr {
             let signal = HDRSignal(hdr)
+            let imprinted = info.color.isHDR ? imprintOverlay(index, content: fit.content) : nil
             player.hdr = HDRFinish(transfer: hdr, background: HDRSlide.codes(of: slideshow.background, signal: signal),
                                    lift: { HDRSlide.make($0, gain: nil, curve: nil, signal: signal, overlay: caption) },
-                                   overlay: { picture in if let caption { HDRSlide.overlay(caption, on: &picture, signal: signal) } })
+                                   overlay: { picture in
+                                       if let imprinted { HDRSlide.overlay(imprinted, on: &picture, signal: signal) }
+                                       if let caption { HDRSlide.overlay(caption, on: &picture, signal: signal) }
+                                   })
         }
         return player
+    }
+
+    /// The date imprint of item `index` as an overlay, for an HDR clip's frames (laid over in
+    /// linear light at SDR light, as captions are): drawn once on black and once on white
+    /// pictures with the clip's content rectangle, each pixel's opacity read from the two
+    /// (on black the imprint's premultiplied colour, on white that plus the white left showing).
+    /// The digits are exact; the glow, a screen blend, becomes an over blend of the same light
+    /// on black. Nil without an imprint or a capture date.
+    func imprintOverlay(_ index: Int, content: Rect) -> TextOverlay? {
+        guard slideshow.dateImprint != nil, index < captureDates.count, captureDates[index] != nil else { return nil }
+        let size = slideshow.video.size
+        var black = PixelBuffer(size: size), white = PixelBuffer(size: size)
+        white.withUnsafeMutableBufferPointer { pixels in pixels.update(repeating: 255) }
+        black.contentRect = content
+        white.contentRect = content
+        imprint(&black, index)
+        imprint(&white, index)
+        let (b, w) = (black.pixels, white.pixels)
+        var (x0, y0, x1, y1) = (size.width, size.height, 0, 0)
+        for y in 0..<size.height {
+            for x in 0..<size.width {
+                let at = (y * size.width + x) * 3
+                if b[at] != 0 || b[at + 1] != 0 || b[at + 2] != 0 || w[at] != 255 || w[at + 1] != 255 || w[at + 2] != 255 {
+                    (x0, y0, x1, y1) = (min(x0, x), min(y0, y), max(x1, x + 1), max(y1, y + 1))
+                }
+            }
+        }
+        guard x0 < x1, y0 < y1 else { return nil }
+        let rect = Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+        var pixels = [UInt8](repeating: 0, count: rect.width * rect.height * 4)
+        for y in 0..<rect.height {
+            for x in 0..<rect.width {
+                let at = ((rect.y + y) * size.width + rect.x + x) * 3, out = (y * rect.width + x) * 4
+                // Opacity 1 − (white − black) / 255, the most opaque channel's (the digits' core is opaque).
+                let shown = (0..<3).map { Int(w[at + $0]) - Int(b[at + $0]) }.min()!
+                let alpha = UInt8(max(0, min(255, 255 - shown)))
+                for c in 0..<3 { pixels[out + c] = min(b[at + c], alpha) }
+                pixels[out + 3] = alpha
+            }
+        }
+        return TextOverlay(rect: rect, pixels: pixels)
     }
 
     /// The faces in the clip's picture at its in-point, in its upright pixels, when fill with
