@@ -118,7 +118,7 @@ let package = Package(
         // Audio: decode → loudness → AAC; the soundtrack and its settings; beats.
         .target(name: "SlideshowAudio", dependencies: ["SlideshowFFmpeg", "SlideshowPixels", "SlideshowSupport", "CFFmpeg", "CEBUR128", "CAubio"]),
         // Video: clips probed, decoded, deinterlaced, turned; motion photos.
-        .target(name: "SlideshowVideo", dependencies: ["SlideshowAudio", "SlideshowFFmpeg", "SlideshowFormats", "SlideshowMetadata", "SlideshowPixels", "SlideshowSupport", "CFFmpeg", "CZimg"]),
+        .target(name: "SlideshowVideo", dependencies: ["SlideshowAudio", "SlideshowColor", "SlideshowFFmpeg", "SlideshowFormats", "SlideshowMetadata", "SlideshowPixels", "SlideshowSupport", "CFFmpeg", "CZimg"]),
         // Mix: the music and the clips' own sound, ducked and mixed.
         .target(name: "SlideshowMix", dependencies: ["SlideshowAudio", "SlideshowFFmpeg", "SlideshowPixels", "SlideshowVideo"]),
         // Images: the request layer; JPEG/, PNG/, HEIF/, WebP/ one folder per format.

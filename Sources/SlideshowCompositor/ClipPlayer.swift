@@ -64,6 +64,13 @@ package final class ClipPlayer: @unchecked Sendable {
     /// The reader's whole picture when only a crop of it shows (fill), reused.
     private var whole: PixelBuffer?
 
+    /// An HDR show's light, nil in an SDR show.
+    package var hdr: HDRFinish?
+    private var lastHDR: HDRPixelBuffer?
+    private var stillHDR: HDRPixelBuffer?
+    /// Pictures composed so far (a new one is a change).
+    private var composedPictures = 0
+
     /// Frame buffers allocated so far: at most the pool's capacity, however long the clip.
     package var allocatedFrames: Int { frames.allocations }
 
@@ -92,8 +99,54 @@ package final class ClipPlayer: @unchecked Sendable {
             close()
             return still
         }
+        try move(to: frame, composed: last != nil) { reader throws(ClipError) in last = try compose(from: reader) }
+        guard let last else {
+            throw ClipError(path: info.source.path, kind: .unreadable, reason: "not a single frame of its video could be decoded")
+        }
+        return last
+    }
+
+    /// The picture of show frame `frame` in an HDR show's light (``hdr``): an HDR clip's own
+    /// light (PQ or HLG, converted between them, not tone-mapped), its bars at SDR light and
+    /// its caption laid over (``HDRFinish/overlay``); an SDR clip's frame composed as in an
+    /// SDR show and lifted as an SDR photo is (``HDRFinish/lift``: white at 203 cd/m²). A picture
+    /// held by the reader is made once.
+    /// - Precondition: the player was made with ``hdr``.
+    /// - Throws: ``ClipError`` when the clip cannot be opened, or not one of its frames decoded.
+    package func hdrPicture(at frame: Int) throws(ClipError) -> HDRPixelBuffer {
+        guard let hdr else { preconditionFailure("an SDR player") }
+        if !info.color.isHDR {
+            var changed = false
+            let picture = try picture(at: frame, changed: &changed)
+            if changed || lastHDR == nil { lastHDR = hdr.lift(picture) }
+            return lastHDR!
+        }
+        if frame >= videoEnd, let still {
+            close()
+            if stillHDR == nil { stillHDR = hdr.lift(still) }
+            return stillHDR!
+        }
+        try move(to: frame, composed: lastHDR != nil) { reader throws(ClipError) in lastHDR = try composeHDR(from: reader, hdr) }
+        guard let lastHDR else {
+            throw ClipError(path: info.source.path, kind: .unreadable, reason: "not a single frame of its video could be decoded")
+        }
+        return lastHDR
+    }
+
+    /// ``picture(at:)``, saying whether the picture is a new one.
+    private func picture(at frame: Int, changed: inout Bool) throws(ClipError) -> PixelBuffer {
+        let composedBefore = composedPictures
+        let made = try picture(at: frame)
+        changed = composedPictures != composedBefore || (frame >= videoEnd && still != nil)
+        return made
+    }
+
+    /// Moves the reader on to show frame `frame`, opening it first, and has the picture composed
+    /// (`compose`) when it changed or none was yet (`composed` false); closes it after ``videoEnd``.
+    private func move(to frame: Int, composed: Bool, _ compose: (ClipReader) throws(ClipError) -> Void) throws(ClipError) {
         if !opened { try open(at: frame) }
         let wanted = max(0, frame - readerStart)
+        var composed = composed
         while produced <= wanted, let reader {
             guard let changed = try reader.advance() else {
                 close()
@@ -102,16 +155,14 @@ package final class ClipPlayer: @unchecked Sendable {
             produced += 1
             stale = stale || changed
             // A picture held by the reader (a clip slower than the show) is composed once.
-            if produced > wanted, stale || last == nil {
-                last = try compose(from: reader)
+            if produced > wanted, stale || !composed {
+                try compose(reader)
+                composedPictures += 1
+                composed = true
                 stale = false
             }
         }
         if frame + 1 >= videoEnd { close() }
-        guard let last else {
-            throw ClipError(path: info.source.path, kind: .unreadable, reason: "not a single frame of its video could be decoded")
-        }
-        return last
     }
 
     /// Opens the reader where clip time is ≥ 0 first on screen (its first frame held before).
@@ -165,6 +216,39 @@ package final class ClipPlayer: @unchecked Sendable {
         return picture
     }
 
+    /// An HDR show's frame from the reader's current picture, in the clip's own light: the bars
+    /// at SDR light, the picture (or its crop) in its place, the caption laid over.
+    private func composeHDR(from reader: ClipReader, _ hdr: HDRFinish) throws(ClipError) -> HDRPixelBuffer {
+        let (fit, size) = (self.fit, frameSize)
+        var picture = HDRPixelBuffer(size: size, contentRect: fit.content)
+        if fit.content != Rect(size) {
+            let bars = hdr.background
+            picture.withUnsafeMutableBufferPointer { samples in
+                for index in Swift.stride(from: 0, to: samples.count, by: 3) {
+                    (samples[index], samples[index + 1], samples[index + 2]) = bars
+                }
+            }
+        }
+        if fit.crop == Rect(fit.readerSize) {
+            try reader.drawHDR(into: &picture, at: fit.content, transfer: hdr.transfer)
+        } else {
+            var whole = HDRPixelBuffer(size: fit.readerSize)
+            try reader.drawHDR(into: &whole, at: Rect(fit.readerSize), transfer: hdr.transfer)
+            let (crop, place) = (fit.crop, fit.content)
+            whole.withUnsafeBytes { bytes in
+                let from = bytes.bindMemory(to: UInt16.self).baseAddress!
+                picture.withUnsafeMutableBufferPointer { out in
+                    for row in 0..<place.height {
+                        (out.baseAddress! + ((place.y + row) * size.width + place.x) * 3)
+                            .update(from: from + ((crop.y + row) * whole.width + crop.x) * 3, count: place.width * 3)
+                    }
+                }
+            }
+        }
+        hdr.overlay(&picture)
+        return picture
+    }
+
     /// Copies the part `crop` of `source` into `frame` at `place` (of the crop's size).
     private static func copy(_ crop: Rect, of source: PixelBuffer, into frame: inout PixelBuffer, at place: Rect) {
         let rowBytes = frame.bytesPerRow
@@ -199,5 +283,26 @@ extension ClipPlayer {
         let player = ClipPlayer(info: info, fit: fit, frameSize: frame, framesPerSecond: 1, span: 0..<1, cut: 0, inPoint: 0,
                                 videoEnd: 1, still: nil, background: .black, blurredBackdrop: false) { _, _ in }
         return try player.compose(from: reader)
+    }
+}
+
+/// How a clip's frames are made for an HDR show (``ClipPlayer/hdrPicture(at:)``).
+package struct HDRFinish: Sendable {
+    /// The show's transfer.
+    package var transfer: HDRTransfer
+    /// The bars' code values: the background at SDR light.
+    package var background: (UInt16, UInt16, UInt16)
+    /// An SDR frame, finished as an SDR show's (the look, the backdrop; no caption), to the
+    /// show's light with its caption laid over; an HDR clip's still (a motion photo) too.
+    package var lift: @Sendable (PixelBuffer) -> HDRPixelBuffer
+    /// The caption laid over an HDR clip's frame, in linear light.
+    package var overlay: @Sendable (inout HDRPixelBuffer) -> Void
+
+    package init(transfer: HDRTransfer, background: (UInt16, UInt16, UInt16), lift: @escaping @Sendable (PixelBuffer) -> HDRPixelBuffer,
+                 overlay: @escaping @Sendable (inout HDRPixelBuffer) -> Void) {
+        self.transfer = transfer
+        self.background = background
+        self.lift = lift
+        self.overlay = overlay
     }
 }

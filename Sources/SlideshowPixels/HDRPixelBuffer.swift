@@ -42,6 +42,11 @@ public struct HDRPixelBuffer: Sendable, Equatable {
         self.contentRect = contentRect ?? Rect(size)
     }
 
+    /// A buffer of `size` with every sample 0.
+    public init(size: Size, contentRect: Rect? = nil) {
+        self.init(size: size, samples: [UInt16](repeating: 0, count: size.width * size.height * 3), contentRect: contentRect)
+    }
+
     /// The three samples of the pixel at (x, y).
     public subscript(x: Int, y: Int) -> (red: UInt16, green: UInt16, blue: UInt16) {
         let offset = (y * width + x) * 3
@@ -52,6 +57,15 @@ public struct HDRPixelBuffer: Sendable, Equatable {
     public func withUnsafeBytes<Result, Failure: Error>(
         _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result) throws(Failure) -> Result {
         let outcome = samples.withUnsafeBytes { raw in Swift.Result { () throws(Failure) -> Result in try body(raw) } }
+        return try outcome.get()
+    }
+
+    /// Calls `body` with the samples (`width * height * 3`), to read or write, valid only inside the call.
+    public mutating func withUnsafeMutableBufferPointer<Result, Failure: Error>(
+        _ body: (UnsafeMutableBufferPointer<UInt16>) throws(Failure) -> Result) throws(Failure) -> Result {
+        let outcome = samples.withUnsafeMutableBufferPointer { pointer in
+            Swift.Result { () throws(Failure) -> Result in try body(pointer) }
+        }
         return try outcome.get()
     }
 }

@@ -1,4 +1,5 @@
 package import CFFmpeg
+import SlideshowColor
 import SlideshowFFmpeg
 import SlideshowPixels
 
@@ -20,6 +21,8 @@ package final class ClipFrameConverter {
     private var yuvScaler: YUVScaler?
     private var linear: LinearLightConverter?
     private var linearKey: FrameKey?
+    /// An HDR show's converter, which keeps the clip's own light.
+    private var hdrLinear: (key: FrameKey, transfer: HDRTransfer, converter: LinearLightConverter)?
     private var turner: PlanarFrameTurner?
     /// RGB rows padded to a multiple of 16 pixels, for the one-pass scale to a width that is not.
     private var padded: [UInt8] = []
@@ -91,6 +94,26 @@ package final class ClipFrameConverter {
         var picture = PixelBuffer(size: coded)
         try scale(frame, key: key, tags: tags, into: &picture, at: Rect(coded))
         Self.copy(orientation.apply(to: picture), into: &buffer, at: place)
+    }
+
+    /// Converts one frame in its own light to an HDR show's (``LinearLightConverter``, zimg:
+    /// linear BT.2020, not tone-mapped, then PQ or HLG), upright, into the part `place` of `buffer`.
+    /// - Precondition: `place` has the converter's size and lies inside `buffer`.
+    /// - Throws: ``FFmpegError`` when zimg refuses the frame's format.
+    package func convertHDR(_ frame: UnsafeMutablePointer<AVFrame>, into buffer: inout HDRPixelBuffer, at place: Rect,
+                            transfer: HDRTransfer) throws(FFmpegError) {
+        guard LinearLightConverter.accepts(frame) else {
+            throw FFmpegError(call: "HDR conversion of pixel format \(frame.pointee.format)", code: -EINVAL)
+        }
+        let tags = effectiveColor(of: frame)
+        let key = FrameKey(width: frame.pointee.width, height: frame.pointee.height, format: frame.pointee.format,
+                           matrix: UInt32(tags.matrix), range: tags.fullRange ? 2 : 1, transfer: UInt32(tags.transfer),
+                           primaries: UInt32(tags.primaries))
+        if hdrLinear?.key != key || hdrLinear?.transfer != transfer {
+            hdrLinear = (key, transfer, try LinearLightConverter(frame: frame, color: tags, size: orientation.upright(size),
+                                                                 hdr: HDRSignal(transfer)))
+        }
+        try hdrLinear!.converter.convertHDR(frame, into: &buffer, at: place, orientation: orientation)
     }
 
     /// Copies a whole picture into the part `place` of `buffer`.

@@ -227,6 +227,20 @@ public final class ClipReader {
         }
     }
 
+    /// Draws the picture ``advance()`` moved to in an HDR show's light, its own (an HDR clip's
+    /// PQ or HLG passes through, converted between the two, not tone-mapped), upright at
+    /// ``size``, into the part `place` of `buffer` (``ClipFrameConverter/convertHDR(_:into:at:transfer:)``).
+    /// - Precondition: ``advance()`` gave a picture; `place` is of ``size`` and inside `buffer`.
+    /// - Throws: ``ClipError`` `.decodeFailed` when the converter fails.
+    package func drawHDR(into buffer: inout HDRPixelBuffer, at place: Rect, transfer: HDRTransfer) throws(ClipError) {
+        precondition(hasShown, "advance() first")
+        do {
+            try converter.convertHDR(shown.pointer, into: &buffer, at: place, transfer: transfer)
+        } catch {
+            throw ClipError(path: info.source.path, kind: .decodeFailed, reason: "cannot convert its frames (\(error))")
+        }
+    }
+
     /// A decoded frame's time in the stream's time base: its best-effort timestamp, else its
     /// pts, else (the frames a B-frame decoder gives out at the end of an AVI, which has no pts)
     /// the frame before's time and duration; the clip's start for a first frame with none.

@@ -1,5 +1,6 @@
 package import CFFmpeg
 internal import CZimg
+import SlideshowColor
 import SlideshowFFmpeg
 import SlideshowPixels
 
@@ -13,6 +14,14 @@ import SlideshowPixels
 /// in one graph writing 32-bit float RGB. Then, for HDR only, Hable's filmic curve maps each
 /// pixel's brightest component from [0, peak] to [0, 1] and scales the three components by the
 /// same factor (hue kept, `desat=0`); then BT.709 (BT.1886) encoding to 8 bits.
+///
+/// In an HDR show (``init(frame:color:size:hdr:)`` with a signal) the clip keeps its own light:
+/// the graph writes linear BT.2020 with 1.0 at SDR reference white (zimg's nominal peak
+/// 203 cd/m²: PQ's absolute light ÷ 203; HLG through BT.2100's OOTF of a 1,000 cd/m² display,
+/// γ 1.2, then ÷ 203), nothing is tone-mapped, and ``convertHDR(_:into:at:orientation:)``
+/// encodes it in the show's PQ or HLG (``HDRSignal/encode(_:_:_:)``, HLG through the inverse
+/// OOTF): an HLG clip in a PQ show, a PQ clip in an HLG show, each at its own light up to the
+/// 1,000 cd/m² peak.
 package final class LinearLightConverter {
     private let graph: OpaquePointer
     private let size: Size
@@ -20,6 +29,8 @@ package final class LinearLightConverter {
     private let planes: UnsafeMutableRawPointer
     private let temporary: UnsafeMutableRawPointer
     private let toneMap: Bool
+    /// The show's HDR light, nil for an SDR show.
+    private let hdr: HDRSignal?
     private let inputDepth: Int
     private let chromaShift: (w: Int, h: Int)
     /// Aligned copies of the input planes, for frames whose planes are not 32-byte aligned.
@@ -38,12 +49,13 @@ package final class LinearLightConverter {
 
     /// Builds the graph for frames like `frame`.
     /// - Throws: ``FFmpegError`` (`EINVAL`) with zimg's message when zimg refuses the conversion.
-    package init(frame: UnsafeMutablePointer<AVFrame>, color: ClipColor, size: Size) throws(FFmpegError) {
+    package init(frame: UnsafeMutablePointer<AVFrame>, color: ClipColor, size: Size, hdr: HDRSignal? = nil) throws(FFmpegError) {
         let descriptor = av_pix_fmt_desc_get(AVPixelFormat(rawValue: frame.pointee.format))!
         inputDepth = Int(descriptor.pointee.comp.0.depth)
         chromaShift = (Int(descriptor.pointee.log2_chroma_w), Int(descriptor.pointee.log2_chroma_h))
         self.size = size
-        toneMap = color.isHDR
+        toneMap = hdr == nil && color.isHDR
+        self.hdr = hdr
         var input = zimg_image_format(), output = zimg_image_format()
         zimg_image_format_default(&input, slideshow_zimg_api_version())
         zimg_image_format_default(&output, slideshow_zimg_api_version())
@@ -66,16 +78,17 @@ package final class LinearLightConverter {
         output.color_family = ZIMG_COLOR_RGB
         output.matrix_coefficients = ZIMG_MATRIX_RGB
         output.transfer_characteristics = ZIMG_TRANSFER_LINEAR
-        output.color_primaries = ZIMG_PRIMARIES_BT709
+        output.color_primaries = hdr == nil ? ZIMG_PRIMARIES_BT709 : ZIMG_PRIMARIES_BT2020
         output.pixel_range = ZIMG_RANGE_FULL
         var parameters = zimg_graph_builder_params()
         zimg_graph_builder_params_default(&parameters, slideshow_zimg_api_version())
         parameters.resample_filter = ZIMG_RESIZE_BICUBIC
-        parameters.nominal_peak_luminance = 100
+        parameters.nominal_peak_luminance = hdr == nil ? 100 : HDRSignal.referenceWhite
         parameters.cpu_type = ZIMG_CPU_AUTO
         // zimg's table-based transfer functions, as `zscale` uses them by default (`agamma=1`):
         // faster, and what the reference chain computes (exact HLG moves blue by 2.5%).
-        parameters.allow_approximate_gamma = 1
+        // An HDR show's clips keep their own light: the exact curves.
+        parameters.allow_approximate_gamma = hdr == nil ? 1 : 0
         guard let graph = zimg_filter_graph_build(&input, &output, &parameters) else {
             throw Self.lastError("zimg_filter_graph_build")
         }
@@ -96,6 +109,46 @@ package final class LinearLightConverter {
 
     /// Converts one frame.
     package func convert(_ frame: UnsafeMutablePointer<AVFrame>) throws(FFmpegError) -> PixelBuffer {
+        try run(frame)
+        let peak = toneMap ? Float(ToneCurve.signalPeak(of: frame)) : 1
+        return pack(peak: peak)
+    }
+
+    /// Converts one frame to the HDR show's light (the converter made with a signal), turned
+    /// upright by `orientation`, into the part `place` of `buffer` (of the converter's size turned).
+    package func convertHDR(_ frame: UnsafeMutablePointer<AVFrame>, into buffer: inout HDRPixelBuffer, at place: Rect,
+                            orientation: ClipOrientation) throws(FFmpegError) {
+        guard let hdr else { preconditionFailure("an SDR converter") }
+        precondition(orientation.upright(size) == Size(width: place.width, height: place.height) && place.x >= 0 && place.y >= 0
+                     && place.maxX <= buffer.width && place.maxY <= buffer.height, "the place is not of the converter's size")
+        try run(frame)
+        let (w, h) = (size.width, size.height)
+        let floats = stride / 4, planeFloats = floats * h
+        let red = planes.assumingMemoryBound(to: Float.self)
+        // Where coded pixel (x, y) lands upright: (originX + a·x + c·y, originY + b·x + d·y).
+        let o = orientation
+        let originX = (o.a < 0 ? w - 1 : 0) + (o.c < 0 ? h - 1 : 0)
+        let originY = (o.b < 0 ? w - 1 : 0) + (o.d < 0 ? h - 1 : 0)
+        let width = buffer.width
+        let stepX = (o.a + o.b * width) * 3, stepY = (o.c + o.d * width) * 3
+        let base = ((place.y + originY) * width + place.x + originX) * 3
+        buffer.withUnsafeMutableBufferPointer { out in
+            for y in 0..<h {
+                let row = red + y * floats
+                var target = base + y * stepY
+                for x in 0..<w {
+                    let (r, g, b) = hdr.encode(row[x], row[x + planeFloats], row[x + 2 * planeFloats])
+                    out[target] = r
+                    out[target + 1] = g
+                    out[target + 2] = b
+                    target += stepX
+                }
+            }
+        }
+    }
+
+    /// Runs the graph on one frame into ``planes``.
+    private func run(_ frame: UnsafeMutablePointer<AVFrame>) throws(FFmpegError) {
         var input = zimg_image_buffer_const(), output = zimg_image_buffer()
         input.version = slideshow_zimg_api_version()
         output.version = slideshow_zimg_api_version()
@@ -126,8 +179,6 @@ package final class LinearLightConverter {
         }
         let status = zimg_filter_graph_process(graph, &input, &output, temporary, nil, nil, nil, nil)
         guard status == ZIMG_ERROR_SUCCESS else { throw Self.lastError("zimg_filter_graph_process") }
-        let peak = toneMap ? Float(ToneCurve.signalPeak(of: frame)) : 1
-        return pack(peak: peak)
     }
 
     /// Tone-maps (HDR), clips and encodes the float planes into an interleaved 8-bit buffer.

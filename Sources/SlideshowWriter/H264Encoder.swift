@@ -136,6 +136,13 @@ extension VideoSettings {
             parameters += ":rc-lookahead=0:cutree=0:scenecut=0"
             if !composesFrames { parameters += ":min-cu-size=32:rd=1:splitrd-skip=1:limit-sao=1:qg-size=64" }
         }
+        if hdr != nil {
+            // One reference picture: x265 keeps fewer 10-bit pictures. On the 1080p HDR dissolve
+            // show's 90 frames (ffmpeg + libx265, medium, CRF 20, these parameters): peak 223 MB
+            // instead of 259 MB, 6.6 s of CPU instead of 7.2 s, 603,083 bytes instead of
+            // 601,286 (+0.3%) for an SSIM of 0.998647 instead of 0.998645.
+            parameters += ":ref=1"
+        }
         if hdr == .pq {
             // HDR10: the mastering display and content light level as SEI at each IDR.
             parameters += ":hdr10=1:master-display=\(HDRMetadata.x265MasteringDisplay):max-cll=\(HDRMetadata.maxCLL),\(HDRMetadata.maxFALL)"

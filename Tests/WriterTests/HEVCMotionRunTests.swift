@@ -138,6 +138,12 @@ struct HEVCMotionRunTests {
         cuts.composesFrames = false
         #expect(cuts.x265Parameters.hasSuffix(":rc-lookahead=0:cutree=0:scenecut=0:min-cu-size=32:rd=1:splitrd-skip=1:limit-sao=1:qg-size=64"))
         #expect(settings.x265Parameters.hasSuffix(":rc-lookahead=0:cutree=0:scenecut=0"))
+        // HDR: one reference picture (x265 keeps fewer 10-bit pictures); PQ's HDR10 metadata after it.
+        var hdr = settings
+        hdr.hdr = .hlg
+        #expect(hdr.x265Parameters.hasSuffix(":rc-lookahead=0:cutree=0:scenecut=0:ref=1"))
+        hdr.hdr = .pq
+        #expect(hdr.x265Parameters.contains(":scenecut=0:ref=1:hdr10=1:"))
     }
 
     @Test("a rendered Ken Burns show with dissolves in HEVC: exact frame count and length, B-frames, one IDR (the last frame ends the run), FFmpeg and libde265 agree")

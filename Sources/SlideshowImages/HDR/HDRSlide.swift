@@ -28,8 +28,10 @@ package enum HDRSlide {
     ///   - curve: the gain map's curve; ignored without `gain`.
     ///   - overlay: a caption laid over the lifted picture in linear light, its colours at SDR
     ///     light (its white at reference white, not lifted by the gain map).
+    ///   - unlifted: the slide before something was drawn on it at SDR light (the date imprint):
+    ///     the pixels of `sdr` that differ from it are not lifted by the gain map.
     package static func make(_ sdr: PixelBuffer, gain: PixelBuffer?, curve: GainCurve?, signal: HDRSignal,
-                             overlay: TextOverlay? = nil) -> HDRPixelBuffer {
+                             overlay: TextOverlay? = nil, unlifted: PixelBuffer? = nil) -> HDRPixelBuffer {
         let width = sdr.width, height = sdr.height
         let content = sdr.contentRect
         // Per channel: gain map sample → linear factor, and the offsets.
@@ -44,12 +46,15 @@ package enum HDRSlide {
         sdr.withUnsafeBytes { source in
             let pixels = source.bindMemory(to: UInt8.self)
             let gainPixels = gain?.pixels ?? []
+            let before = unlifted?.pixels
             samples.withUnsafeMutableBufferPointer { out in
                 for y in 0..<height {
                     for x in 0..<width {
                         let offset = (y * width + x) * 3
                         var r = linear[Int(pixels[offset])], g = linear[Int(pixels[offset + 1])], b = linear[Int(pixels[offset + 2])]
-                        if !factors.isEmpty, content.contains(x: x, y: y) {
+                        if !factors.isEmpty, content.contains(x: x, y: y),
+                           before.map({ $0[offset] == pixels[offset] && $0[offset + 1] == pixels[offset + 1]
+                                        && $0[offset + 2] == pixels[offset + 2] }) ?? true {
                             r = (r + baseOffsets[0]) * factors[0][Int(gainPixels[offset])] - alternateOffsets[0]
                             g = (g + baseOffsets[1]) * factors[1][Int(gainPixels[offset + 1])] - alternateOffsets[1]
                             b = (b + baseOffsets[2]) * factors[2][Int(gainPixels[offset + 2])] - alternateOffsets[2]
@@ -78,6 +83,57 @@ package enum HDRSlide {
             }
         }
         return HDRPixelBuffer(size: sdr.size, samples: samples, contentRect: content)
+    }
+
+    /// A caption laid over an HDR picture in linear light, its colours at SDR light (its white
+    /// at reference white, 203 cd/m²), as ``make(_:gain:curve:signal:overlay:)`` lays it: each
+    /// covered pixel's code values taken back to display light (PQ's EOTF; HLG's inverse OETF
+    /// and BT.2100's OOTF of a 1,000 cd/m² display), mixed, and encoded again.
+    package static func overlay(_ overlay: TextOverlay, on buffer: inout HDRPixelBuffer, signal: HDRSignal) {
+        let light = signal.mixingLight
+        let linear = HDRSignal.sRGBLinear
+        let m = HDRSignal.bt709ToBT2020
+        let width = buffer.width
+        let rect = overlay.rect
+        let (x0, x1) = (max(0, rect.x), min(buffer.width, rect.maxX))
+        let (y0, y1) = (max(0, rect.y), min(buffer.height, rect.maxY))
+        guard x0 < x1, y0 < y1 else { return }
+        let hlgScale = Float(HDRSignal.peak / HDRSignal.referenceWhite)
+        let exponent = Float((HDRSignal.hlgGamma - 1))
+        buffer.withUnsafeMutableBufferPointer { out in
+            for y in y0..<y1 {
+                for x in x0..<x1 {
+                    let text = overlay[x - rect.x, y - rect.y]
+                    guard text.alpha > 0 else { continue }
+                    let offset = (y * width + x) * 3
+                    var r = light[Int(out[offset])], g = light[Int(out[offset + 1])], b = light[Int(out[offset + 2])]
+                    if signal.transfer == .hlg {
+                        // Scene light to display light in reference whites: Yd = 1000·Ys^γ.
+                        let ys = 0.2627 * r + 0.6780 * g + 0.0593 * b
+                        let factor = ys > 0 ? pow(ys, exponent) * hlgScale : 0
+                        (r, g, b) = (r * factor, g * factor, b * factor)
+                    }
+                    let a = Float(text.alpha) / 255
+                    func unpremultiplied(_ value: UInt8) -> Float {
+                        linear[min(255, (Int(value) * 255 + Int(text.alpha) / 2) / Int(text.alpha))]
+                    }
+                    let (tr, tg, tb) = (unpremultiplied(text.red), unpremultiplied(text.green), unpremultiplied(text.blue))
+                    r = (m[0] * tr + m[1] * tg + m[2] * tb) * a + r * (1 - a)
+                    g = (m[3] * tr + m[4] * tg + m[5] * tb) * a + g * (1 - a)
+                    b = (m[6] * tr + m[7] * tg + m[8] * tb) * a + b * (1 - a)
+                    (out[offset], out[offset + 1], out[offset + 2]) = signal.encode(r, g, b)
+                }
+            }
+        }
+    }
+
+    /// The code values of an sRGB colour at SDR light (white at reference white): the bars
+    /// around an HDR clip.
+    package static func codes(of color: RGBColor, signal: HDRSignal) -> (UInt16, UInt16, UInt16) {
+        let linear = HDRSignal.sRGBLinear
+        let m = HDRSignal.bt709ToBT2020
+        let (r, g, b) = (linear[Int(color.red)], linear[Int(color.green)], linear[Int(color.blue)])
+        return signal.encode(m[0] * r + m[1] * g + m[2] * b, m[3] * r + m[4] * g + m[5] * b, m[6] * r + m[7] * g + m[8] * b)
     }
 
     /// A HEIC's gain map image decoded whole, turned upright by its `irot`, as grey RGB (each

@@ -1,15 +1,18 @@
 import Synchronization
 import SlideshowColor
+import SlideshowCompositor
 import SlideshowPixels
 import SlideshowPlan
+import SlideshowVideo
 import SlideshowWriter
 
 /// The pictures of an HDR show with composed frames: a held still once per hold, and every
 /// frame of a dissolve (`fade`, `fadeblack`, `fadewhite`) or a fade in or out, mixed in linear
 /// light from the photos' HDR slides (``SlideBuilder/hdrStill(_:transfer:)``).
 ///
-/// The HDR counterpart of ``FrameComposer`` for what an HDR show may hold: no motion, no wipes
-/// (``Slideshow/checkHDR()`` refuses them). Light mixes as light does: PQ's display light, HLG's
+/// The HDR counterpart of ``FrameComposer`` for what an HDR show may hold: clips in their own
+/// light (``ClipPlayer/hdrPicture(at:)``), wipes, slides and circles drawn as the SDR
+/// compositor draws them (``HDRTransitions``); no motion (``Slideshow/checkHDR()`` refuses it). Light mixes as light does: PQ's display light, HLG's
 /// scene light (``HDRSignal/mixingLight``). Pictures are made when the writer asks for them,
 /// on its feed queue; each photo's slide is made once and dropped when the show has moved past it.
 final class HDRComposer: FrameFeed {
@@ -21,6 +24,10 @@ final class HDRComposer: FrameFeed {
 
     private struct State {
         var slides: [Int: HDRPixelBuffer] = [:]
+        /// The clips on screen, opened at their first frame.
+        var clips: [Int: ClipPlayer] = [:]
+        /// What the clips' readers noticed, once they are dropped.
+        var warnings: [ClipWarning] = []
         var cancelled = false
     }
 
@@ -41,25 +48,39 @@ final class HDRComposer: FrameFeed {
     func take(_ index: Int) -> Result<AppendedPicture, RenderError> {
         guard !state.withLock({ $0.cancelled }), index < steps.count else { return .failure(.cancelled) }
         let step = steps[index]
-        do throws(PhotoError) {
+        do throws(RenderError) {
             if let photo = step.hold {
-                let picture = try slide(photo)
+                let picture = try self.picture(photo, at: step.frame)
                 forget(before: photo)
                 return .success(.hdr(picture))
             }
             let recipe = plan.recipe(at: step.frame)
             forget(before: recipe.photo)
-            let base = try slide(recipe.photo)
-            let incoming = try recipe.incoming.map { incoming throws(PhotoError) in (try slide(incoming.photo), incoming) }
+            let base = try picture(recipe.photo, at: step.frame)
+            let incoming = try recipe.incoming.map { incoming throws(RenderError) in (try picture(incoming.photo, at: step.frame), incoming) }
+            // A clip's frame alone, at full light, is its own picture.
+            if incoming == nil && recipe.visibility >= 1 { return .success(.hdr(base)) }
+            // Wipes, slides and circles: drawn, then faded when the show fades.
+            if let (other, step) = incoming, HDRTransitions.draws(step.effect) {
+                let drawn = HDRTransitions.frame(from: base, to: other, effect: step.effect, progress: step.progress, signal: signal)
+                guard recipe.visibility < 1 else { return .success(.hdr(drawn)) }
+                let faded = compose(drawn.samples, incoming: nil, visibility: Float(recipe.visibility))
+                return .success(.hdr(HDRPixelBuffer(size: base.size, samples: faded, contentRect: base.contentRect)))
+            }
             let samples = compose(base.samples, incoming: incoming.map { ($0.0.samples, $0.1.effect, Float($0.1.progress)) },
                                   visibility: Float(recipe.visibility))
             return .success(.hdr(HDRPixelBuffer(size: base.size, samples: samples, contentRect: base.contentRect)))
         } catch {
-            return .failure(.photo(error))
+            return .failure(error)
         }
     }
 
     func release() {}
+
+    /// Problems the clips' readers worked around (a clip that stopped early).
+    var warnings: [ClipWarning] {
+        state.withLock { state in state.warnings + state.clips.keys.sorted().flatMap { state.clips[$0]!.warnings } }
+    }
 
     func cancel() { state.withLock { $0.cancelled = true } }
 
@@ -71,8 +92,38 @@ final class HDRComposer: FrameFeed {
         return made
     }
 
+    /// Item `index`'s picture at show frame `frame`: a photo's slide, or a clip's frame in its
+    /// own light (``ClipPlayer/hdrPicture(at:)``; the player made at its first frame).
+    private func picture(_ index: Int, at frame: Int) throws(RenderError) -> HDRPixelBuffer {
+        guard builder.video(index) != nil else {
+            do throws(PhotoError) {
+                return try slide(index)
+            } catch {
+                throw .photo(error)
+            }
+        }
+        let player: ClipPlayer
+        if let made = state.withLock({ $0.clips[index] }) {
+            player = made
+        } else {
+            player = try builder.clipPlayer(index, plan: plan, hdr: signal.transfer)
+            state.withLock { $0.clips[index] = player }
+        }
+        do throws(ClipError) {
+            return try player.hdrPicture(at: frame)
+        } catch {
+            throw .clip(error)
+        }
+    }
+
     private func forget(before photo: Int) {
-        state.withLock { state in state.slides = state.slides.filter { $0.key >= photo } }
+        state.withLock { state in
+            state.slides = state.slides.filter { $0.key >= photo }
+            for index in state.clips.keys.sorted() where index < photo {
+                state.warnings += state.clips[index]!.warnings
+                state.clips[index] = nil
+            }
+        }
     }
 
     /// One frame's code values: the outgoing photo's light, the incoming photo's mixed in at
@@ -82,7 +133,6 @@ final class HDRComposer: FrameFeed {
     /// floating-point light in between.
     private func compose(_ outgoing: [UInt16], incoming: (codes: [UInt16], effect: TransitionEffect, progress: Float)?,
                          visibility: Float) -> [UInt16] {
-        let table = signal.mixingLight
         // light = outgoing·a + incoming·b + c, then times visibility.
         var (a, b, c): (Float, Float, Float) = (1, 0, 0)
         if let incoming {
@@ -98,14 +148,9 @@ final class HDRComposer: FrameFeed {
         (a, b, c) = (a * visibility, b * visibility, c * visibility)
         let other = incoming?.codes ?? outgoing
         return [UInt16](unsafeUninitializedCapacity: outgoing.count) { out, count in
-            table.withUnsafeBufferPointer { light in
-                outgoing.withUnsafeBufferPointer { from in
-                    other.withUnsafeBufferPointer { to in
-                        let (light, from, to) = (light.baseAddress!, from.baseAddress!, to.baseAddress!)
-                        signal.encodeMixing(count: outgoing.count, into: out.baseAddress!) { index in
-                            light[Int(from[index])] * a + light[Int(to[index])] * b + c
-                        }
-                    }
+            outgoing.withUnsafeBufferPointer { from in
+                other.withUnsafeBufferPointer { to in
+                    signal.mix(from.baseAddress!, to.baseAddress!, count: outgoing.count, a: a, b: b, c: c, into: out.baseAddress!)
                 }
             }
             count = outgoing.count

@@ -1,3 +1,4 @@
+import SlideshowLooks
 import SlideshowPixels
 import SlideshowPlan
 import SlideshowWriter
@@ -40,12 +41,27 @@ extension Slideshow {
             throw OptionError(field: field, reason: "\(what) is not yet possible in an HDR show (hdr \(video.hdr?.rawValue ?? "")): leave it out, or make the show SDR")
         }
         if let format = AnimatedFormat(outputPath: output) { try refuse(.output, "an animated \(format.rawValue.uppercased()) preview") }
-        let dissolves: Set<TransitionEffect> = [.none, .fade, .fadeblack, .fadewhite]
-        if let effect = ([transition] + photoSettings.compactMap(\.transition)).first(where: { !dissolves.contains($0) }) {
-            try refuse(.transition, "the \(effect.rawValue) transition (fade, fadeblack and fadewhite are)")
-        }
         if motion != .none || photoSettings.contains(where: { ($0.motion ?? .none) != .none }) { try refuse(.motion, "motion") }
-        if dateImprint != nil { try refuse(.dateStamp, "the date stamp") }
         if motionPhotos == .play { try refuse(.motionPhotos, "playing motion photos") }
+    }
+}
+
+extension Slideshow {
+    /// What an HDR show cannot do with its HDR clips yet, found once the clips are probed: an
+    /// HDR clip keeps its own light (``ClipPlayer/hdrPicture(at:)``), which the looks and the
+    /// blurred backdrop, made for 8-bit sRGB, cannot take (its date imprint and caption are laid
+    /// over in linear light). SDR clips are lifted as SDR photos are, looks and blur fill included.
+    /// - Returns: the usage error naming the first such clip, nil when there is none.
+    func hdrClipProblem(infos: [PhotoInfo]?) -> OptionError? {
+        guard let hdr = video.hdr, let infos else { return nil }
+        for (index, info) in infos.enumerated() {
+            guard let clip = info.clip, clip.color.isHDR, index < photos.count else { continue }
+            let what: String? = look.name != Looks.original.name ? "a look (\(look.name)) on an HDR clip"
+                : backdrop == .blur ? "blur fill around an HDR clip" : nil
+            if let what {
+                return OptionError(field: .photos, reason: "\(photos[index].path): \(what) is not yet possible in an HDR show (hdr \(hdr.rawValue)): leave it out, or make the show SDR")
+            }
+        }
+        return nil
     }
 }

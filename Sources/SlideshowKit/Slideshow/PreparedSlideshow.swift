@@ -173,9 +173,7 @@ extension Slideshow {
         }
         try Self.checkCancelled()
         if let unreadable { throw unreadable }
-        if show.video.hdr != nil, let index = infos?.firstIndex(where: { $0.clip != nil }) {
-            throw .usage(OptionError(field: .photos, reason: "\(show.photos[index].path): a video clip is not yet possible in an HDR show (hdr \(show.video.hdr?.rawValue ?? "")): leave it out, or make the show SDR"))
-        }
+        if let problem = show.hdrClipProblem(infos: infos) { throw .usage(problem) }
         if let problem = show.lengthProblem(photoFrames: laidOut.timeline.frameCount) { throw .usage(problem) }
         guard let headers = infos else { throw .cancelled }   // not reached: read, or failed above
         let photoWarnings = photoLog.warnings

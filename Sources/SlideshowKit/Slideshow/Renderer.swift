@@ -256,7 +256,7 @@ struct Renderer {
                 while done < timeline.photoCount && plan.span(ofPhoto: done).upperBound <= step.frame + 1 { done += 1 }
                 return (step.frame, done)
             }
-            pictures = Pictures(feed: composer, steps: steps, clipWarnings: { [] })
+            pictures = Pictures(feed: composer, steps: steps, clipWarnings: { composer.warnings })
         } else {
             let composer = FrameComposer(builder: builder, plan: plan)
             var done = 0

@@ -1,3 +1,4 @@
+import SlideshowColor
 import SlideshowCompositor
 import SlideshowFraming
 import SlideshowImages
@@ -28,7 +29,9 @@ extension SlideBuilder {
     /// - Parameter plan: the show's plan: where the item is on screen and its cut.
     /// - Throws: ``RenderError/photo(_:)`` when a motion photo's still cannot be decoded or a
     ///   caption drawn, ``RenderError/clip(_:)`` when the video cannot be opened.
-    func clipPlayer(_ index: Int, plan: FramePlan) throws(RenderError) -> ClipPlayer {
+    /// - Parameter hdr: an HDR show's transfer: the player makes ``ClipPlayer/hdrPicture(at:)``'s
+    ///   frames, the caption laid over in linear light after the lift (``HDRFinish``).
+    func clipPlayer(_ index: Int, plan: FramePlan, hdr: HDRTransfer? = nil) throws(RenderError) -> ClipPlayer {
         guard let info = video(index) else { preconditionFailure("item \(index) plays no video") }
         let isClip = items[index].clip != nil
         let size = slideshow.video.size
@@ -48,16 +51,69 @@ extension SlideBuilder {
             throw .photo(error)
         }
         let builder = self
-        return ClipPlayer(info: info, fit: fit, frameSize: size, framesPerSecond: slideshow.video.framesPerSecond,
-                          span: span, cut: cut, inPoint: inPoint, videoEnd: videoEnd, still: still,
-                          background: slideshow.background, blurredBackdrop: slideshow.backdrop == .blur) { buffer, beforeBackdrop in
+        let player = ClipPlayer(info: info, fit: fit, frameSize: size, framesPerSecond: slideshow.video.framesPerSecond,
+                                span: span, cut: cut, inPoint: inPoint, videoEnd: videoEnd, still: still,
+                                background: slideshow.background, blurredBackdrop: slideshow.backdrop == .blur) { buffer, beforeBackdrop in
             if beforeBackdrop {
                 builder.look(&buffer, index)
             } else {
                 builder.imprint(&buffer, index)
-                if let caption { buffer.composite(caption) }
+                // An HDR show lays the caption over in linear light, after the lift.
+                if hdr == nil, let caption { buffer.composite(caption) }
             }
         }
+        if let hdr {
+            let signal = HDRSignal(hdr)
+            let imprinted = info.color.isHDR ? imprintOverlay(index, content: fit.content) : nil
+            player.hdr = HDRFinish(transfer: hdr, background: HDRSlide.codes(of: slideshow.background, signal: signal),
+                                   lift: { HDRSlide.make($0, gain: nil, curve: nil, signal: signal, overlay: caption) },
+                                   overlay: { picture in
+                                       if let imprinted { HDRSlide.overlay(imprinted, on: &picture, signal: signal) }
+                                       if let caption { HDRSlide.overlay(caption, on: &picture, signal: signal) }
+                                   })
+        }
+        return player
+    }
+
+    /// The date imprint of item `index` as an overlay, for an HDR clip's frames (laid over in
+    /// linear light at SDR light, as captions are): drawn once on black and once on white
+    /// pictures with the clip's content rectangle, each pixel's opacity read from the two
+    /// (on black the imprint's premultiplied colour, on white that plus the white left showing).
+    /// The digits are exact; the glow, a screen blend, becomes an over blend of the same light
+    /// on black. Nil without an imprint or a capture date.
+    func imprintOverlay(_ index: Int, content: Rect) -> TextOverlay? {
+        guard slideshow.dateImprint != nil, index < captureDates.count, captureDates[index] != nil else { return nil }
+        let size = slideshow.video.size
+        var black = PixelBuffer(size: size), white = PixelBuffer(size: size)
+        white.withUnsafeMutableBufferPointer { pixels in pixels.update(repeating: 255) }
+        black.contentRect = content
+        white.contentRect = content
+        imprint(&black, index)
+        imprint(&white, index)
+        let (b, w) = (black.pixels, white.pixels)
+        var (x0, y0, x1, y1) = (size.width, size.height, 0, 0)
+        for y in 0..<size.height {
+            for x in 0..<size.width {
+                let at = (y * size.width + x) * 3
+                if b[at] != 0 || b[at + 1] != 0 || b[at + 2] != 0 || w[at] != 255 || w[at + 1] != 255 || w[at + 2] != 255 {
+                    (x0, y0, x1, y1) = (min(x0, x), min(y0, y), max(x1, x + 1), max(y1, y + 1))
+                }
+            }
+        }
+        guard x0 < x1, y0 < y1 else { return nil }
+        let rect = Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+        var pixels = [UInt8](repeating: 0, count: rect.width * rect.height * 4)
+        for y in 0..<rect.height {
+            for x in 0..<rect.width {
+                let at = ((rect.y + y) * size.width + rect.x + x) * 3, out = (y * rect.width + x) * 4
+                // Opacity 1 − (white − black) / 255, the most opaque channel's (the digits' core is opaque).
+                let shown = (0..<3).map { Int(w[at + $0]) - Int(b[at + $0]) }.min()!
+                let alpha = UInt8(max(0, min(255, 255 - shown)))
+                for c in 0..<3 { pixels[out + c] = min(b[at + c], alpha) }
+                pixels[out + 3] = alpha
+            }
+        }
+        return TextOverlay(rect: rect, pixels: pixels)
     }
 
     /// The faces in the clip's picture at its in-point, in its upright pixels, when fill with

@@ -54,7 +54,7 @@ struct SlideBuilder: Sendable {
     /// backdrop), then lifted by the photo's gain map when it has one, in the show's HDR light
     /// (``HDRSlide``), and the caption laid over in linear light at SDR light (its white at
     /// reference white). The look tints the SDR base, which the gain map then lifts; the
-    /// blurred bars and the background stay at SDR light. (No date imprint: refused up front.)
+    /// blurred bars, the background and the date imprint stay at SDR light.
     /// - Throws: ``PhotoError`` for a photo that cannot be decoded.
     func hdrStill(_ index: Int, transfer: HDRTransfer) throws(PhotoError) -> HDRPixelBuffer {
         try onDecodingThread { () throws(PhotoError) in
@@ -65,8 +65,14 @@ struct SlideBuilder: Sendable {
             let gain = try manager.fittedGainMap(for: slideshow.photos[index], like: buffer, contentMode: slideshow.contentMode, crop: crop)
             look(&buffer, index)
             if slideshow.backdrop == .blur { BlurredBackdrop.fill(&buffer) }
+            // The date imprint stays at SDR light: the pixels it drew are not lifted by the gain map.
+            var unimprinted: PixelBuffer? = nil
+            if slideshow.dateImprint != nil {
+                unimprinted = buffer
+                imprint(&buffer, index)
+            }
             return HDRSlide.make(buffer, gain: gain?.buffer, curve: gain?.curve, signal: HDRSignal(transfer),
-                                 overlay: try caption(index))
+                                 overlay: try caption(index), unlifted: unimprinted)
         }
     }
 
