@@ -57,7 +57,8 @@ extension VideoSettings {
         let index = Self.presets.firstIndex(of: preset) ?? 5
         //                  ultrafast superfast veryfast faster fast medium slow slower veryslow placebo
         // A show of cuts codes key frames and copies: libaom's fastest realtime speed, 10. A
-        // moving show codes motion, where speed 7 makes 27% fewer bytes than 10 at the same
+        // moving show without motion runs (one with a 4K clip; with runs AV1 is libaom's good
+        // mode, ``av1SegmentSpeed``) codes motion, where speed 7 makes 27% fewer bytes than 10 at the same
         // SSIM for the same CPU (R3's first 60 frames at 1080p: 383 KB against 524 KB at
         // quantizer 24, SSIM 0.96545 against 0.96513, 3.2 s against 3.1 s).
         let av1: [Int] = composesFrames ? [8, 8, 8, 8, 7, 7, 6, 6, 5, 5] : [10, 10, 10, 10, 10, 10, 9, 8, 7, 6]
@@ -83,7 +84,7 @@ extension VideoSettings {
     package static let av1StillsParameters = ":enable-filter-intra=0:enable-smooth-intra=0:enable-paeth-intra=0:enable-cfl-intra=0:enable-angle-delta=0"
 
     package static let av1QuantizerOffset = 12
-    /// A moving show's: libaom's realtime mode needs quantizer 16 or so for x264's SSIM on R3
+    /// A moving show's without motion runs (with them: ``av1SegmentQuantizerOffset``): libaom's realtime mode needs quantizer 16 or so for x264's SSIM on R3
     /// (quantizer 18: 5,071,959 bytes, SSIM 0.98168; 12: 9,719,328 bytes, 0.98521; x264 at
     /// CRF 20: 4,735,117 bytes, 0.98392), so the default keeps H.264's quality, not its size.
     package static let av1MotionQuantizerOffset = -4

@@ -41,6 +41,26 @@ struct ShowExistingBitstreamTests {
     }
 }
 
+@Suite("AV1: libaom's good mode for moving shows, realtime for shows of cuts")
+struct AV1SegmentSettingsTests {
+    @Test("a moving AV1 show with motion runs goes in segments: good mode, speed 6 at medium, quantizer CRF + 6, a 19-frame look-ahead, no key-frame filtering")
+    func segments() {
+        var settings = VideoSettings(size: Size(width: 1920, height: 1080), codec: .av1)
+        #expect(settings.av1Segments)
+        #expect(settings.av1SegmentOptions.map { "\($0.0)=\($0.1)" }
+                == ["crf=26", "lag-in-frames=19", "row-mt=1", "usage=good", "aom-params=cpu-used=6:enable-keyframe-filtering=0"])
+        settings.preset = "placebo"
+        #expect(settings.av1SegmentSpeed == 2)
+        settings.motionRuns = false
+        #expect(!settings.av1Segments)
+        settings.motionRuns = true
+        settings.composesFrames = false
+        #expect(!settings.av1Segments)
+        #expect(settings.referenceCodecOptions.contains { $0.0 == "usage" && $0.1 == "realtime" })
+        #expect(!VideoSettings(size: Size(width: 320, height: 180), codec: .vp9).av1Segments)
+    }
+}
+
 /// VP9 and AV1 in WebM, AV1 in MP4 (issue 34), read back by ffprobe, FFmpeg (libvpx/libdav1d and
 /// libaom) and GStreamer.
 @Suite("VP9/AV1 export: read back by ffprobe, FFmpeg and GStreamer", .enabled(if: which("ffprobe") != nil && which("ffmpeg") != nil, "skipped: no ffmpeg/ffprobe"))
