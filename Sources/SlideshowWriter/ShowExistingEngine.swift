@@ -30,11 +30,22 @@ extension WriterEngine: EncodingEngine {}
 ///   frame (tens of bytes: every block a copy); the rest of the hold shows the slot that frame
 ///   was stored in, a 5-byte temporal unit each.
 ///
+/// An AV1 moving show (``VideoSettings/av1Segments``) gives each stretch from one key frame to
+/// the next to an encoder of its own in libaom's `good` mode (``ReferenceFrameEncoder/Role/segment``):
+/// where a key frame is due, the encoder under way is drained and freed and a fresh one takes
+/// the picture as its first, a key frame unforced. The frames a hold shows again are then the
+/// stretch's own: the held picture's copy, in its encoder's slot as before.
+///
 /// The encoder runs on its own clock (one tick a picture it is given); its packets are put back
 /// on the show's frames.
 package final class ShowExistingEngine: EncodingEngine {
     private let settings: VideoSettings
-    private let encoder: ReferenceFrameEncoder
+    private var encoder: ReferenceFrameEncoder
+    /// How many pictures the encoder under way has been given.
+    private var encoderPictures = 0
+    /// AV1: the sequence header OBU of the first key frame, which every later one must repeat
+    /// (the file's sample entry carries one).
+    private var sequenceHeaderOBU: [UInt8]?
     private let muxer: MP4Muxer
     private let interleaver: Interleaver
     /// AV1: the fields of the sequence header the frame headers depend on, from the first key
@@ -66,7 +77,7 @@ package final class ShowExistingEngine: EncodingEngine {
     package init(path: String, settings: VideoSettings, container: VideoContainer, audio: (any SoundEncoder)? = nil,
                  metadata: MovieMetadata = MovieMetadata()) throws(FFmpegError) {
         self.settings = settings
-        encoder = try ReferenceFrameEncoder(settings: settings, globalHeader: true)
+        encoder = try ReferenceFrameEncoder(settings: settings, globalHeader: true, role: settings.av1Segments ? .segment : .whole)
         let extradata = encoder.extradata
         var movieMetadata = metadata
         // WebM carries WebVTT subtitles, not MP4's timed text: the captions stay burned in (and in the WebVTT file if asked for).
@@ -136,13 +147,31 @@ package final class ShowExistingEngine: EncodingEngine {
     }
 
     private func send(_ picture: EncoderPicture, frame: Int64, forceKey: Bool, repeated isRepeated: Bool = false) throws {
+        var forceKey = forceKey
+        if settings.av1Segments {
+            if forceKey && encoderPictures > 0 { try startSegment() }
+            forceKey = false  // a segment's first picture is its key frame; none other is forced
+        }
         frames[clock] = frame
         if isRepeated { repeated.insert(frame) }
         while try !encoder.send(picture.frame, pts: clock, forceKey: forceKey) {
             _ = try drainOne()
         }
         clock += 1
+        encoderPictures += 1
         while try drainOne() == .packet {}
+    }
+
+    /// Drains and frees the segment encoder under way and opens the next one, on a clock of its own.
+    private func startSegment() throws {
+        try encoder.sendEndOfStream()
+        while try drainOne() != .endOfStream {}
+        guard frames.isEmpty else {
+            throw FFmpegError(call: "avcodec_receive_packet: no packet for frames \(frames.values.sorted()) at the end of an encoder", code: -EIO)
+        }
+        encoder = try ReferenceFrameEncoder(settings: settings, globalHeader: true, role: .segment)
+        encoderPictures = 0
+        clock = 0
     }
 
     private func hold(_ held: Range<Int64>, after: Int64) throws {
@@ -173,11 +202,18 @@ package final class ShowExistingEngine: EncodingEngine {
             let isKey = packet.pointee.flags & AV_PKT_FLAG_KEY != 0
             if repeated.contains(frame) || (isKey && settings.codec == .av1) {
                 let bytes = Array(UnsafeBufferPointer(start: packet.pointee.data, count: Int(packet.pointee.size)))
-                if isKey && settings.codec == .av1, AV1OBU.split(bytes).contains(where: { $0.type == AV1OBU.sequenceHeader }) {
-                    do {
-                        sequence = try AV1SequenceHeader(obus: bytes)
-                    } catch {
-                        throw FFmpegError(call: "libaom-av1's sequence header: \(error)", code: -EINVAL)
+                if isKey && settings.codec == .av1, let unit = AV1OBU.split(bytes).first(where: { $0.type == AV1OBU.sequenceHeader }) {
+                    if let first = sequenceHeaderOBU {
+                        guard first.elementsEqual(unit.payload) else {
+                            throw FFmpegError(call: "libaom-av1: frame \(frame)'s sequence header differs from the first key frame's", code: -EINVAL)
+                        }
+                    } else {
+                        do {
+                            sequence = try AV1SequenceHeader(obus: bytes)
+                        } catch {
+                            throw FFmpegError(call: "libaom-av1's sequence header: \(error)", code: -EINVAL)
+                        }
+                        sequenceHeaderOBU = Array(unit.payload)
                     }
                 }
                 if repeated.remove(frame) != nil { slots[frame] = try slot(of: bytes, frame: frame) }

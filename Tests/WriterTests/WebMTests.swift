@@ -41,6 +41,26 @@ struct ShowExistingBitstreamTests {
     }
 }
 
+@Suite("AV1: libaom's good mode for moving shows, realtime for shows of cuts")
+struct AV1SegmentSettingsTests {
+    @Test("a moving AV1 show with motion runs goes in segments: good mode, speed 6 at medium, quantizer CRF + 6, a 19-frame look-ahead, no key-frame filtering")
+    func segments() {
+        var settings = VideoSettings(size: Size(width: 1920, height: 1080), codec: .av1)
+        #expect(settings.av1Segments)
+        #expect(settings.av1SegmentOptions.map { "\($0.0)=\($0.1)" }
+                == ["crf=26", "lag-in-frames=19", "row-mt=1", "usage=good", "aom-params=cpu-used=6:enable-keyframe-filtering=0"])
+        settings.preset = "placebo"
+        #expect(settings.av1SegmentSpeed == 2)
+        settings.motionRuns = false
+        #expect(!settings.av1Segments)
+        settings.motionRuns = true
+        settings.composesFrames = false
+        #expect(!settings.av1Segments)
+        #expect(settings.referenceCodecOptions.contains { $0.0 == "usage" && $0.1 == "realtime" })
+        #expect(!VideoSettings(size: Size(width: 320, height: 180), codec: .vp9).av1Segments)
+    }
+}
+
 /// VP9 and AV1 in WebM, AV1 in MP4 (issue 34), read back by ffprobe, FFmpeg (libvpx/libdav1d and
 /// libaom) and GStreamer.
 @Suite("VP9/AV1 export: read back by ffprobe, FFmpeg and GStreamer", .enabled(if: which("ffprobe") != nil && which("ffmpeg") != nil, "skipped: no ffmpeg/ffprobe"))
@@ -133,6 +153,56 @@ struct WebMExportTests {
         }
         #expect(frames[0] != frames[20] && frames[20] != frames[45])
         if let second = try Self.gstreamerFrames(path, codec: format.codec, container: format.container, size: Self.size, folder: folder) {
+            #expect(second == frames, "GStreamer decodes differently from FFmpeg")
+        }
+    }
+
+    /// A picture panned `shift` steps to the left: a moving run's frame.
+    static func panned(_ size: Size, shift: Int) -> PixelBuffer {
+        var buffer = PixelBuffer(size: size)
+        for y in 0..<size.height {
+            for x in 0..<size.width {
+                let u = x + shift * 3
+                buffer[x, y] = RGBColor(red: UInt8((u * 255 / size.width) % 256), green: UInt8((y * 255 / size.height + u / 7) % 256),
+                                        blue: UInt8((u * 5 + y * 3) % 256))
+            }
+        }
+        return buffer
+    }
+
+    @Test("AV1, a moving show with holds (libaom's good mode, an encoder a stretch): key frames at each held picture and after each hold only; held frames at most 100 bytes, their copy; every frame decodes alike in dav1d, libaom and GStreamer",
+          arguments: [VideoContainer.mp4, .webm])
+    func movingShowWithHolds(_ container: VideoContainer) async throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("moving.\(container.fileExtensions[0])")
+        let settings = VideoSettings(size: Self.size, framesPerSecond: 30, preset: "ultrafast", codec: .av1)
+        #expect(settings.av1Segments)
+        // Frame 0 held until 10, a run of 20 moving frames, frame 30 held until 45, a run of 5.
+        let pictures = [gradient(Self.size, seed: 0)] + (1...20).map { Self.panned(Self.size, shift: $0) } + [gradient(Self.size, seed: 2)]
+            + (1...5).map { Self.panned(Self.size, shift: 40 + $0) }
+        let starts: [Int64] = [0] + (10..<30).map { Int64($0) } + [30] + (45..<50).map { Int64($0) }
+        try await writeVideo(to: path, settings: settings, pictures: pictures, starts: starts, endFrame: 50)
+
+        let frames = try Self.decode(path, decoder: "libdav1d", size: Self.size)
+        #expect(frames.count == 50)
+        guard frames.count == 50 else { return }
+        #expect(try Self.decode(path, decoder: "libaom-av1", size: Self.size) == frames, "libaom decodes differently")
+        let listing = try run(try #require(which("ffprobe")), ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=size,flags", "-of", "csv=p=0", path])
+        let packets = listing.stdoutText.split(separator: "\n").map { $0.split(separator: ",") }
+        #expect(packets.count == 50)
+        let keys = packets.enumerated().filter { $0.element.count > 1 && $0.element[1].hasPrefix("K") }.map(\.offset)
+        #expect(keys == [0, 10, 30, 45])
+        let sizes = packets.compactMap { Int($0[0]) }
+        for (start, end) in [(0, 10), (30, 45)] {
+            #expect(psnr(frames[start], frames[start + 1]) > 45, "the inter copy of frame \(start)")
+            for frame in start + 2..<end {
+                #expect(sizes[frame] <= 100, "held frame \(frame): \(sizes[frame]) bytes")
+                #expect(frames[frame] == frames[start + 1], "frame \(frame) is not frame \(start + 1)")
+            }
+        }
+        // The moving frames are each their own picture.
+        #expect(Set(frames[10..<30]).count == 20)
+        if let second = try Self.gstreamerFrames(path, codec: .av1, container: container, size: Self.size, folder: folder) {
             #expect(second == frames, "GStreamer decodes differently from FFmpeg")
         }
     }
