@@ -124,8 +124,16 @@ extension VideoSettings {
 // entry carries once (``ShowExistingEngine`` checks each key frame's against the first).
 extension VideoSettings {
     /// Whether an AV1 show's stretches between key frames go to encoders of their own in
-    /// libaom's `good` mode (a moving show with motion runs), rather than one realtime encoder.
-    package var av1Segments: Bool { codec == .av1 && composesFrames && motionRuns }
+    /// libaom's `good` mode (a moving show with motion runs, at most 1080p's pixels), rather
+    /// than one realtime encoder.
+    package var av1Segments: Bool {
+        codec == .av1 && composesFrames && motionRuns && size.width * size.height <= Self.av1SegmentsLargestPicture
+    }
+
+    /// The most pixels a picture of an AV1 show in `good`-mode segments has: 1920 × 1080. Its
+    /// look-ahead holds 19 pictures: a 3 s fade and zoom-in show at 3840x2160 peaked at
+    /// 1,236 MB (realtime: 573 MB, H.264: 711 MB), so larger shows keep the realtime encoder.
+    package static let av1SegmentsLargestPicture = 1920 * 1080
 
     /// libaom's `good`-mode speed (0 slowest to 6) for x264's preset.
     package var av1SegmentSpeed: Int {

@@ -43,7 +43,7 @@ struct ShowExistingBitstreamTests {
 
 @Suite("AV1: libaom's good mode for moving shows, realtime for shows of cuts")
 struct AV1SegmentSettingsTests {
-    @Test("a moving AV1 show with motion runs goes in segments: good mode, speed 6 at medium, quantizer CRF + 6, a 19-frame look-ahead, no key-frame filtering")
+    @Test("a moving AV1 show with motion runs, of 1080p's pixels or fewer, goes in segments: good mode, speed 6 at medium, quantizer CRF + 6, a 19-frame look-ahead, no key-frame filtering")
     func segments() {
         var settings = VideoSettings(size: Size(width: 1920, height: 1080), codec: .av1)
         #expect(settings.av1Segments)
@@ -58,6 +58,10 @@ struct AV1SegmentSettingsTests {
         #expect(!settings.av1Segments)
         #expect(settings.referenceCodecOptions.contains { $0.0 == "usage" && $0.1 == "realtime" })
         #expect(!VideoSettings(size: Size(width: 320, height: 180), codec: .vp9).av1Segments)
+        // Past 1080p's pixels, the realtime encoder (good mode's look-ahead peaked at 1.2 GB at 4K).
+        #expect(VideoSettings(size: Size(width: 1080, height: 1920), codec: .av1).av1Segments)
+        #expect(!VideoSettings(size: Size(width: 2560, height: 1440), codec: .av1).av1Segments)
+        #expect(!VideoSettings(size: Size(width: 3840, height: 2160), codec: .av1).av1Segments)
     }
 }
 
