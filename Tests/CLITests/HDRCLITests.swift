@@ -5,8 +5,8 @@ import TestSupport
 @Suite("slideshow: HDR shows from the command line and a manifest (issue 35)", needsBuiltTool)
 struct HDRCLITests {
     @Test("what an HDR show cannot hold yet is a usage error on one line, naming the option; nothing is written",
-          arguments: [(["--motion", "kenburns"], "--motion: motion is not yet possible in an HDR show (hdr pq)"),
-                      (["--motion-photos", "play"], "--motion-photos: playing motion photos is not yet possible in an HDR show (hdr pq)")])
+          arguments: [(["--motion-photos", "play"], "--motion-photos: playing motion photos is not yet possible in an HDR show (hdr pq)"),
+                      (["-o", "x.gif"], "an animated GIF preview is not yet possible in an HDR show (hdr pq)")])
     func refused(options: [String], message: String) throws {
         let folder = try TemporaryFolder()
         let result = try slideshow(["make", samplePhotos[0], samplePhotos[1], "--hdr", "pq", "-o", folder.path("x.mp4")] + options)

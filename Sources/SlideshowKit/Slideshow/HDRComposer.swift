@@ -12,7 +12,8 @@ import SlideshowWriter
 ///
 /// The HDR counterpart of ``FrameComposer`` for what an HDR show may hold: clips in their own
 /// light (``ClipPlayer/hdrPicture(at:)``), wipes, slides and circles drawn as the SDR
-/// compositor draws them (``HDRTransitions``); no motion (``Slideshow/checkHDR()`` refuses it). Light mixes as light does: PQ's display light, HLG's
+/// compositor draws them (``HDRTransitions``), photos moving along their motion paths
+/// (``HDRMovingPhoto``, resampled each frame from one lifted source). Light mixes as light does: PQ's display light, HLG's
 /// scene light (``HDRSignal/mixingLight``). Pictures are made when the writer asks for them,
 /// on its feed queue; each photo's slide is made once and dropped when the show has moved past it.
 final class HDRComposer: FrameFeed {
@@ -22,8 +23,14 @@ final class HDRComposer: FrameFeed {
     private let signal: HDRSignal
     private let state = Mutex(State())
 
+    /// A photo's picture: a lifted slide, or a moving photo's lifted source and path.
+    private enum Slide {
+        case still(HDRPixelBuffer)
+        case moving(HDRMovingPhoto)
+    }
+
     private struct State {
-        var slides: [Int: HDRPixelBuffer] = [:]
+        var slides: [Int: Slide] = [:]
         /// The clips on screen, opened at their first frame.
         var clips: [Int: ClipPlayer] = [:]
         /// What the clips' readers noticed, once they are dropped.
@@ -50,14 +57,16 @@ final class HDRComposer: FrameFeed {
         let step = steps[index]
         do throws(RenderError) {
             if let photo = step.hold {
-                let picture = try self.picture(photo, at: step.frame)
+                let picture = try self.picture(photo, at: step.frame, time: 0)
                 forget(before: photo)
                 return .success(.hdr(picture))
             }
             let recipe = plan.recipe(at: step.frame)
             forget(before: recipe.photo)
-            let base = try picture(recipe.photo, at: step.frame)
-            let incoming = try recipe.incoming.map { incoming throws(RenderError) in (try picture(incoming.photo, at: step.frame), incoming) }
+            let base = try picture(recipe.photo, at: step.frame, time: recipe.time)
+            let incoming = try recipe.incoming.map { incoming throws(RenderError) in
+                (try picture(incoming.photo, at: step.frame, time: incoming.time), incoming)
+            }
             // A clip's frame alone, at full light, is its own picture.
             if incoming == nil && recipe.visibility >= 1 { return .success(.hdr(base)) }
             // Wipes, slides and circles: drawn, then faded when the show fades.
@@ -84,20 +93,33 @@ final class HDRComposer: FrameFeed {
 
     func cancel() { state.withLock { $0.cancelled = true } }
 
-    /// The photo's HDR slide, made once.
-    private func slide(_ photo: Int) throws(PhotoError) -> HDRPixelBuffer {
+    /// The photo's HDR slide or moving source, made once.
+    private func slide(_ photo: Int) throws(PhotoError) -> Slide {
         if let made = state.withLock({ $0.slides[photo] }) { return made }
-        let made = try builder.hdrStill(photo, transfer: signal.transfer)
+        let made: Slide = if let path = plan.motions[photo] {
+            .moving(try builder.hdrMoving(photo, motion: path, transfer: signal.transfer))
+        } else {
+            .still(try builder.hdrStill(photo, transfer: signal.transfer))
+        }
         state.withLock { $0.slides[photo] = made }
         return made
     }
 
-    /// Item `index`'s picture at show frame `frame`: a photo's slide, or a clip's frame in its
-    /// own light (``ClipPlayer/hdrPicture(at:)``; the player made at its first frame).
-    private func picture(_ index: Int, at frame: Int) throws(RenderError) -> HDRPixelBuffer {
+    /// Item `index`'s picture at show frame `frame`: a photo's slide, a moving photo's view at
+    /// its motion time `time`, or a clip's frame in its own light (``ClipPlayer/hdrPicture(at:)``;
+    /// the player made at its first frame).
+    private func picture(_ index: Int, at frame: Int, time: Double) throws(RenderError) -> HDRPixelBuffer {
         guard builder.video(index) != nil else {
             do throws(PhotoError) {
-                return try slide(index)
+                switch try slide(index) {
+                case .still(let slide): return slide
+                case .moving(let moving):
+                    do throws(ImageProblem) {
+                        return try moving.picture(at: time, frameSize: builder.slideshow.video.size)
+                    } catch {
+                        throw error.error(for: builder.slideshow.photos[index].path)
+                    }
+                }
             } catch {
                 throw .photo(error)
             }
