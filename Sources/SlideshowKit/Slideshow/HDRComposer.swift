@@ -63,7 +63,7 @@ final class HDRComposer: FrameFeed {
             }
             let recipe = plan.recipe(at: step.frame)
             forget(before: recipe.photo)
-            let base = try picture(recipe.photo, at: step.frame, time: recipe.time)
+            var base = try picture(recipe.photo, at: step.frame, time: recipe.time)
             let incoming = try recipe.incoming.map { incoming throws(RenderError) in
                 (try picture(incoming.photo, at: step.frame, time: incoming.time), incoming)
             }
@@ -76,8 +76,20 @@ final class HDRComposer: FrameFeed {
                 let faded = compose(drawn.samples, incoming: nil, visibility: Float(recipe.visibility))
                 return .success(.hdr(HDRPixelBuffer(size: base.size, samples: faded, contentRect: base.contentRect)))
             }
-            let samples = compose(base.samples, incoming: incoming.map { ($0.0.samples, $0.1.effect, Float($0.1.progress)) },
-                                  visibility: Float(recipe.visibility))
+            let mixing = incoming.map { ($0.0.samples, $0.1.effect, Float($0.1.progress)) }
+            if isMoving(recipe.photo) {
+                // A moving photo's frame is made for this frame alone: mixed in place (no second 12 MB frame to fault in).
+                let weights = self.weights(incoming: mixing.map { ($0.1, $0.2) }, visibility: Float(recipe.visibility))
+                let other = mixing?.0 ?? []
+                base.withUnsafeMutableBufferPointer { frame in
+                    other.withUnsafeBufferPointer { to in
+                        signal.mix(frame.baseAddress!, to.baseAddress ?? UnsafePointer(frame.baseAddress!), count: frame.count,
+                                   a: weights.a, b: weights.b, c: weights.c, into: frame.baseAddress!)
+                    }
+                }
+                return .success(.hdr(base))
+            }
+            let samples = compose(base.samples, incoming: mixing, visibility: Float(recipe.visibility))
             return .success(.hdr(HDRPixelBuffer(size: base.size, samples: samples, contentRect: base.contentRect)))
         } catch {
             return .failure(error)
@@ -148,14 +160,14 @@ final class HDRComposer: FrameFeed {
         }
     }
 
-    /// One frame's code values: the outgoing photo's light, the incoming photo's mixed in at
-    /// `progress` (0…1) of a dissolve, straight across (`fade`) or through black or reference
-    /// white (the outgoing photo to it in the first half, the incoming one from it in the
-    /// second), times `visibility` (a fade in or out), sample by sample without a frame of
-    /// floating-point light in between.
-    private func compose(_ outgoing: [UInt16], incoming: (codes: [UInt16], effect: TransitionEffect, progress: Float)?,
-                         visibility: Float) -> [UInt16] {
-        // light = outgoing·a + incoming·b + c, then times visibility.
+    /// Whether item `index` is a moving photo, whose pictures are made afresh for each frame.
+    private func isMoving(_ index: Int) -> Bool {
+        plan.motions[index] != nil && builder.video(index) == nil
+    }
+
+    /// A frame's mix, `light = outgoing·a + incoming·b + c`: a dissolve at `progress` (0…1),
+    /// straight across (`fade`) or through black or reference white, times `visibility`.
+    private func weights(incoming: (effect: TransitionEffect, progress: Float)?, visibility: Float) -> (a: Float, b: Float, c: Float) {
         var (a, b, c): (Float, Float, Float) = (1, 0, 0)
         if let incoming {
             let p = incoming.progress
@@ -167,7 +179,17 @@ final class HDRComposer: FrameFeed {
                 (a, b, c) = (1 - p, p, 0)
             }
         }
-        (a, b, c) = (a * visibility, b * visibility, c * visibility)
+        return (a * visibility, b * visibility, c * visibility)
+    }
+
+    /// One frame's code values: the outgoing photo's light, the incoming photo's mixed in at
+    /// `progress` (0…1) of a dissolve, straight across (`fade`) or through black or reference
+    /// white (the outgoing photo to it in the first half, the incoming one from it in the
+    /// second), times `visibility` (a fade in or out), sample by sample without a frame of
+    /// floating-point light in between.
+    private func compose(_ outgoing: [UInt16], incoming: (codes: [UInt16], effect: TransitionEffect, progress: Float)?,
+                         visibility: Float) -> [UInt16] {
+        let (a, b, c) = weights(incoming: incoming.map { ($0.effect, $0.progress) }, visibility: visibility)
         let other = incoming?.codes ?? outgoing
         return [UInt16](unsafeUninitializedCapacity: outgoing.count) { out, count in
             outgoing.withUnsafeBufferPointer { from in

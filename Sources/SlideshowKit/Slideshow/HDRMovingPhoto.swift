@@ -44,9 +44,19 @@ struct HDRMovingPhoto: Sendable {
         case .backdrop(let backdrop): samples = backdrop.samples
         case .color(let r, let g, let b):
             samples = [UInt16](unsafeUninitializedCapacity: count) { buffer, initialised in
-                if content != Rect(size) {
-                    for index in stride(from: 0, to: count, by: 3) {
+                // Only the bars: the content rectangle is written by the resample.
+                func paint(_ y: Int, _ columns: Range<Int>) {
+                    for x in columns {
+                        let index = (y * size.width + x) * 3
                         buffer[index] = r; buffer[index + 1] = g; buffer[index + 2] = b
+                    }
+                }
+                for y in 0..<size.height {
+                    if y >= content.y && y < content.maxY {
+                        paint(y, 0..<content.x)
+                        paint(y, content.maxX..<size.width)
+                    } else {
+                        paint(y, 0..<size.width)
                     }
                 }
                 initialised = count
