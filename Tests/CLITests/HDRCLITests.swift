@@ -5,8 +5,7 @@ import TestSupport
 @Suite("slideshow: HDR shows from the command line and a manifest (issue 35)", needsBuiltTool)
 struct HDRCLITests {
     @Test("what an HDR show cannot hold yet is a usage error on one line, naming the option; nothing is written",
-          arguments: [(["--motion-photos", "play"], "--motion-photos: playing motion photos is not yet possible in an HDR show (hdr pq)"),
-                      (["-o", "x.gif"], "an animated GIF preview is not yet possible in an HDR show (hdr pq)")])
+          arguments: [(["--motion-photos", "play"], "--motion-photos: playing motion photos is not yet possible in an HDR show (hdr pq)")])
     func refused(options: [String], message: String) throws {
         let folder = try TemporaryFolder()
         let result = try slideshow(["make", samplePhotos[0], samplePhotos[1], "--hdr", "pq", "-o", folder.path("x.mp4")] + options)
@@ -14,6 +13,22 @@ struct HDRCLITests {
         let first = try #require(result.stderr.split(separator: "\n").first)
         #expect(first.contains(message), "\(first)")
         #expect(folder.contents().isEmpty)
+    }
+
+    @Test("--motion in an HDR show moves the pictures: HEVC Main 10 in PQ, every frame of the move different from the next")
+    func motion() throws {
+        let folder = try TemporaryFolder()
+        let output = folder.path("k.mp4")
+        let made = try slideshow(["make", samplePhotos[0], samplePhotos[1], "--hdr", "pq", "--motion", "kenburns", "--size", "160x120",
+                                  "--duration", "1", "--preset", "ultrafast", "-o", output])
+        #expect(made.status == 0, "\(made.stderr)")
+        let probed = try ProbedVideo(path: output)
+        #expect(probed.decodedFrames == 30)
+        #expect(probed.stream["profile"] == "Main 10" && probed.stream["color_transfer"] == "smpte2084")
+        let raw = try run(try #require(which("ffmpeg")), ["-v", "error", "-i", output, "-frames:v", "15", "-f", "rawvideo", "-pix_fmt", "yuv420p10le", "-"])
+        let frameBytes = 160 * 120 * 3
+        let frames = stride(from: 0, to: raw.stdout.count - frameBytes + 1, by: frameBytes).map { raw.stdout.subdata(in: $0..<$0 + frameBytes) }
+        #expect(frames.count == 15 && zip(frames, frames.dropFirst()).allSatisfy { $0 != $1 })
     }
 
     @Test("an HDR clip among photos in an HDR show: HEVC Main 10 with its sound; with a look it is refused on one line, naming the clip",
