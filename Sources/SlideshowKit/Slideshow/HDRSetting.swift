@@ -52,15 +52,7 @@ extension Slideshow {
     /// over in linear light). SDR clips are lifted as SDR photos are, looks and blur fill included.
     /// - Returns: the usage error naming the first such clip, nil when there is none.
     func hdrClipProblem(infos: [PhotoInfo]?) -> OptionError? {
-        guard let hdr = video.hdr, let infos else { return nil }
-        for (index, info) in infos.enumerated() {
-            guard let clip = info.clip, clip.color.isHDR, index < photos.count else { continue }
-            let what: String? = look.name != Looks.original.name ? "a look (\(look.name)) on an HDR clip"
-                : backdrop == .blur ? "blur fill around an HDR clip" : nil
-            if let what {
-                return OptionError(field: .photos, reason: "\(photos[index].path): \(what) is not yet possible in an HDR show (hdr \(hdr.rawValue)): leave it out, or make the show SDR")
-            }
-        }
-        return nil
+        // A look and blur fill now apply to an HDR clip's SDR base, which its own light lifts again (``HDRClipLook``).
+        nil
     }
 }
