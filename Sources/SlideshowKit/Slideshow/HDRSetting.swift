@@ -46,13 +46,12 @@ extension Slideshow {
 }
 
 extension Slideshow {
-    /// What an HDR show cannot do with its HDR clips yet, found once the clips are probed: an
-    /// HDR clip keeps its own light (``ClipPlayer/hdrPicture(at:)``), which the looks and the
-    /// blurred backdrop, made for 8-bit sRGB, cannot take (its date imprint and caption are laid
-    /// over in linear light). SDR clips are lifted as SDR photos are, looks and blur fill included.
+    /// What an HDR show cannot do with its HDR clips yet, found once the clips are probed:
+    /// nothing now. An HDR clip keeps its own light (``ClipPlayer/hdrPicture(at:)``); a look and
+    /// blur fill apply to its SDR base, which its light lifts again (``HDRClipLook``); its date
+    /// imprint and caption are laid over in linear light. Kept as the one place such a limit goes.
     /// - Returns: the usage error naming the first such clip, nil when there is none.
     func hdrClipProblem(infos: [PhotoInfo]?) -> OptionError? {
-        // A look and blur fill now apply to an HDR clip's SDR base, which its own light lifts again (``HDRClipLook``).
         nil
     }
 }
