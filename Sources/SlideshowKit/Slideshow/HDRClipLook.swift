@@ -63,22 +63,29 @@ enum HDRClipLook {
         look(&looked)
         if blur { BlurredBackdrop.fill(&looked) }
         let linear = HDRSignal.sRGBLinear
+        // The tinted base lifted by the gain, in BT.2020 light, over `display`; then encoded in one pass.
         looked.withUnsafeBytes { raw in
             let tinted = raw.bindMemory(to: UInt8.self)
-            picture.withUnsafeMutableBufferPointer { out in
+            display.withUnsafeMutableBufferPointer { lifted in
                 for y in 0..<height {
+                    let inside = y >= content.y && y < content.maxY
                     for x in 0..<width {
                         let o = (y * width + x) * 3
                         var (r, g, b) = (linear[Int(tinted[o])], linear[Int(tinted[o + 1])], linear[Int(tinted[o + 2])])
-                        if content.contains(x: x, y: y) {
+                        if inside && x >= content.x && x < content.maxX {
                             // The gain: the light above the clipped base (1 in the SDR range).
-                            r *= max(1, display[o]); g *= max(1, display[o + 1]); b *= max(1, display[o + 2])
+                            r *= max(1, lifted[o]); g *= max(1, lifted[o + 1]); b *= max(1, lifted[o + 2])
                         }
-                        (out[o], out[o + 1], out[o + 2]) = signal.encode(toHDR[0] * r + toHDR[1] * g + toHDR[2] * b,
-                                                                          toHDR[3] * r + toHDR[4] * g + toHDR[5] * b,
-                                                                          toHDR[6] * r + toHDR[7] * g + toHDR[8] * b)
+                        lifted[o] = toHDR[0] * r + toHDR[1] * g + toHDR[2] * b
+                        lifted[o + 1] = toHDR[3] * r + toHDR[4] * g + toHDR[5] * b
+                        lifted[o + 2] = toHDR[6] * r + toHDR[7] * g + toHDR[8] * b
                     }
                 }
+            }
+        }
+        display.withUnsafeBufferPointer { lifted in
+            picture.withUnsafeMutableBufferPointer { out in
+                signal.encode(lifted.baseAddress!, pixels: width * height, into: out.baseAddress!)
             }
         }
     }
