@@ -102,6 +102,41 @@ package struct HDRSignal: Sendable {
         }
     }
 
+    /// Code values of `pixels` pixels of linear BT.2020 light (three floats a pixel, in
+    /// reference whites), as ``encode(_:_:_:)`` gives them one by one, in one loop with nothing
+    /// called per sample (an HDR clip's look encodes every frame this way). Rounds as
+    /// ``mix(_:_:count:a:b:c:into:)`` does (half up), which can differ from ``encode(_:_:_:)``'s
+    /// rounding by one code in 65,535 on a tie.
+    package func encode(_ light: UnsafePointer<Float>, pixels: Int, into codes: UnsafeMutablePointer<UInt16>) {
+        let scale = Float(Self.referenceWhite / Self.peak)
+        let steps = Float(Curve.steps)
+        let curve = transfer == .pq ? Self.pqCurve : Self.hlgCurve
+        let factors = Self.hlgSceneFactor
+        let hlg = transfer == .hlg
+        curve.values.withUnsafeBufferPointer { table in
+            factors.values.withUnsafeBufferPointer { factorTable in
+                let (values, factorValues) = (table.baseAddress!, factorTable.baseAddress!)
+                @inline(__always) func look(_ x: Float, _ values: UnsafePointer<Float>) -> Float {
+                    let position = x.squareRoot() * steps
+                    let at = Int(position)
+                    return values[at] + (values[at + 1] - values[at]) * (position - Float(at))
+                }
+                for pixel in 0..<pixels {
+                    let o = pixel &* 3
+                    var r = max(0, min(1, light[o] * scale)), g = max(0, min(1, light[o + 1] * scale))
+                    var b = max(0, min(1, light[o + 2] * scale))
+                    if hlg {
+                        let factor = look(max(0, min(1, 0.2627 * r + 0.6780 * g + 0.0593 * b)), factorValues)
+                        (r, g, b) = (min(1, r * factor), min(1, g * factor), min(1, b * factor))
+                    }
+                    codes[o] = UInt16(max(0, min(65535, look(r, values) * 65535 + 0.5)))
+                    codes[o + 1] = UInt16(max(0, min(65535, look(g, values) * 65535 + 0.5)))
+                    codes[o + 2] = UInt16(max(0, min(65535, look(b, values) * 65535 + 0.5)))
+                }
+            }
+        }
+    }
+
     // MARK: - Mixing (transitions and fades)
 
     /// Each code value's light as transitions mix it: PQ's display light in reference whites,

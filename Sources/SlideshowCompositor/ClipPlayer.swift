@@ -245,6 +245,7 @@ package final class ClipPlayer: @unchecked Sendable {
                 }
             }
         }
+        hdr.finish?(&picture)
         hdr.overlay(&picture)
         return picture
     }
@@ -297,12 +298,15 @@ package struct HDRFinish: Sendable {
     package var lift: @Sendable (PixelBuffer) -> HDRPixelBuffer
     /// The caption laid over an HDR clip's frame, in linear light.
     package var overlay: @Sendable (inout HDRPixelBuffer) -> Void
+    /// The look and the blurred backdrop on an HDR clip's frame (its bars painted), before the overlay; nil for none.
+    package var finish: (@Sendable (inout HDRPixelBuffer) -> Void)?
 
     package init(transfer: HDRTransfer, background: (UInt16, UInt16, UInt16), lift: @escaping @Sendable (PixelBuffer) -> HDRPixelBuffer,
-                 overlay: @escaping @Sendable (inout HDRPixelBuffer) -> Void) {
+                 overlay: @escaping @Sendable (inout HDRPixelBuffer) -> Void, finish: (@Sendable (inout HDRPixelBuffer) -> Void)? = nil) {
         self.transfer = transfer
         self.background = background
         self.lift = lift
         self.overlay = overlay
+        self.finish = finish
     }
 }

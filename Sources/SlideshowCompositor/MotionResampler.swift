@@ -101,13 +101,14 @@ package final class ZimgResize {
 
     /// Builds the graph: with zimg's fastest kernels for this CPU, or its C ones when `plainC`.
     /// - Throws: ``ImageProblem`` with zimg's message.
+    /// - Parameter deep: 16-bit samples (an HDR picture's code values) instead of bytes.
     package init(from source: Size, view: (x: Double, y: Double, width: Double, height: Double), to output: Size,
-         plainC: Bool = false) throws(ImageProblem) {
+         plainC: Bool = false, deep: Bool = false) throws(ImageProblem) {
         var input = zimg_image_format(), result = zimg_image_format()
         zimg_image_format_default(&input, slideshow_zimg_api_version())
         zimg_image_format_default(&result, slideshow_zimg_api_version())
-        Self.describe(&input, source)
-        Self.describe(&result, output)
+        Self.describe(&input, source, deep: deep)
+        Self.describe(&result, output, deep: deep)
         input.active_region.left = view.x
         input.active_region.top = view.y
         input.active_region.width = view.width
@@ -133,6 +134,29 @@ package final class ZimgResize {
 
     /// Runs the graph over `source`; each finished output row is handed to `target.pack`.
     package func process(_ source: PlanarPicture, into target: inout MotionResampler.Target) throws(ImageProblem) {
+        try process(planes: { UnsafeRawPointer(source.plane($0)) }, stride: source.stride,
+                    ring: UnsafeMutableRawPointer(target.ring), ringStride: target.stride, ringRows: target.rows,
+                    target: &target) { user, row, left, right in
+            user!.assumingMemoryBound(to: MotionResampler.Target.self).pointee.pack(row: Int(row), left: Int(left), right: Int(right))
+            return 0
+        }
+    }
+
+    /// Runs the graph over a 16-bit source; each finished output row is handed to `target.pack`.
+    package func process(_ source: DeepPlanarPicture, into target: inout MotionResampler.DeepTarget) throws(ImageProblem) {
+        try process(planes: { UnsafeRawPointer(source.plane($0)) }, stride: source.stride,
+                    ring: UnsafeMutableRawPointer(target.ring), ringStride: target.stride, ringRows: target.rows,
+                    target: &target) { user, row, left, right in
+            user!.assumingMemoryBound(to: MotionResampler.DeepTarget.self).pointee.pack(row: Int(row), left: Int(left), right: Int(right))
+            return 0
+        }
+    }
+
+    /// Runs the graph: the source's three planes (`stride` bytes a row) through a ring of three
+    /// planes of `ringRows` rows of `ringStride` bytes, `pack` called with `target` on each finished row.
+    private func process<T>(planes: (Int) -> UnsafeRawPointer, stride inputStride: Int, ring: UnsafeMutableRawPointer,
+                            ringStride outputStride: Int, ringRows: Int, target: inout T,
+                            pack: zimg_filter_graph_callback) throws(ImageProblem) {
         var temporaryBytes = 0
         try Self.check(zimg_filter_graph_get_tmp_size(graph, &temporaryBytes), "zimg_filter_graph_get_tmp_size")
         let temporary = UnsafeMutableRawPointer.allocate(byteCount: max(temporaryBytes, 1), alignment: PlanarPicture.alignment)
@@ -141,25 +165,23 @@ package final class ZimgResize {
         var output = zimg_image_buffer()
         input.version = slideshow_zimg_api_version()
         output.version = slideshow_zimg_api_version()
-        let inputStride = source.stride, outputStride = target.stride, mask = UInt32(target.mask)
-        let planeBytes = target.rows * target.stride
+        let mask = UInt32(ringRows - 1)
+        let planeBytes = ringRows * outputStride
         for p in 0..<3 {
-            slideshow_zimg_set_input_plane(&input, Int32(p), source.plane(p), inputStride, UInt32.max)
-            slideshow_zimg_set_output_plane(&output, Int32(p), target.ring + p * planeBytes, outputStride, mask)
+            slideshow_zimg_set_input_plane(&input, Int32(p), planes(p), inputStride, UInt32.max)
+            slideshow_zimg_set_output_plane(&output, Int32(p), ring + p * planeBytes, outputStride, mask)
         }
         let status = withUnsafeMutablePointer(to: &target) { target in
-            zimg_filter_graph_process(graph, &input, &output, temporary, nil, nil, { user, row, left, right in
-                user!.assumingMemoryBound(to: MotionResampler.Target.self).pointee.pack(row: Int(row), left: Int(left), right: Int(right))
-                return 0
-            }, target)
+            zimg_filter_graph_process(graph, &input, &output, temporary, nil, nil, pack, target)
         }
         try Self.check(status, "zimg_filter_graph_process")
     }
 
-    private static func describe(_ format: inout zimg_image_format, _ size: Size) {
+    private static func describe(_ format: inout zimg_image_format, _ size: Size, deep: Bool) {
         format.width = UInt32(size.width)
         format.height = UInt32(size.height)
-        format.pixel_type = ZIMG_PIXEL_BYTE
+        format.pixel_type = deep ? ZIMG_PIXEL_WORD : ZIMG_PIXEL_BYTE
+        format.depth = deep ? 16 : 8
         format.color_family = ZIMG_COLOR_RGB
         format.pixel_range = ZIMG_RANGE_FULL
     }

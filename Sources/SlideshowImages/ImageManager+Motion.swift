@@ -15,12 +15,15 @@ extension ImageManager {
     ///   - magnification: the path's ``MotionPath/magnification``, 1 or more.
     ///   - framing: with fill, the crop rule (``Framing/crop(of:aspect:faces:)``): the centre, or
     ///     around the faces (and, without faces, the upper third of a photo whose height is cut).
+    ///   - area: told the picture area as fractions of the upright photo (what an HDR show
+    ///     crops its gain map to).
     /// - Returns: the source, where it goes in the frame, and the faces to keep in view (the
     ///   ones the still slide's crop keeps, ``FaceFraming/kept(faces:imageSize:cropSize:)``, in
     ///   units of the source: 0…1 each way), nil when none were found.
     /// - Throws: ``PhotoError``, as ``requestImage(for:targetSize:contentMode:background:)``.
     package func requestMovingSource(for photo: Photo, frameSize: Size, contentMode: ContentMode, background: RGBColor,
-                             magnification: Double, framing: Framing = .center) throws(PhotoError)
+                             magnification: Double, framing: Framing = .center,
+                             area: ((x: Double, y: Double, width: Double, height: Double)) -> Void = { _ in }) throws(PhotoError)
         -> (source: PixelBuffer, content: Rect, focus: (x: ClosedRange<Double>, y: ClosedRange<Double>)?) {
         let bytes = try PhotoFile.read(photo.path).bytes
         do throws(ImageProblem) {
@@ -33,6 +36,8 @@ extension ImageManager {
             let faces = contentMode == .aspectFill && framing == .faces ? FaceFraming.faces(in: image) : []
             let region = PictureArea.region(of: image.size, frame: frameSize, mode: contentMode, framing: framing, faces: faces)
             let size = PictureArea.sourceSize(content: content, magnification: magnification)
+            let (width, height) = (Double(image.width), Double(image.height))
+            area((Double(region.x) / width, Double(region.y) / height, Double(region.width) / width, Double(region.height) / height))
             let rowBytes = size.width * 3
             var problem: ImageProblem?
             let pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * size.height) { buffer, count in

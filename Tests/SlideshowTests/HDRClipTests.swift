@@ -185,22 +185,47 @@ struct HDRClipTests {
         #expect(after[after.count / 2] < before[before.count / 2])
     }
 
-    @Test("a look or blur fill with an HDR clip is refused in an HDR show, naming the clip; an SDR clip takes both")
-    func refusals() async throws {
+    @Test("a look on an HDR clip tints its SDR base, which its own light lifts again: sepia warms the SDR range and the highlights keep their light; blur fill's bars stay at SDR light")
+    func lookOnHDRClip() async throws {
         let source = try #require(hlgClip)
         let folder = try TemporaryFolder()
-        var options = SlideshowOptions(size: "\(Self.size)")
-        options.hdr = .pq
-        options.filter = "sepia"
-        let show = try options.slideshow(photos: [Photo(path: source)], output: folder.path("x.mp4"))
-        await #expect(throws: RenderError.usage(OptionError(field: .photos, reason: "\(source): a look (sepia) on an HDR clip is not yet possible in an HDR show (hdr pq): leave it out, or make the show SDR"))) {
-            _ = try await show.render()
+        func render(_ name: String, filter: String, fit: FitMode = .letterbox, size: Size = Self.size) async throws -> String {
+            var options = SlideshowOptions(duration: 0.5, size: "\(size)")
+            options.hdr = .pq
+            options.preset = "ultrafast"
+            options.filter = filter
+            options.fit = fit
+            options.photoSettings = [PhotoSettings(clipPart: ClipPart(start: 0, end: 0.5))]
+            let output = folder.path("\(name).mp4")
+            _ = try await options.slideshow(photos: [Photo(path: source)], output: output).render()
+            return output
         }
-        options.filter = "original"
-        options.fit = .blur
-        let blurred = try options.slideshow(photos: [Photo(path: source)], output: folder.path("y.mp4"))
-        await #expect(throws: RenderError.self) { _ = try await blurred.render() }
-        #expect(folder.contents().isEmpty)
+        let plain = try ReferenceLight.firstFrameNits(try await render("plain", filter: "original"), size: Self.size, transfer: .pq, frame: 5)
+        let sepia = try ReferenceLight.firstFrameNits(try await render("sepia", filter: "sepia"), size: Self.size, transfer: .pq, frame: 5)
+        // The highlights: pixels over 1.2 x reference white in the plain render keep most of their light.
+        let bright = plain.indices.filter { ReferenceLight.luminance(plain[$0]) > 1.2 * 203 }
+        let ratios = bright.map { ReferenceLight.luminance(sepia[$0]) / ReferenceLight.luminance(plain[$0]) }.sorted()
+        let median = ratios.isEmpty ? 0 : ratios[ratios.count / 2]
+        let stillBright = bright.filter { ReferenceLight.luminance(sepia[$0]) > 1.2 * 203 }.count
+        // The SDR range: red over blue, warmer with sepia.
+        let mid = plain.indices.filter { (20.0...180).contains(ReferenceLight.luminance(plain[$0])) }
+        func warmth(_ picture: [(Double, Double, Double)]) -> Double {
+            mid.map { picture[$0].0 }.reduce(0, +) / max(1e-9, mid.map { picture[$0].2 }.reduce(0, +))
+        }
+        print("HDR clip + sepia: \(bright.count) highlight pixels, median light kept \(median), \(stillBright) still above 1.2 x white; warmth (R/B, SDR range) \(warmth(plain)) → \(warmth(sepia))")
+        #expect(bright.count >= 100, "\(bright.count) highlight pixels")
+        #expect(median > 0.7 && median < 1.1, "median light kept \(median)")
+        #expect(Double(stillBright) >= 0.8 * Double(bright.count), "\(stillBright) of \(bright.count)")
+        #expect(warmth(sepia) > 1.15 * warmth(plain))
+        // Blur fill: a portrait clip in a landscape frame; its bars are blurred at SDR light.
+        let wide = Size(width: 320, height: 180)
+        let blurred = try ReferenceLight.firstFrameNits(try await render("blur", filter: "original", fit: .blur, size: wide), size: wide,
+                                                        transfer: .pq, frame: 5)
+        let bars = (0..<wide.height).flatMap { y in (0..<100).map { x in ReferenceLight.luminance(blurred[y * wide.width + x]) } }
+        let inside = (0..<wide.height).flatMap { y in (130..<190).map { x in ReferenceLight.luminance(blurred[y * wide.width + x]) } }
+        print("HDR clip + blur: bars max \(bars.max() ?? 0), mean \(bars.reduce(0, +) / Double(bars.count)); picture max \(inside.max() ?? 0)")
+        #expect((bars.max() ?? 999) <= 210 && bars.reduce(0, +) / Double(bars.count) > 1, "bars not blurred at SDR light")
+        #expect((inside.max() ?? 0) > 1.2 * 203)
     }
 }
 

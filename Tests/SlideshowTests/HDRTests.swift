@@ -434,10 +434,9 @@ struct HDRShowTests {
         #expect(try options.slideshow(photos: [Photo(path: "a.jpg"), Photo(path: "b.jpg")], output: "a.mp4").video.hdr == .hlg)
         options.transition = .none
         options.dateStamp = false
+        // Motion moves the lifted picture (HDRMotionTests).
         options.motion = .kenburns
-        #expect(throws: OptionError(field: .motion, reason: "motion is not yet possible in an HDR show (hdr hlg): leave it out, or make the show SDR")) {
-            try options.slideshow(photos: [Photo(path: "a.jpg")], output: "a.mp4")
-        }
+        #expect(try options.slideshow(photos: [Photo(path: "a.jpg")], output: "a.mp4").video.hdr == .hlg)
         options.motion = .none
         #expect(throws: OptionError.self) { try options.slideshow(photos: [Photo(path: "a.jpg")], output: "a.gif") }
         // Looks, blur fill, captions and cards are the SDR slide's, lifted.

@@ -12,7 +12,8 @@ import SlideshowWriter
 ///
 /// The HDR counterpart of ``FrameComposer`` for what an HDR show may hold: clips in their own
 /// light (``ClipPlayer/hdrPicture(at:)``), wipes, slides and circles drawn as the SDR
-/// compositor draws them (``HDRTransitions``); no motion (``Slideshow/checkHDR()`` refuses it). Light mixes as light does: PQ's display light, HLG's
+/// compositor draws them (``HDRTransitions``), photos moving along their motion paths
+/// (``HDRMovingPhoto``, resampled each frame from one lifted source). Light mixes as light does: PQ's display light, HLG's
 /// scene light (``HDRSignal/mixingLight``). Pictures are made when the writer asks for them,
 /// on its feed queue; each photo's slide is made once and dropped when the show has moved past it.
 final class HDRComposer: FrameFeed {
@@ -22,8 +23,14 @@ final class HDRComposer: FrameFeed {
     private let signal: HDRSignal
     private let state = Mutex(State())
 
+    /// A photo's picture: a lifted slide, or a moving photo's lifted source and path.
+    private enum Slide {
+        case still(HDRPixelBuffer)
+        case moving(HDRMovingPhoto)
+    }
+
     private struct State {
-        var slides: [Int: HDRPixelBuffer] = [:]
+        var slides: [Int: Slide] = [:]
         /// The clips on screen, opened at their first frame.
         var clips: [Int: ClipPlayer] = [:]
         /// What the clips' readers noticed, once they are dropped.
@@ -50,14 +57,16 @@ final class HDRComposer: FrameFeed {
         let step = steps[index]
         do throws(RenderError) {
             if let photo = step.hold {
-                let picture = try self.picture(photo, at: step.frame)
+                let picture = try self.picture(photo, at: step.frame, time: 0)
                 forget(before: photo)
                 return .success(.hdr(picture))
             }
             let recipe = plan.recipe(at: step.frame)
             forget(before: recipe.photo)
-            let base = try picture(recipe.photo, at: step.frame)
-            let incoming = try recipe.incoming.map { incoming throws(RenderError) in (try picture(incoming.photo, at: step.frame), incoming) }
+            var base = try picture(recipe.photo, at: step.frame, time: recipe.time)
+            let incoming = try recipe.incoming.map { incoming throws(RenderError) in
+                (try picture(incoming.photo, at: step.frame, time: incoming.time), incoming)
+            }
             // A clip's frame alone, at full light, is its own picture.
             if incoming == nil && recipe.visibility >= 1 { return .success(.hdr(base)) }
             // Wipes, slides and circles: drawn, then faded when the show fades.
@@ -67,8 +76,20 @@ final class HDRComposer: FrameFeed {
                 let faded = compose(drawn.samples, incoming: nil, visibility: Float(recipe.visibility))
                 return .success(.hdr(HDRPixelBuffer(size: base.size, samples: faded, contentRect: base.contentRect)))
             }
-            let samples = compose(base.samples, incoming: incoming.map { ($0.0.samples, $0.1.effect, Float($0.1.progress)) },
-                                  visibility: Float(recipe.visibility))
+            let mixing = incoming.map { ($0.0.samples, $0.1.effect, Float($0.1.progress)) }
+            if isMoving(recipe.photo) {
+                // A moving photo's frame is made for this frame alone: mixed in place (no second 12 MB frame to fault in).
+                let weights = self.weights(incoming: mixing.map { ($0.1, $0.2) }, visibility: Float(recipe.visibility))
+                let other = mixing?.0 ?? []
+                base.withUnsafeMutableBufferPointer { frame in
+                    other.withUnsafeBufferPointer { to in
+                        signal.mix(frame.baseAddress!, to.baseAddress ?? UnsafePointer(frame.baseAddress!), count: frame.count,
+                                   a: weights.a, b: weights.b, c: weights.c, into: frame.baseAddress!)
+                    }
+                }
+                return .success(.hdr(base))
+            }
+            let samples = compose(base.samples, incoming: mixing, visibility: Float(recipe.visibility))
             return .success(.hdr(HDRPixelBuffer(size: base.size, samples: samples, contentRect: base.contentRect)))
         } catch {
             return .failure(error)
@@ -84,20 +105,33 @@ final class HDRComposer: FrameFeed {
 
     func cancel() { state.withLock { $0.cancelled = true } }
 
-    /// The photo's HDR slide, made once.
-    private func slide(_ photo: Int) throws(PhotoError) -> HDRPixelBuffer {
+    /// The photo's HDR slide or moving source, made once.
+    private func slide(_ photo: Int) throws(PhotoError) -> Slide {
         if let made = state.withLock({ $0.slides[photo] }) { return made }
-        let made = try builder.hdrStill(photo, transfer: signal.transfer)
+        let made: Slide = if let path = plan.motions[photo] {
+            .moving(try builder.hdrMoving(photo, motion: path, transfer: signal.transfer))
+        } else {
+            .still(try builder.hdrStill(photo, transfer: signal.transfer))
+        }
         state.withLock { $0.slides[photo] = made }
         return made
     }
 
-    /// Item `index`'s picture at show frame `frame`: a photo's slide, or a clip's frame in its
-    /// own light (``ClipPlayer/hdrPicture(at:)``; the player made at its first frame).
-    private func picture(_ index: Int, at frame: Int) throws(RenderError) -> HDRPixelBuffer {
+    /// Item `index`'s picture at show frame `frame`: a photo's slide, a moving photo's view at
+    /// its motion time `time`, or a clip's frame in its own light (``ClipPlayer/hdrPicture(at:)``;
+    /// the player made at its first frame).
+    private func picture(_ index: Int, at frame: Int, time: Double) throws(RenderError) -> HDRPixelBuffer {
         guard builder.video(index) != nil else {
             do throws(PhotoError) {
-                return try slide(index)
+                switch try slide(index) {
+                case .still(let slide): return slide
+                case .moving(let moving):
+                    do throws(ImageProblem) {
+                        return try moving.picture(at: time, frameSize: builder.slideshow.video.size)
+                    } catch {
+                        throw error.error(for: builder.slideshow.photos[index].path)
+                    }
+                }
             } catch {
                 throw .photo(error)
             }
@@ -126,14 +160,14 @@ final class HDRComposer: FrameFeed {
         }
     }
 
-    /// One frame's code values: the outgoing photo's light, the incoming photo's mixed in at
-    /// `progress` (0…1) of a dissolve, straight across (`fade`) or through black or reference
-    /// white (the outgoing photo to it in the first half, the incoming one from it in the
-    /// second), times `visibility` (a fade in or out), sample by sample without a frame of
-    /// floating-point light in between.
-    private func compose(_ outgoing: [UInt16], incoming: (codes: [UInt16], effect: TransitionEffect, progress: Float)?,
-                         visibility: Float) -> [UInt16] {
-        // light = outgoing·a + incoming·b + c, then times visibility.
+    /// Whether item `index` is a moving photo, whose pictures are made afresh for each frame.
+    private func isMoving(_ index: Int) -> Bool {
+        plan.motions[index] != nil && builder.video(index) == nil
+    }
+
+    /// A frame's mix, `light = outgoing·a + incoming·b + c`: a dissolve at `progress` (0…1),
+    /// straight across (`fade`) or through black or reference white, times `visibility`.
+    private func weights(incoming: (effect: TransitionEffect, progress: Float)?, visibility: Float) -> (a: Float, b: Float, c: Float) {
         var (a, b, c): (Float, Float, Float) = (1, 0, 0)
         if let incoming {
             let p = incoming.progress
@@ -145,7 +179,17 @@ final class HDRComposer: FrameFeed {
                 (a, b, c) = (1 - p, p, 0)
             }
         }
-        (a, b, c) = (a * visibility, b * visibility, c * visibility)
+        return (a * visibility, b * visibility, c * visibility)
+    }
+
+    /// One frame's code values: the outgoing photo's light, the incoming photo's mixed in at
+    /// `progress` (0…1) of a dissolve, straight across (`fade`) or through black or reference
+    /// white (the outgoing photo to it in the first half, the incoming one from it in the
+    /// second), times `visibility` (a fade in or out), sample by sample without a frame of
+    /// floating-point light in between.
+    private func compose(_ outgoing: [UInt16], incoming: (codes: [UInt16], effect: TransitionEffect, progress: Float)?,
+                         visibility: Float) -> [UInt16] {
+        let (a, b, c) = weights(incoming: incoming.map { ($0.effect, $0.progress) }, visibility: visibility)
         let other = incoming?.codes ?? outgoing
         return [UInt16](unsafeUninitializedCapacity: outgoing.count) { out, count in
             outgoing.withUnsafeBufferPointer { from in

@@ -27,10 +27,10 @@ extension Slideshow {
     ///
     /// An HDR show's pictures are 16-bit BT.2020 light (``HDRPixelBuffer``), made from each
     /// slide's SDR chain (look, blur fill, caption, title cards at SDR light) and the photo's gain
-    /// map, and dissolved and faded in linear light (``HDRComposer``). Motion, the other
-    /// transitions and the clips' path work on 8-bit sRGB frames in the compositor, and the date
-    /// imprint's glow would be lifted with the picture under it, so a show that needs them is
-    /// refused rather than made SDR-looking in HDR clothes.
+    /// map, dissolved and faded in linear light, and moved along their motion paths
+    /// (``HDRComposer``, ``HDRMovingPhoto``). An animated preview (8-bit palettes) and played
+    /// motion photos cannot be made in that light yet, so a show that needs them is refused
+    /// rather than made SDR-looking in HDR clothes.
     /// - Throws: ``OptionError`` on the first such setting.
     func checkHDR() throws(OptionError) {
         guard video.hdr != nil else { return }
@@ -41,27 +41,17 @@ extension Slideshow {
             throw OptionError(field: field, reason: "\(what) is not yet possible in an HDR show (hdr \(video.hdr?.rawValue ?? "")): leave it out, or make the show SDR")
         }
         if let format = AnimatedFormat(outputPath: output) { try refuse(.output, "an animated \(format.rawValue.uppercased()) preview") }
-        if motion != .none || photoSettings.contains(where: { ($0.motion ?? .none) != .none }) { try refuse(.motion, "motion") }
         if motionPhotos == .play { try refuse(.motionPhotos, "playing motion photos") }
     }
 }
 
 extension Slideshow {
-    /// What an HDR show cannot do with its HDR clips yet, found once the clips are probed: an
-    /// HDR clip keeps its own light (``ClipPlayer/hdrPicture(at:)``), which the looks and the
-    /// blurred backdrop, made for 8-bit sRGB, cannot take (its date imprint and caption are laid
-    /// over in linear light). SDR clips are lifted as SDR photos are, looks and blur fill included.
+    /// What an HDR show cannot do with its HDR clips yet, found once the clips are probed:
+    /// nothing now. An HDR clip keeps its own light (``ClipPlayer/hdrPicture(at:)``); a look and
+    /// blur fill apply to its SDR base, which its light lifts again (``HDRClipLook``); its date
+    /// imprint and caption are laid over in linear light. Kept as the one place such a limit goes.
     /// - Returns: the usage error naming the first such clip, nil when there is none.
     func hdrClipProblem(infos: [PhotoInfo]?) -> OptionError? {
-        guard let hdr = video.hdr, let infos else { return nil }
-        for (index, info) in infos.enumerated() {
-            guard let clip = info.clip, clip.color.isHDR, index < photos.count else { continue }
-            let what: String? = look.name != Looks.original.name ? "a look (\(look.name)) on an HDR clip"
-                : backdrop == .blur ? "blur fill around an HDR clip" : nil
-            if let what {
-                return OptionError(field: .photos, reason: "\(photos[index].path): \(what) is not yet possible in an HDR show (hdr \(hdr.rawValue)): leave it out, or make the show SDR")
-            }
-        }
-        return nil
+        nil
     }
 }

@@ -2,6 +2,7 @@ import SlideshowColor
 import SlideshowCompositor
 import SlideshowFraming
 import SlideshowImages
+import SlideshowLooks
 import SlideshowPixels
 import SlideshowPlan
 import SlideshowText
@@ -71,6 +72,12 @@ extension SlideBuilder {
                                        if let imprinted { HDRSlide.overlay(imprinted, on: &picture, signal: signal) }
                                        if let caption { HDRSlide.overlay(caption, on: &picture, signal: signal) }
                                    })
+            if info.color.isHDR, slideshow.look.name != Looks.original.name || slideshow.backdrop == .blur {
+                let blur = slideshow.backdrop == .blur
+                player.hdr?.finish = { picture in
+                    HDRClipLook.apply(to: &picture, signal: signal, blur: blur) { builder.look(&$0, index) }
+                }
+            }
         }
         return player
     }

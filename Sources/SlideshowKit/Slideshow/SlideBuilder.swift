@@ -76,6 +76,48 @@ struct SlideBuilder: Sendable {
         }
     }
 
+    /// Photo `index` as an HDR show's moving photo (``HDRMovingPhoto``): its moving source at the
+    /// path's magnification (``ImageManager/requestMovingSource(for:frameSize:contentMode:background:magnification:framing:area:)``),
+    /// the look and the date imprint applied as an SDR moving photo's are, then lifted as
+    /// ``hdrStill(_:transfer:)`` lifts a slide: by the photo's gain map fitted to the same
+    /// picture area (the imprint's pixels not lifted); the blurred bars made as the SDR
+    /// moving photo's, at SDR light; the faces kept in view along the path.
+    /// - Throws: ``PhotoError`` for a photo that cannot be decoded or resampled.
+    func hdrMoving(_ index: Int, motion path: MotionPath, transfer: HDRTransfer) throws(PhotoError) -> HDRMovingPhoto {
+        try onDecodingThread { () throws(PhotoError) in
+            let photo = slideshow.photos[index]
+            let manager = ImageManager()
+            var area = (x: 0.0, y: 0.0, width: 1.0, height: 1.0)
+            var (source, content, focus) = try manager.requestMovingSource(
+                for: photo, frameSize: slideshow.video.size, contentMode: slideshow.contentMode,
+                background: slideshow.background, magnification: path.magnification, framing: slideshow.framing) { area = $0 }
+            // The source is the picture area filling its own size: the gain map is cropped to the same area and fills it too.
+            let gain = try manager.fittedGainMap(for: photo, like: source, contentMode: .aspectFill, crop: area)
+            look(&source, index)
+            var unimprinted: PixelBuffer? = nil
+            if slideshow.dateImprint != nil {
+                unimprinted = source
+                imprint(&source, index)
+            }
+            let signal = HDRSignal(transfer)
+            let lifted = HDRSlide.make(source, gain: gain?.buffer, curve: gain?.curve, signal: signal, unlifted: unimprinted)
+            let path = focus.map(path.keeping) ?? path
+            let background = HDRSlide.codes(of: slideshow.background, signal: signal)
+            var bars = HDRMovingPhoto.Bars.color(background.0, background.1, background.2)
+            if slideshow.backdrop == .blur {
+                var sdr = MovingPhoto(source: source, content: content, path: path)
+                do throws(ImageProblem) {
+                    try sdr.makeBlurredBackdrop(frameSize: slideshow.video.size, background: slideshow.background)
+                } catch {
+                    throw error.error(for: photo.path)
+                }
+                if let backdrop = sdr.backdrop { bars = .backdrop(HDRSlide.make(backdrop, gain: nil, curve: nil, signal: signal)) }
+            }
+            return HDRMovingPhoto(source: DeepPlanarPicture(lifted), content: content, path: path, bars: bars,
+                                  caption: try caption(index), signal: signal)
+        }
+    }
+
     /// Photo `index` as the compositor takes it: a still slide, or, with a motion path, its
     /// moving source at the path's magnification with the look and the imprint, the faces kept
     /// in view along the path, and its backdrop.
