@@ -116,65 +116,31 @@ package struct Compositor: Sendable {
             let colour: RGBColor = effect == .fadeblack ? .black : RGBColor(red: 255, green: 255, blue: 255)
             return p < 0.5 ? Self.mix(consume a, with: colour, weight: LinearLight.weight(2 * p))
                            : Self.mix(b, with: colour, weight: LinearLight.weight(2 - 2 * p))
-        case .wipeleft:   // b uncovered from the right
-            let edge = Int((Double(w) * (1 - p)).rounded())
-            return Self.columns(a, b) { x in x >= edge ? (true, x) : (false, x) }
-        case .wiperight:
-            let edge = Int((Double(w) * p).rounded())
-            return Self.columns(a, b) { x in x < edge ? (true, x) : (false, x) }
-        case .wipeup:
-            let edge = Int((Double(h) * (1 - p)).rounded())
-            return Self.rows(a, b) { y in y >= edge ? (true, y) : (false, y) }
-        case .wipedown:
-            let edge = Int((Double(h) * p).rounded())
-            return Self.rows(a, b) { y in y < edge ? (true, y) : (false, y) }
-        case .slideleft:
-            let shift = Int((Double(w) * p).rounded())
-            return Self.columns(a, b) { x in x + shift < w ? (false, x + shift) : (true, x + shift - w) }
-        case .slideright:
-            let shift = Int((Double(w) * p).rounded())
-            return Self.columns(a, b) { x in x - shift >= 0 ? (false, x - shift) : (true, x - shift + w) }
-        case .slideup:
-            let shift = Int((Double(h) * p).rounded())
-            return Self.rows(a, b) { y in y + shift < h ? (false, y + shift) : (true, y + shift - h) }
-        case .slidedown:
-            let shift = Int((Double(h) * p).rounded())
-            return Self.rows(a, b) { y in y - shift >= 0 ? (false, y - shift) : (true, y - shift + h) }
-        case .circleopen:
-            return circle(inside: b, outside: a, radiusFraction: p)
-        case .circleclose:
-            return circle(inside: a, outside: b, radiusFraction: 1 - p)
+        case .wipeleft, .wiperight, .wipeup, .wipedown, .slideleft, .slideright, .slideup, .slidedown, .circleopen, .circleclose:
+            switch TransitionLayout(effect: effect, progress: p, width: w, height: h) {
+            case .columns(let pick): return Self.columns(a, b, pick)
+            case .rows(let pick): return Self.rows(a, b, pick)
+            case .circle(let bInside, let radius): return bInside ? circle(inside: b, outside: a, radiusFraction: radius)
+                                                                : circle(inside: a, outside: b, radiusFraction: radius)
+            }
         }
     }
 
     /// `inside` within a circle about the centre whose radius is `radiusFraction` of the half
     /// diagonal, `outside` beyond; the edge is one pixel wide, mixed in linear light.
     private func circle(inside: PixelBuffer, outside: PixelBuffer, radiusFraction: Double) -> PixelBuffer {
-        let (w, h) = (size.width, size.height)
-        let cx = Double(w) / 2, cy = Double(h) / 2
-        let radius = radiusFraction * (cx * cx + cy * cy).squareRoot()
         var result = outside
         let decode = LinearLight.decode, encode = LinearLight.encode
         result.withUnsafeMutableBufferPointer { out in
             inside.pixels.withUnsafeBufferPointer { from in
-                for y in 0..<h {
-                    let dy = Double(y) + 0.5 - cy
-                    guard abs(dy) < radius + 1 else { continue }
-                    let half = (max(0, (radius + 1) * (radius + 1) - dy * dy)).squareRoot()
-                    let x0 = max(0, Int(cx - half)), x1 = min(w, Int(cx + half) + 1)
-                    for x in x0..<x1 {
-                        let dx = Double(x) + 0.5 - cx
-                        let coverage = min(1, max(0, radius - (dx * dx + dy * dy).squareRoot() + 0.5))
-                        guard coverage > 0 else { continue }
-                        let o = (y * w + x) * 3
-                        if coverage >= 1 {
-                            out[o] = from[o]; out[o + 1] = from[o + 1]; out[o + 2] = from[o + 2]
-                        } else {
-                            let k = LinearLight.weight(coverage), j = LinearLight.one - k
-                            for c in 0..<3 {
-                                let l = (Int32(decode[Int(out[o + c])]) * j + Int32(decode[Int(from[o + c])]) * k + 2048) >> 12
-                                out[o + c] = encode[Int(l)]
-                            }
+                CircleCoverage.forEach(width: size.width, height: size.height, radiusFraction: radiusFraction) { o, coverage in
+                    if coverage >= 1 {
+                        out[o] = from[o]; out[o + 1] = from[o + 1]; out[o + 2] = from[o + 2]
+                    } else {
+                        let k = LinearLight.weight(coverage), j = LinearLight.one - k
+                        for c in 0..<3 {
+                            let l = (Int32(decode[Int(out[o + c])]) * j + Int32(decode[Int(from[o + c])]) * k + 2048) >> 12
+                            out[o + c] = encode[Int(l)]
                         }
                     }
                 }
@@ -272,5 +238,76 @@ package struct Compositor: Sendable {
         }
         result.contentRect = Rect(result.size)
         return result
+    }
+}
+
+/// How a transition that uncovers or moves pictures lays them out at a progress, for the SDR
+/// compositor and for HDR shows alike: each column (or row) of the frame is a column (row) of
+/// the picture going, `a`, or of the one coming, `b`; or a circle of one over the other.
+package enum TransitionLayout {
+    /// Column x of the frame is column `pick(x).1` of `b` when `pick(x).0`, of `a` otherwise.
+    case columns((Int) -> (Bool, Int))
+    /// Row y of the frame is row `pick(y).1` of `b` when `pick(y).0`, of `a` otherwise.
+    case rows((Int) -> (Bool, Int))
+    /// `b` inside the circle (else `a` inside it), its radius a fraction of the half diagonal.
+    case circle(bInside: Bool, radiusFraction: Double)
+
+    /// The layout of a wipe, slide or circle at `progress` (0 = a, 1 = b) on a `width` × `height` frame.
+    package init(effect: TransitionEffect, progress p: Double, width w: Int, height h: Int) {
+        switch effect {
+        case .wipeleft:   // b uncovered from the right
+            let edge = Int((Double(w) * (1 - p)).rounded())
+            self = .columns { x in x >= edge ? (true, x) : (false, x) }
+        case .wiperight:
+            let edge = Int((Double(w) * p).rounded())
+            self = .columns { x in x < edge ? (true, x) : (false, x) }
+        case .wipeup:
+            let edge = Int((Double(h) * (1 - p)).rounded())
+            self = .rows { y in y >= edge ? (true, y) : (false, y) }
+        case .wipedown:
+            let edge = Int((Double(h) * p).rounded())
+            self = .rows { y in y < edge ? (true, y) : (false, y) }
+        case .slideleft:
+            let shift = Int((Double(w) * p).rounded())
+            self = .columns { x in x + shift < w ? (false, x + shift) : (true, x + shift - w) }
+        case .slideright:
+            let shift = Int((Double(w) * p).rounded())
+            self = .columns { x in x - shift >= 0 ? (false, x - shift) : (true, x - shift + w) }
+        case .slideup:
+            let shift = Int((Double(h) * p).rounded())
+            self = .rows { y in y + shift < h ? (false, y + shift) : (true, y + shift - h) }
+        case .slidedown:
+            let shift = Int((Double(h) * p).rounded())
+            self = .rows { y in y - shift >= 0 ? (false, y - shift) : (true, y - shift + h) }
+        case .circleopen:
+            self = .circle(bInside: true, radiusFraction: p)
+        case .circleclose:
+            self = .circle(bInside: false, radiusFraction: 1 - p)
+        case .none, .random, .fade, .fadeblack, .fadewhite:
+            preconditionFailure("\(effect) mixes or cuts: it has no layout")
+        }
+    }
+}
+
+/// The pixels a circle about a picture's centre covers, for the `circleopen` and `circleclose`
+/// transitions of the SDR compositor and of HDR shows: its radius a fraction of the half
+/// diagonal, its edge one pixel wide.
+package enum CircleCoverage {
+    /// Calls `body` with the first sample's offset (three samples a pixel, row by row) and the
+    /// coverage, in `0 < coverage ≤ 1`, of each pixel the circle reaches.
+    package static func forEach(width w: Int, height h: Int, radiusFraction: Double, _ body: (_ offset: Int, _ coverage: Double) -> Void) {
+        let cx = Double(w) / 2, cy = Double(h) / 2
+        let radius = radiusFraction * (cx * cx + cy * cy).squareRoot()
+        for y in 0..<h {
+            let dy = Double(y) + 0.5 - cy
+            guard abs(dy) < radius + 1 else { continue }
+            let half = (max(0, (radius + 1) * (radius + 1) - dy * dy)).squareRoot()
+            let x0 = max(0, Int(cx - half)), x1 = min(w, Int(cx + half) + 1)
+            for x in x0..<x1 {
+                let dx = Double(x) + 0.5 - cx
+                let coverage = min(1, max(0, radius - (dx * dx + dy * dy).squareRoot() + 0.5))
+                if coverage > 0 { body((y * w + x) * 3, coverage) }
+            }
+        }
     }
 }

@@ -1,4 +1,5 @@
 import SlideshowColor
+import SlideshowCompositor
 import SlideshowPixels
 import SlideshowPlan
 
@@ -15,38 +16,16 @@ enum HDRTransitions {
     /// The frame of a transition from `a` to `b` at `progress` (0 = a, 1 = b).
     static func frame(from a: HDRPixelBuffer, to b: HDRPixelBuffer, effect: TransitionEffect, progress p: Double,
                       signal: HDRSignal) -> HDRPixelBuffer {
-        let (w, h) = (a.width, a.height)
         switch effect {
-        case .wipeleft:   // b uncovered from the right
-            let edge = Int((Double(w) * (1 - p)).rounded())
-            return columns(a, b) { x in x >= edge ? (true, x) : (false, x) }
-        case .wiperight:
-            let edge = Int((Double(w) * p).rounded())
-            return columns(a, b) { x in x < edge ? (true, x) : (false, x) }
-        case .wipeup:
-            let edge = Int((Double(h) * (1 - p)).rounded())
-            return rows(a, b) { y in y >= edge ? (true, y) : (false, y) }
-        case .wipedown:
-            let edge = Int((Double(h) * p).rounded())
-            return rows(a, b) { y in y < edge ? (true, y) : (false, y) }
-        case .slideleft:
-            let shift = Int((Double(w) * p).rounded())
-            return columns(a, b) { x in x + shift < w ? (false, x + shift) : (true, x + shift - w) }
-        case .slideright:
-            let shift = Int((Double(w) * p).rounded())
-            return columns(a, b) { x in x - shift >= 0 ? (false, x - shift) : (true, x - shift + w) }
-        case .slideup:
-            let shift = Int((Double(h) * p).rounded())
-            return rows(a, b) { y in y + shift < h ? (false, y + shift) : (true, y + shift - h) }
-        case .slidedown:
-            let shift = Int((Double(h) * p).rounded())
-            return rows(a, b) { y in y - shift >= 0 ? (false, y - shift) : (true, y - shift + h) }
-        case .circleopen:
-            return circle(inside: b, outside: a, radiusFraction: p, signal: signal)
-        case .circleclose:
-            return circle(inside: a, outside: b, radiusFraction: 1 - p, signal: signal)
         case .none, .random, .fade, .fadeblack, .fadewhite:
             return p < 0.5 ? a : b
+        case .wipeleft, .wiperight, .wipeup, .wipedown, .slideleft, .slideright, .slideup, .slidedown, .circleopen, .circleclose:
+            switch TransitionLayout(effect: effect, progress: p, width: a.width, height: a.height) {
+            case .columns(let pick): return columns(a, b, pick)
+            case .rows(let pick): return rows(a, b, pick)
+            case .circle(let bInside, let radius): return bInside ? circle(inside: b, outside: a, radiusFraction: radius, signal: signal)
+                                                                : circle(inside: a, outside: b, radiusFraction: radius, signal: signal)
+            }
         }
     }
 
@@ -95,30 +74,17 @@ enum HDRTransitions {
     /// `inside` within a circle about the centre whose radius is `radiusFraction` of the half
     /// diagonal, `outside` beyond; the one-pixel edge mixed in linear light.
     private static func circle(inside: HDRPixelBuffer, outside: HDRPixelBuffer, radiusFraction: Double, signal: HDRSignal) -> HDRPixelBuffer {
-        let (w, h) = (outside.width, outside.height)
-        let cx = Double(w) / 2, cy = Double(h) / 2
-        let radius = radiusFraction * (cx * cx + cy * cy).squareRoot()
         var result = HDRPixelBuffer(size: outside.size, samples: outside.samples)
         let light = signal.mixingLight
         inside.samples.withUnsafeBufferPointer { from in
             result.withUnsafeMutableBufferPointer { out in
-                for y in 0..<h {
-                    let dy = Double(y) + 0.5 - cy
-                    guard abs(dy) < radius + 1 else { continue }
-                    let half = (max(0, (radius + 1) * (radius + 1) - dy * dy)).squareRoot()
-                    let x0 = max(0, Int(cx - half)), x1 = min(w, Int(cx + half) + 1)
-                    for x in x0..<x1 {
-                        let dx = Double(x) + 0.5 - cx
-                        let coverage = min(1, max(0, radius - (dx * dx + dy * dy).squareRoot() + 0.5))
-                        guard coverage > 0 else { continue }
-                        let o = (y * w + x) * 3
-                        if coverage >= 1 {
-                            out[o] = from[o]; out[o + 1] = from[o + 1]; out[o + 2] = from[o + 2]
-                        } else {
-                            let k = Float(coverage)
-                            for c in 0..<3 {
-                                out[o + c] = signal.code(mixingLight: light[Int(out[o + c])] * (1 - k) + light[Int(from[o + c])] * k)
-                            }
+                CircleCoverage.forEach(width: outside.width, height: outside.height, radiusFraction: radiusFraction) { o, coverage in
+                    if coverage >= 1 {
+                        out[o] = from[o]; out[o + 1] = from[o + 1]; out[o + 2] = from[o + 2]
+                    } else {
+                        let k = Float(coverage)
+                        for c in 0..<3 {
+                            out[o + c] = signal.code(mixingLight: light[Int(out[o + c])] * (1 - k) + light[Int(from[o + c])] * k)
                         }
                     }
                 }
