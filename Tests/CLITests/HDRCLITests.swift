@@ -5,14 +5,53 @@ import TestSupport
 @Suite("slideshow: HDR shows from the command line and a manifest (issue 35)", needsBuiltTool)
 struct HDRCLITests {
     @Test("what an HDR show cannot hold yet is a usage error on one line, naming the option; nothing is written",
-          arguments: [(["--motion-photos", "play"], "--motion-photos: playing motion photos is not yet possible in an HDR show (hdr pq)")])
-    func refused(options: [String], message: String) throws {
+          arguments: [("x.gif", "--output: an animated GIF preview is not yet possible in an HDR show (hdr pq)"),
+                      ("x.webp", "--output: an animated WEBP preview is not yet possible in an HDR show (hdr pq)")])
+    func refused(output: String, message: String) throws {
         let folder = try TemporaryFolder()
-        let result = try slideshow(["make", samplePhotos[0], samplePhotos[1], "--hdr", "pq", "-o", folder.path("x.mp4")] + options)
+        let result = try slideshow(["make", samplePhotos[0], samplePhotos[1], "--hdr", "pq", "-o", folder.path(output)])
         #expect(result.status == 64)
         let first = try #require(result.stderr.split(separator: "\n").first)
         #expect(first.contains(message), "\(first)")
         #expect(folder.contents().isEmpty)
+    }
+
+    /// The shared Samsung motion photo played in a PQ show and in an SDR one, both decoded by
+    /// ffmpeg to linear light (1.0 = 203 nits; the SDR video's sRGB-coded frames, as its clip
+    /// frames are made): the video plays (its frames differ) and its light is the SDR show's at
+    /// 203 nits, within 3% at the median block and 10% for nine blocks in ten.
+    @Test("a motion photo plays its video in an HDR show, at the SDR show's light on a 203-nit white",
+          .enabled(if: TestEnvironment.sharedClip("mp_samsung_s22_motionphoto.heic") != nil, "skipped: ../shared/clips is absent"))
+    func motionPhotoPlays() throws {
+        let photo = try #require(TestEnvironment.sharedClip("mp_samsung_s22_motionphoto.heic"))
+        let folder = try TemporaryFolder()
+        let common = ["make", photo, samplePhotos[0], "--motion-photos", "play", "--size", "320x180", "--duration", "2", "--preset", "ultrafast"]
+        let hdr = try slideshow(common + ["--hdr", "pq", "-o", folder.path("hdr.mp4")])
+        #expect(hdr.status == 0, "\(hdr.stderr)")
+        let sdr = try slideshow(common + ["-o", folder.path("sdr.mp4")])
+        #expect(sdr.status == 0, "\(sdr.stderr)")
+        let probed = try ProbedVideo(path: folder.path("hdr.mp4"))
+        #expect(probed.stream["profile"] == "Main 10" && probed.stream["color_transfer"] == "smpte2084")
+        let ffmpeg = try #require(which("ffmpeg"))
+        /// Frame `index` in linear light, 32x18 blocks of the mean of three channels.
+        func light(_ file: String, _ index: Int, transfer: String) throws -> [Float] {
+            let decoded = try run(ffmpeg, ["-v", "error", "-i", folder.path(file), "-vf", "select=eq(n\\,\(index)),zscale=t=linear:npl=203\(transfer),format=gbrpf32le,scale=32:18",
+                                           "-frames:v", "1", "-f", "rawvideo", "-"])
+            let samples = decoded.stdout.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+            guard samples.count == 3 * 32 * 18 else { return [] }
+            return (0..<32 * 18).map { (samples[$0] + samples[32 * 18 + $0] + samples[2 * 32 * 18 + $0]) / 3 }
+        }
+        let first = try light("hdr.mp4", 3, transfer: ":p=bt709"), later = try light("hdr.mp4", 12, transfer: ":p=bt709")
+        #expect(!first.isEmpty && first != later, "the motion photo's video plays")
+        let reference = try light("sdr.mp4", 12, transfer: ":tin=iec61966-2-1")
+        let ratios = zip(later, reference).filter { $0.1 > 0.05 }.map { $0.0 / $0.1 }.sorted()
+        #expect(ratios.count > 150, "\(ratios.count) blocks lit")  // the portrait video fills about 40% of the 16:9 frame
+        guard ratios.count > 10 else { return }
+        let median = ratios[ratios.count / 2]
+        let within = ratios.filter { abs($0 - 1) <= 0.1 }.count
+        print("FIGURE motion photo in PQ: median light ratio \(median) to the SDR show, \(within) of \(ratios.count) blocks within 10%")
+        #expect(abs(median - 1) <= 0.03, "median light ratio \(median)")
+        #expect(Double(within) >= 0.9 * Double(ratios.count), "\(within) of \(ratios.count) blocks within 10%")
     }
 
     @Test("--motion in an HDR show moves the pictures: HEVC Main 10 in PQ, every frame of the move different from the next")

@@ -438,6 +438,10 @@ struct HDRShowTests {
         options.motion = .kenburns
         #expect(try options.slideshow(photos: [Photo(path: "a.jpg")], output: "a.mp4").video.hdr == .hlg)
         options.motion = .none
+        // Motion photos play as clips do (HDRCLITests).
+        options.motionPhotos = .play
+        #expect(try options.slideshow(photos: [Photo(path: "a.jpg")], output: "a.mp4").video.hdr == .hlg)
+        options.motionPhotos = .still
         #expect(throws: OptionError.self) { try options.slideshow(photos: [Photo(path: "a.jpg")], output: "a.gif") }
         // Looks, blur fill, captions and cards are the SDR slide's, lifted.
         options.filter = "sepia"

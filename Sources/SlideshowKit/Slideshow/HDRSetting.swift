@@ -28,9 +28,10 @@ extension Slideshow {
     /// An HDR show's pictures are 16-bit BT.2020 light (``HDRPixelBuffer``), made from each
     /// slide's SDR chain (look, blur fill, caption, title cards at SDR light) and the photo's gain
     /// map, dissolved and faded in linear light, and moved along their motion paths
-    /// (``HDRComposer``, ``HDRMovingPhoto``). An animated preview (8-bit palettes) and played
-    /// motion photos cannot be made in that light yet, so a show that needs them is refused
-    /// rather than made SDR-looking in HDR clothes.
+    /// (``HDRComposer``, ``HDRMovingPhoto``); a played motion photo's video is a clip's, in its
+    /// own light (an SDR one at 203 nits). An animated preview (8-bit palettes) cannot be made
+    /// in that light, so a show that asks for one is refused rather than made SDR-looking in
+    /// HDR clothes.
     /// - Throws: ``OptionError`` on the first such setting.
     func checkHDR() throws(OptionError) {
         guard video.hdr != nil else { return }
@@ -41,7 +42,6 @@ extension Slideshow {
             throw OptionError(field: field, reason: "\(what) is not yet possible in an HDR show (hdr \(video.hdr?.rawValue ?? "")): leave it out, or make the show SDR")
         }
         if let format = AnimatedFormat(outputPath: output) { try refuse(.output, "an animated \(format.rawValue.uppercased()) preview") }
-        if motionPhotos == .play { try refuse(.motionPhotos, "playing motion photos") }
     }
 }
 

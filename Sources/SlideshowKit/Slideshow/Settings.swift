@@ -88,7 +88,7 @@ extension SlideshowOptions.Field {
                 case .pq: "HDR10: HEVC Main 10, BT.2020, PQ, a 1000-nit mastering display; photos' gain maps applied, SDR photos' white at 203 nits"
                 case .hlg: "HEVC Main 10, BT.2020, HLG for a 1000-nit display; gain maps applied as for pq"
                 }
-            } + " Dissolves and fades mix in linear light; wipes, slides, circles and motion move the lifted pictures; looks, blur fill, captions, title cards and the date stamp work at SDR light; clips keep their own light (HLG and PQ pass through, a look tinting their SDR range; SDR clips at 203 nits); played motion photos and animated previews are refused with it.")
+            } + " Dissolves and fades mix in linear light; wipes, slides, circles and motion move the lifted pictures; looks, blur fill, captions, title cards and the date stamp work at SDR light; clips keep their own light (HLG and PQ pass through, a look tinting their SDR range; SDR clips at 203 nits); played motion photos play as clips do; animated previews are refused with it.")
         case .transition:
             .choice(self, \.transition, valueName: "effect", example: "fade", "How each photo gives way to the next.")
         case .transitionDuration:
