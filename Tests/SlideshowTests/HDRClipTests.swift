@@ -237,12 +237,7 @@ struct HDRTransitionTests {
     static let size = Size(width: 160, height: 120)
 
     /// A black PNG made by ffmpeg's lavfi.
-    static func blackPhoto(in folder: TemporaryFolder) throws -> String {
-        let path = folder.path("black.png")
-        let made = try run(try #require(which("ffmpeg")), ["-v", "error", "-f", "lavfi", "-i", "color=black:s=64x48", "-frames:v", "1", path])
-        try #require(made.status == 0, "\(made.stderr)")
-        return path
-    }
+    static func blackPhoto(in folder: TemporaryFolder) throws -> String { try HDRShowTests.solidPhoto("black", in: folder) }
 
     @Test("halfway through a wipe or slide from white to black, half the frame is white at 203 cd/m² and half black; a circle opens black from the middle",
           arguments: [(TransitionEffect.wipeleft, Bool?.some(true)), (.slideleft, true), (.wiperight, false), (.circleopen, nil)] as [(TransitionEffect, Bool?)])

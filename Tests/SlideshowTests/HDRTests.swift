@@ -243,9 +243,12 @@ struct HDRShowTests {
     static let size = Size(width: 320, height: 240)
 
     /// A white PNG made by ffmpeg's lavfi, independent of the code under test.
-    static func whitePhoto(in folder: TemporaryFolder) throws -> String {
-        let path = folder.path("white.png")
-        let made = try run(try #require(which("ffmpeg")), ["-v", "error", "-f", "lavfi", "-i", "color=white:s=64x48", "-frames:v", "1", path])
+    static func whitePhoto(in folder: TemporaryFolder) throws -> String { try solidPhoto("white", in: folder) }
+
+    /// A 64x48 PNG of one colour (an ffmpeg colour name), made by ffmpeg's lavfi.
+    static func solidPhoto(_ colour: String, in folder: TemporaryFolder) throws -> String {
+        let path = folder.path("\(colour).png")
+        let made = try run(try #require(which("ffmpeg")), ["-v", "error", "-f", "lavfi", "-i", "color=\(colour):s=64x48", "-frames:v", "1", path])
         try #require(made.status == 0, "\(made.stderr)")
         return path
     }
