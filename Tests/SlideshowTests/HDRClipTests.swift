@@ -35,32 +35,10 @@ struct HDRClipTests {
         return output
     }
 
-    /// Frame `frame` of a video in cd/m² (BT.2020 linear, one triple a pixel): ffmpeg turns it
-    /// upright and scales it (bicubic, in Y′CbCr, as the render's zimg does) to `size` in 10-bit
-    /// 4:2:0; the matrix and the transfer's EOTF are applied here (PQ clipped at the show's
-    /// 1,000 cd/m² peak when `clip`).
+    /// Frame `frame` of a video in cd/m² (BT.2020 linear, one triple a pixel), turned upright and
+    /// scaled to `size` by ffmpeg (``ReferenceLight/firstFrameNits(_:size:transfer:frame:scaled:clip:)``).
     static func nits(_ path: String, size: Size, transfer: HDRTransfer, frame: Int, clip: Bool = false) throws -> [(Double, Double, Double)] {
-        let ffmpeg = try #require(which("ffmpeg"))
-        let result = try run(ffmpeg, ["-v", "error", "-i", path, "-vf", "select=eq(n\\,\(frame)),scale=\(size.width):\(size.height):flags=bicubic",
-                                      "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "yuv420p10le", "-"])
-        try #require(result.status == 0, "\(result.stderr)")
-        let data = [UInt8](result.stdout)
-        let (w, h) = (size.width, size.height)
-        try #require(data.count == w * h * 3, "\(data.count) bytes")
-        func sample(_ index: Int) -> Int { Int(data[index * 2]) | Int(data[index * 2 + 1]) << 8 }
-        let chroma = w * h, chromaPlane = (w / 2) * (h / 2)
-        var out: [(Double, Double, Double)] = []
-        for y in 0..<h {
-            for x in 0..<w {
-                let c = (y / 2) * (w / 2) + x / 2
-                let rgb = ReferenceLight.rgb(y: sample(y * w + x), cb: sample(chroma + c), cr: sample(chroma + chromaPlane + c))
-                let light = transfer == .pq
-                    ? (ReferenceLight.pqNits(rgb.0), ReferenceLight.pqNits(rgb.1), ReferenceLight.pqNits(rgb.2))
-                    : ReferenceLight.hlgNits((max(0, rgb.0), max(0, rgb.1), max(0, rgb.2)))
-                out.append(clip ? (min(1000, light.0), min(1000, light.1), min(1000, light.2)) : light)
-            }
-        }
-        return out
+        try ReferenceLight.firstFrameNits(path, size: size, transfer: transfer, frame: frame, scaled: true, clip: clip)
     }
 
     /// Mean luminance of each `block`×`block` block (cd/m²).

@@ -108,14 +108,11 @@ struct HDRMotionShowTests {
         let sdr = try ImageManager().requestImage(for: Photo(path: heic), targetSize: size, contentMode: .aspectFit)
         let (gain, gainCurve) = try #require(ImageManager.fittedGainMap(bytes, like: sdr, contentMode: .aspectFit))
         guard case .iso(let metadata) = gainCurve else { Issue.record("not the tmap's curve: \(gainCurve)"); return }
-        let curve = metadata.channels[0]
         var reference = [Double](repeating: 0, count: size.width * size.height)
         for y in 0..<size.height {
             for x in 0..<size.width {
-                let g = pow(Double(gain[x, y].red) / 255, 1 / curve.gamma)
-                let factor = exp2(curve.minimum * (1 - g) + curve.maximum * g)
                 let p = sdr[x, y]
-                let linear = [p.red, p.green, p.blue].map { (ReferenceLight.sRGBLinear($0) + curve.baseOffset) * factor - curve.alternateOffset }
+                let linear = referenceGainMapped(red: p.red, green: p.green, blue: p.blue, gain: gain[x, y].red, metadata: metadata)
                 reference[y * size.width + x] = min(1000, 203 * (0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]))
             }
         }

@@ -53,11 +53,15 @@ enum ReferenceLight {
         return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
     }
 
-    /// The first frame of a video in cd/m², BT.2020 linear, one triple a pixel, decoded by ffmpeg
-    /// to 10-bit 4:2:0 and converted here.
-    static func firstFrameNits(_ path: String, size: Size, transfer: HDRTransfer, frame: Int = 0) throws -> [(Double, Double, Double)] {
+    /// The first frame of a video (or frame `frame`) in cd/m², BT.2020 linear, one triple a
+    /// pixel, decoded by ffmpeg to 10-bit 4:2:0 and converted here. With `scaled`, ffmpeg turns
+    /// it upright and scales it to `size` first (bicubic, in Y′CbCr, as the render's zimg does);
+    /// with `clip`, light is clipped at the show's 1,000 cd/m² peak.
+    static func firstFrameNits(_ path: String, size: Size, transfer: HDRTransfer, frame: Int = 0,
+                               scaled: Bool = false, clip: Bool = false) throws -> [(Double, Double, Double)] {
         let ffmpeg = try #require(which("ffmpeg"))
-        let result = try run(ffmpeg, ["-v", "error", "-i", path, "-vf", "select=eq(n\\,\(frame))", "-frames:v", "1",
+        let scale = scaled ? ",scale=\(size.width):\(size.height):flags=bicubic" : ""
+        let result = try run(ffmpeg, ["-v", "error", "-i", path, "-vf", "select=eq(n\\,\(frame))" + scale, "-frames:v", "1",
                                       "-f", "rawvideo", "-pix_fmt", "yuv420p10le", "-"])
         try #require(result.status == 0, "\(result.stderr)")
         let data = [UInt8](result.stdout)
@@ -71,10 +75,9 @@ enum ReferenceLight {
             for x in 0..<w {
                 let c = (y / 2) * (w / 2) + x / 2
                 let rgb = Self.rgb(y: sample(y * w + x), cb: sample(chroma + c), cr: sample(chroma + chromaPlane + c))
-                switch transfer {
-                case .pq: out.append((pqNits(rgb.0), pqNits(rgb.1), pqNits(rgb.2)))
-                case .hlg: out.append(hlgNits((max(0, rgb.0), max(0, rgb.1), max(0, rgb.2))))
-                }
+                let light = transfer == .pq ? (pqNits(rgb.0), pqNits(rgb.1), pqNits(rgb.2))
+                    : hlgNits((max(0, rgb.0), max(0, rgb.1), max(0, rgb.2)))
+                out.append(clip ? (min(1000, light.0), min(1000, light.1), min(1000, light.2)) : light)
             }
         }
         return out
@@ -213,15 +216,12 @@ struct HDRLightTests {
         guard case .iso(let metadata) = gainCurve else { Issue.record("not the tmap's curve: \(gainCurve)"); return }
         #expect(gain.contentRect == sdr.contentRect)
         let slide = HDRSlide.make(sdr, gain: gain, curve: gainCurve, signal: HDRSignal(.pq))
-        let curve = metadata.channels[0]
         let m = [0.627404, 0.329283, 0.043313, 0.069097, 0.919540, 0.011362, 0.016391, 0.088013, 0.895595]
         var worst = 0.0, lifted = 0
         for y in 0..<size.height {
             for x in 0..<size.width {
-                let g = pow(Double(gain[x, y].red) / 255, 1 / curve.gamma)
-                let factor = exp2(curve.minimum * (1 - g) + curve.maximum * g)
                 let pixel = sdr[x, y]
-                let linear = [pixel.red, pixel.green, pixel.blue].map { (ReferenceLight.sRGBLinear($0) + curve.baseOffset) * factor - curve.alternateOffset }
+                let linear = referenceGainMapped(red: pixel.red, green: pixel.green, blue: pixel.blue, gain: gain[x, y].red, metadata: metadata)
                 let nits = (0..<3).map { row in 203 * (m[row * 3] * linear[0] + m[row * 3 + 1] * linear[1] + m[row * 3 + 2] * linear[2]) }
                 let got = slide[x, y]
                 for (channel, code) in [got.red, got.green, got.blue].enumerated() {
@@ -229,7 +229,7 @@ struct HDRLightTests {
                     let measured = ReferenceLight.pqNits(Double(code) / 65535)
                     if expected > 1 { worst = max(worst, abs(measured - expected) / expected) }
                 }
-                if factor > 1.5 { lifted += 1 }
+                if referenceFactor(gain[x, y].red, channel: 0, metadata: metadata) > 1.5 { lifted += 1 }
             }
         }
         #expect(worst < 0.01, "worst relative error \(worst)")
@@ -345,13 +345,10 @@ struct HDRShowTests {
         let sdr = try ImageManager().requestImage(for: Photo(path: path), targetSize: size, contentMode: .aspectFit)
         let (gain, gainCurve) = try #require(ImageManager.fittedGainMap(bytes, like: sdr, contentMode: .aspectFit))
         guard case .iso(let metadata) = gainCurve else { Issue.record("not the tmap's curve: \(gainCurve)"); return }
-        let curve = metadata.channels[0]
         func referenceLuminance(_ x: Int, _ y: Int) -> Double {
-            let g = pow(Double(gain[x, y].red) / 255, 1 / curve.gamma)
-            let factor = exp2(curve.minimum * (1 - g) + curve.maximum * g)
             let p = sdr[x, y]
             // BT.2020 luminance of BT.709 light: the 709 luminance weights.
-            let linear = [p.red, p.green, p.blue].map { (ReferenceLight.sRGBLinear($0) + curve.baseOffset) * factor - curve.alternateOffset }
+            let linear = referenceGainMapped(red: p.red, green: p.green, blue: p.blue, gain: gain[x, y].red, metadata: metadata)
             return min(1000, 203 * (0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]))
         }
         let decoded = try ReferenceLight.firstFrameNits(output, size: size, transfer: transfer)

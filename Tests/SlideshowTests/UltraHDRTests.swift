@@ -59,6 +59,13 @@ func referenceFactor(_ sample: UInt8, channel: Int, metadata: GainMapMetadata) -
     return exp2((curve.minimum * (1 - g) + curve.maximum * g) * weight)
 }
 
+/// An sRGB pixel lifted by its gain map sample (one-channel map), in BT.709 linear light with
+/// SDR white at 1: `(SDR + baseOffset) · factor − alternateOffset`, per channel.
+func referenceGainMapped(red: UInt8, green: UInt8, blue: UInt8, gain: UInt8, metadata: GainMapMetadata) -> [Double] {
+    let curve = metadata.channels[0], factor = referenceFactor(gain, channel: 0, metadata: metadata)
+    return [red, green, blue].map { (ReferenceLight.sRGBLinear($0) + curve.baseOffset) * factor - curve.alternateOffset }
+}
+
 @Suite("Ultra HDR JPEG: MPF, hdrgm XMP and ISO 21496-1 APP2 read; the gain map applied (issue 35)")
 struct UltraHDRTests {
     @Test("seine: MPF's second image is the gain map (114562, 28410 bytes); its hdrgm XMP read per channel, as exiftool reads it")
