@@ -31,6 +31,10 @@ public struct Soundtrack: Sendable, Hashable {
     public var loudness: Double?
     /// The AAC encoder's bit rate in bits per second; 192 000 by default.
     public var bitrate: Int
+    /// The overlap of two passes at a loop's seam, in seconds; nil for ``crossfade``. A show
+    /// cut on the beat sets it so that each pass starts a whole number of beats after the one
+    /// before (``MusicLayout/beatSeam(of:start:passLength:)``): the beat goes on across the seam.
+    package var seam: Double? = nil
 
     /// The length of the equal-power crossfade at a loop's seam: 100 ms (4800 samples).
     public static let crossfade = MediaTime(value: 1, timescale: 10)

@@ -11,8 +11,8 @@ import SlideshowSupport
 ///
 /// Looping: the part of the music after the start offset plays again and again. At each
 /// seam, the last C frames of one pass and the first C frames of the next are mixed with an
-/// equal-power crossfade (gains cos θ and sin θ, θ going from 0 to π/2), C = 100 ms, or half
-/// the pass when the music is shorter than 200 ms.
+/// equal-power crossfade (gains cos θ and sin θ, θ going from 0 to π/2), C = 100 ms (or the
+/// soundtrack's ``Soundtrack/seam``), or half the pass when the music is shorter than 2 C.
 ///
 /// Fades are linear in amplitude: the gain rises from 0 over the fade-in and falls to 0 at
 /// the show's end over the fade-out (capped at half the show).
@@ -57,7 +57,8 @@ package final class SoundtrackStream {
         gain = Float(pow(10, gainDecibels / 20))
         let rate = Double(AudioFormat.sampleRate)
         startFrames = Int((soundtrack.start * rate).rounded())
-        crossfadeFrames = Int(MediaTime.rescale(Soundtrack.crossfade.value, from: Soundtrack.crossfade.timescale, to: Int32(AudioFormat.sampleRate)))
+        crossfadeFrames = soundtrack.seam.map { Int(($0 * rate).rounded()) }
+            ?? Int(MediaTime.rescale(Soundtrack.crossfade.value, from: Soundtrack.crossfade.timescale, to: Int32(AudioFormat.sampleRate)))
         fadeInFrames = min(totalFrames, Int((soundtrack.fadeIn * rate).rounded()))
         fadeOutFrames = min(totalFrames / 2, Int((soundtrack.fadeOut * rate).rounded()))
         toSkip = startFrames

@@ -79,7 +79,7 @@ func beatGridBenchmark(tool: String, ffmpeg: String, photos: [String], scratch: 
         for seconds in stride(from: 6, through: 60, by: 3) {
             let soundtrack = Soundtrack(path: path)
             guard let (grid, heard) = try? BeatAnalysis.analyse(soundtrack, showLength: Double(seconds)) else { continue }
-            let music = MusicLayout(soundtrack: soundtrack, musicLength: heard, showLength: Double(seconds))
+            let music = MusicLayout(soundtrack: soundtrack, grid: grid, musicLength: heard, showLength: Double(seconds))
             for count in 3...30 {
                 let frames = seconds * fps
                 let even = (1..<count).map { $0 * frames / count }
@@ -107,7 +107,7 @@ func beatGridBenchmark(tool: String, ffmpeg: String, photos: [String], scratch: 
             totals.shows += 1
             let second = latency.flatMap { trackerBeats(.librosa, sound, latency: $0) }
             let third = essentiaLatency.flatMap { trackerBeats(.essentia, sound, latency: $0) }
-            let onsets = standardOutput(aubio, ["onset", "-i", sound]).map(times) ?? []
+            let onsets = cachedOutput(aubio, ["onset", "-i", sound], input: sound).map(times) ?? []
             // A tracker that runs at another tempo than the song's (3:2 or 4:3 of it, or drifting
             // away) finds no beat a listener hears: with a label, only the references whose beats
             // come at the labelled tempo (or twice or half it, within 4%) count in "at tempo".
@@ -238,7 +238,7 @@ private enum PythonTracker {
 
 /// The beats `tracker` finds in a sound file, less `latency`; nil when python3 lacks it.
 private func trackerBeats(_ tracker: PythonTracker, _ path: String, latency: Double = 0) -> [Double]? {
-    standardOutput("/usr/bin/env", ["python3", "-c", tracker.script, path]).map { times($0).map { $0 - latency } }
+    cachedOutput("/usr/bin/env", ["python3", "-c", tracker.script, path], input: path).map { times($0).map { $0 - latency } }
 }
 
 /// How late a tracker's beats come after the hits of a click track whose beats are known: the
@@ -264,5 +264,26 @@ private func trackerLatency(_ tracker: PythonTracker, ffmpeg: String, scratch: U
 
 /// The beats `aubio beat` finds in a sound file (2048-sample window, 512 hop, as the tests use it).
 private func aubioBeats(_ aubio: String, _ path: String) -> [Double]? {
-    standardOutput(aubio, ["beat", "-B", "2048", "-H", "512", "-i", path]).map(times)
+    cachedOutput(aubio, ["beat", "-B", "2048", "-H", "512", "-i", path], input: path).map(times)
+}
+
+/// What a tracker prints for a sound file, kept in .build/bench-cache/beats under a hash of the
+/// file's bytes and the command: a show's sound depends only on the song and the length, not on
+/// where the cuts fall, so a second run of the grid (after a change to the planner) asks the
+/// trackers again only for sounds they have not heard (librosa and essentia take most of a
+/// run's time).
+private func cachedOutput(_ executable: String, _ arguments: [String], input: String) -> Data? {
+    guard let sound = FileManager.default.contents(atPath: input) else { return nil }
+    // FNV-1a over the sound's bytes, then the command (the input's own path left out).
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in sound + Data(([executable] + arguments.map { $0 == input ? "<input>" : $0 }).joined(separator: "\0").utf8) {
+        hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+    }
+    let folder = URL(fileURLWithPath: ".build/bench-cache/beats", isDirectory: true)
+    let file = folder.appendingPathComponent(String(hash, radix: 16) + ".txt")
+    if let kept = FileManager.default.contents(atPath: file.path) { return kept }
+    guard let data = standardOutput(executable, arguments) else { return nil }
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try? data.write(to: file)
+    return data
 }

@@ -109,6 +109,35 @@ import SlideshowAudio
         #expect(abs(beats[seam - 1] - 6.2) < 1e-9 && abs(beats[seam] - 6.8) < 1e-9)
     }
 
+    /// The seam that keeps the beat (``MusicLayout/beatSeam(of:start:passLength:)``), at 120 BPM
+    /// from 0: an 8 s loop is 16 beats, so the next pass starts after 16 beats with a 5 ms
+    /// declick (the beat 5 ms early); a loop 4 ms longer or shorter than 16 beats still starts
+    /// after 16 (7.999 s: the step may be up to 10 ms longer than the pass); a pass of 7.7 s
+    /// starts again after 15 beats, 7.5 s, crossfading its last 0.2 s; from 1.3 s into the
+    /// loop the first beat is 1.5 s and the pass 6.7 s, so 13 beats, 6.5 s, and 0.2 s of overlap.
+    @Test func theSeamKeepsTheBeat() throws {
+        let grid = BeatGrid(period: 0.5, phase: 0, confidence: 1)
+        func seam(_ start: Double, _ pass: Double) throws -> Double { try #require(MusicLayout.beatSeam(of: grid, start: start, passLength: pass)) }
+        #expect(abs(try seam(0, 8) - 0.005) < 1e-9)
+        #expect(abs(try seam(0, 8.004) - 0.005) < 1e-9)
+        #expect(abs(try seam(0, 7.996) - 0.005) < 1e-9)
+        #expect(abs(try seam(0, 7.7) - 0.2) < 1e-9)
+        #expect(abs(try seam(1.3, 6.7) - 0.2) < 1e-9)
+        // Fewer than four beats in the pass: the usual crossfade.
+        #expect(MusicLayout.beatSeam(of: grid, start: 0, passLength: 1.8) == nil)
+        // A grid that follows the music: the step ends one local period after the last beat that fits.
+        let tracked = BeatGrid(beats: [0, 0.5, 1, 1.5, 2, 2.5, 3.02, 3.54], confidence: 1)
+        #expect(abs(try #require(MusicLayout.beatSeam(of: tracked, start: 0, passLength: 4.1)) - 0.04) < 1e-9)
+
+        // The layout of a looped soundtrack under a show cut on that beat: passes 8 s apart, less the declick.
+        let music = MusicLayout(soundtrack: Soundtrack(path: "loop.flac"), grid: grid, musicLength: 8, showLength: 20)
+        #expect(music.beatSeam.map { abs($0 - 0.005) < 1e-9 } == true)
+        #expect(zip(music.passStarts(through: 20), [0, 7.995, 15.99]).allSatisfy { abs($0 - $1) < 1e-9 })
+        // Music that plays once, or outlasts the show, has no seam.
+        #expect(MusicLayout(soundtrack: Soundtrack(path: "loop.flac", loops: false), grid: grid, musicLength: 8, showLength: 20).beatSeam == nil)
+        #expect(MusicLayout(soundtrack: Soundtrack(path: "song.mp3"), grid: grid, musicLength: 30, showLength: 20).beatSeam == nil)
+    }
+
     /// The grid keeps its phase in one period and reads the tempo back.
     @Test func gridArithmetic() {
         let grid = BeatGrid(period: 0.5, phase: 1.7, confidence: 0.8)

@@ -23,6 +23,9 @@ package struct MusicLayout: Sendable, Hashable {
     package var crossfade: Double
     /// Seconds the music plays before the photos' time 0: an opening card's length, else 0.
     package var lead: Double
+    /// The ``crossfade`` when it was chosen to keep the beat across the seams
+    /// (``beatSeam(of:start:passLength:)``), for the soundtrack to loop with (``Soundtrack/seam``).
+    package private(set) var beatSeam: Double? = nil
 
     /// Creates a layout.
     /// - Parameters:
@@ -52,7 +55,56 @@ package struct MusicLayout: Sendable, Hashable {
     ///   - lead: seconds the music plays before the photos (an opening card's length).
     package init(soundtrack: Soundtrack, musicLength: Double, showLength: Double, lead: Double = 0) {
         let pass = musicLength - soundtrack.start
-        self.init(start: soundtrack.start, passLength: pass > 0 && pass < showLength + lead ? pass : nil, loops: soundtrack.loops, lead: lead)
+        self.init(start: soundtrack.start, passLength: pass > 0 && pass < showLength + lead ? pass : nil, loops: soundtrack.loops,
+                  crossfade: soundtrack.seam ?? Soundtrack.crossfade.seconds, lead: lead)
+    }
+
+    /// The layout of a soundtrack under a show cut on `grid`'s beat: when the music loops, each
+    /// pass starts a whole number of beats after the one before (``beatSeam``).
+    package init(soundtrack: Soundtrack, grid: BeatGrid?, musicLength: Double, showLength: Double, lead: Double = 0) {
+        let pass = musicLength - soundtrack.start
+        var looped = soundtrack
+        if let grid, soundtrack.loops, pass > 0, pass < showLength + lead {
+            looped.seam = Self.beatSeam(of: grid, start: soundtrack.start, passLength: pass)
+        }
+        self.init(soundtrack: looped, musicLength: musicLength, showLength: showLength, lead: lead)
+        beatSeam = looped.seam
+    }
+
+    /// The shortest overlap at a seam that keeps the beat: 5 ms, a declick.
+    package static let shortestBeatSeam = 0.005
+    /// How much longer than the pass a whole number of beats may be and still be its step (the
+    /// pass then starts again ``shortestBeatSeam`` early, the beat at most 15 ms early): a loop
+    /// made to be a whole number of beats measures a few milliseconds over or under it.
+    package static let beatSeamTolerance = 0.01
+
+    /// The overlap at a loop's seam that starts each pass a whole number of beats after the
+    /// one before, so the beat goes on across the seam; nil when the pass holds fewer than
+    /// four beats (then the seam keeps ``Soundtrack/crossfade``).
+    ///
+    /// With the usual 100 ms overlap, a loop of whole bars comes back 100 ms early at every
+    /// seam: its beat stumbles there, and a listener (or a beat tracker) hears the next cuts
+    /// off the beat. Here the step from one pass to the next is the time from the pass's first
+    /// beat to the beat after its last one that fits (the beat's own period there, as the grid
+    /// follows the music), and the overlap the rest of the pass: at most about one beat,
+    /// crossfaded as usual; a loop of whole beats gets a 5 ms declick.
+    /// - Parameters:
+    ///   - grid: the music's beat, in music time.
+    ///   - start: seconds into the music where each pass starts (`--audio-start`).
+    ///   - passLength: the music's length after `start`, as decoded.
+    package static func beatSeam(of grid: BeatGrid, start: Double, passLength: Double) -> Double? {
+        var first = grid.beat(nearest: start)
+        if grid.time(ofBeat: first) < start { first += 1 }
+        var last = grid.beat(nearest: start + passLength)
+        while last > first + 3 {
+            let step = 2 * grid.time(ofBeat: last) - grid.time(ofBeat: last - 1) - grid.time(ofBeat: first)
+            if step <= passLength + beatSeamTolerance {
+                let seam = max(passLength - step, shortestBeatSeam)
+                return seam <= passLength / 2 ? seam : nil
+            }
+            last -= 1
+        }
+        return nil
     }
 
     /// The video time (from the music's start, before any card) where each pass starts

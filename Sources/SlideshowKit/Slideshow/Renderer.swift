@@ -384,6 +384,8 @@ struct Renderer {
     /// without such clips has the music's stream, exactly as before the mixer.
     private func prepareSoundtrack(frameCount: Int, framesPerSecond: Int) throws(RenderError) -> (SoundtrackFeed?, LoudnessReport?) {
         var music = slideshow.soundtrack
+        // Cut on the beat, the music's seams keep the beat (as the cuts were laid out).
+        music?.seam = prepared.beats?.seam
         // With the show as long as the music, the music does not loop: a rounding to whole
         // frames may leave a few milliseconds of silence at the end, under the fade-out.
         if case .soundtrack = slideshow.length { music?.loops = false }

@@ -71,8 +71,9 @@ extension Slideshow {
         let resolved = effects.enumerated().map { $1.resolved(cut: $0) }
         let length = FramePlan.transitionLength(bounds: bounds, effects: resolved,
                                                 requested: Int((transitionDuration * Double(fps)).rounded()))
-        // The music loops where its decoded samples end, which the analysis has just measured.
-        let music = MusicLayout(soundtrack: soundtrack, musicLength: soundtrack.start + heard, showLength: showLength, lead: lead)
+        // The music loops where its decoded samples end, which the analysis has just measured,
+        // each pass a whole number of beats after the one before.
+        let music = MusicLayout(soundtrack: soundtrack, grid: grid, musicLength: soundtrack.start + heard, showLength: showLength, lead: lead)
         switch BeatCutPlanner.place(frameCount: even.frameCount, framesPerSecond: fps, evenCuts: Array(bounds.dropFirst().dropLast()),
                                     transitionFrames: resolved.map { $0 == .none ? 0 : length }, clips: clips, grid: grid, music: music) {
         case .success(let cuts):
@@ -82,9 +83,9 @@ extension Slideshow {
                   timeline.frameCount == even.frameCount else {
                 return (even, BeatCutReport(grid: grid, fallback: .noSteadyBeat))   // not reached: durations give back the cuts
             }
-            return (timeline, BeatCutReport(grid: grid, fallback: nil))
+            return (timeline, BeatCutReport(grid: grid, fallback: nil, seam: music.beatSeam))
         case .failure(let why):
-            return (even, BeatCutReport(grid: grid, fallback: why))
+            return (even, BeatCutReport(grid: grid, fallback: why, seam: music.beatSeam))
         }
     }
 }
@@ -96,10 +97,17 @@ public struct BeatCutReport: Sendable, Hashable {
     public var grid: BeatGrid?
     /// Why the cuts stayed even; nil when they are on the beat.
     public var fallback: BeatCutFallback?
+    /// The overlap at the music's seams that keeps its beat (``Soundtrack/seam``), when it loops.
+    package var seam: Double? = nil
 
     /// Creates a report.
     public init(grid: BeatGrid?, fallback: BeatCutFallback?) {
         self.grid = grid
         self.fallback = fallback
+    }
+
+    package init(grid: BeatGrid?, fallback: BeatCutFallback?, seam: Double?) {
+        self.init(grid: grid, fallback: fallback)
+        self.seam = seam
     }
 }
