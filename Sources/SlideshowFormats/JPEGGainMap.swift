@@ -37,8 +37,8 @@ package struct JPEGGainMap: Sendable, Equatable {
     package static let xmpIdentifier: [UInt8] = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
 
     /// The gain map of a JPEG; nil when the file is no JPEG, names no second image, the second
-    /// image is not a JPEG inside the file, or its metadata cannot be read (or describes an HDR
-    /// base image, which this reader does not take).
+    /// image is not a JPEG inside the file, or its metadata cannot be read. Its base may be the
+    /// HDR rendition (``GainMapMetadata/isBaseHDR``).
     package static func find(in bytes: [UInt8]) -> JPEGGainMap? {
         guard let primary = segments(bytes, in: 0..<bytes.count) else { return nil }
         var candidates: [Range<Int>] = []
@@ -215,10 +215,13 @@ extension GainMapMetadata {
     /// Android's Ultra HDR): `Version` (required), `GainMapMax` and `HDRCapacityMax` (required),
     /// `GainMapMin` (0), `Gamma` (1), `OffsetSDR` and `OffsetHDR` (1/64), `HDRCapacityMin` (0),
     /// `BaseRenditionIsHDR` (False). Gains and capacities are in stops, as here; each of the
-    /// first five is one value or three (red, green, blue) in an `rdf:Seq`.
+    /// first five is one value or three (red, green, blue) in an `rdf:Seq`. With
+    /// `BaseRenditionIsHDR` True the base is the HDR rendition: its headroom is `HDRCapacityMax`,
+    /// the alternate's (SDR's) `HDRCapacityMin`, the offset added to the base `OffsetHDR` and the
+    /// one taken after the gain `OffsetSDR` (``GainMapMetadata/isBaseHDR``).
     /// nil when a required one is missing, a number does not read, a list has neither one nor
-    /// three values, a gamma is not positive, a maximum is below its minimum, `HDRCapacityMax`
-    /// is not above `HDRCapacityMin`, or the base rendition is HDR (not taken here).
+    /// three values, a gamma is not positive, a maximum is below its minimum, or `HDRCapacityMax`
+    /// is not above `HDRCapacityMin`.
     package init?(hdrgm xmp: ArraySlice<UInt8>) {
         let text = Substring(String(decoding: xmp, as: UTF8.self))
         let prefix = XMPText.prefix(of: Self.hdrgmNamespace, in: text) ?? "hdrgm"
@@ -229,8 +232,8 @@ extension GainMapMetadata {
             guard parsed.count == strings.count, parsed.count == 1 || parsed.count == 3, parsed.allSatisfy(\.isFinite) else { return nil }
             return parsed
         }
+        let baseIsHDR = XMPText.values(prefix + ":BaseRenditionIsHDR", in: text)?.first?.lowercased() == "true"
         guard XMPText.values(prefix + ":Version", in: text) != nil,
-              XMPText.values(prefix + ":BaseRenditionIsHDR", in: text).map({ $0.first?.lowercased() != "true" }) ?? true,
               let minimum = numbers("GainMapMin", default: 0), let maximum = numbers("GainMapMax", default: nil),
               let gamma = numbers("Gamma", default: 1),
               let offsetSDR = numbers("OffsetSDR", default: 1.0 / 64), let offsetHDR = numbers("OffsetHDR", default: 1.0 / 64),
@@ -242,11 +245,13 @@ extension GainMapMetadata {
         func pick(_ list: [Double], _ channel: Int) -> Double { list[list.count == 1 ? 0 : channel] }
         var channels: [Channel] = []
         for channel in 0..<count {
+            let (sdr, hdr) = (pick(offsetSDR, channel), pick(offsetHDR, channel))
             let curve = Channel(minimum: pick(minimum, channel), maximum: pick(maximum, channel), gamma: pick(gamma, channel),
-                                baseOffset: pick(offsetSDR, channel), alternateOffset: pick(offsetHDR, channel))
+                                baseOffset: baseIsHDR ? hdr : sdr, alternateOffset: baseIsHDR ? sdr : hdr)
             guard curve.gamma > 0, curve.maximum >= curve.minimum else { return nil }
             channels.append(curve)
         }
-        self.init(baseHeadroom: capacityMin[0], alternateHeadroom: capacityMax[0], channels: channels, useBaseColorSpace: true)
+        self.init(baseHeadroom: baseIsHDR ? capacityMax[0] : capacityMin[0], alternateHeadroom: baseIsHDR ? capacityMin[0] : capacityMax[0],
+                  channels: channels, useBaseColorSpace: true)
     }
 }

@@ -216,13 +216,15 @@ public struct ImageManager: Sendable {
     /// - Throws: ``ImageProblem`` of the kinds ``requestImage(for:targetSize:contentMode:background:)`` lists.
     ///   - gamut: when given, a photo whose profile an HDR show keeps (``WideGamut``) is not
     ///     converted to sRGB: the slide holds its own code values, and `gamut` is told their space.
+    ///   - hdr: whether the slide is an HDR show's: a JPEG whose base is the HDR rendition keeps
+    ///     it (its gain map applies later) instead of becoming its SDR rendition.
     package func image(from bytes: consuming [UInt8], targetSize: Size, contentMode: ContentMode,
                background: RGBColor, framing: Framing = .center,
                warn: (String) -> Void = { _ in }, crop: ((Rect, Size) -> Void)? = nil,
-               gamut: ((WideGamut) -> Void)? = nil) throws(ImageProblem) -> PixelBuffer {
+               gamut: ((WideGamut) -> Void)? = nil, hdr: Bool = false) throws(ImageProblem) -> PixelBuffer {
         precondition(targetSize.width >= 2 && targetSize.height >= 2, "a slide needs at least 2x2 pixels")
         let (image, geometry) = try decodeOriented(consume bytes, target: targetSize, mode: contentMode,
-                                                   background: background, warn: warn, gamut: gamut)
+                                                   background: background, warn: warn, gamut: gamut, hdr: hdr)
         return try Self.compose(image, geometry: geometry, target: targetSize, mode: contentMode, background: background,
                                 framing: framing, crop: crop)
     }
@@ -230,11 +232,13 @@ public struct ImageManager: Sendable {
     /// ``requestImage(for:targetSize:contentMode:background:framing:)``, also giving the part of
     /// the upright photo it shows, as fractions of its width and height (x, y, width, height):
     /// what a gain map of the same photo must be cropped to.
-    /// - Parameter gamut: when given, a wide-gamut photo keeps its own code values (an HDR
-    ///   show's slide, ``WideGamut``), and `gamut` is told their space; nil converts to sRGB.
+    /// - Parameters:
+    ///   - gamut: when given, a wide-gamut photo keeps its own code values (an HDR show's slide,
+    ///     ``WideGamut``), and `gamut` is told their space; nil converts to sRGB.
+    ///   - hdr: whether the slide is an HDR show's (a JPEG's HDR base rendition is kept).
     /// - Throws: ``PhotoError`` as ``requestImage(for:targetSize:contentMode:background:)`` does.
     package func requestImageAndCrop(for photo: Photo, targetSize: Size, contentMode: ContentMode, background: RGBColor,
-                                     framing: Framing, gamut: ((WideGamut) -> Void)? = nil)
+                                     framing: Framing, gamut: ((WideGamut) -> Void)? = nil, hdr: Bool = false)
         throws(PhotoError) -> (slide: PixelBuffer, crop: (x: Double, y: Double, width: Double, height: Double)) {
         precondition(targetSize.width >= 2 && targetSize.height >= 2, "a slide needs at least 2x2 pixels")
         let bytes = try PhotoFile.read(photo.path).bytes
@@ -245,7 +249,7 @@ public struct ImageManager: Sendable {
                                   crop: { rect, size in
                                       used = (Double(rect.x) / Double(size.width), Double(rect.y) / Double(size.height),
                                               Double(rect.width) / Double(size.width), Double(rect.height) / Double(size.height))
-                                  }, gamut: gamut)
+                                  }, gamut: gamut, hdr: hdr)
             return (slide, used)
         } catch {
             throw error.error(for: photo.path)
@@ -258,10 +262,15 @@ public struct ImageManager: Sendable {
     /// the layout computed from the header's displayed size.
     /// The file's bytes are consumed: a PNG's go to the decoder, which frees them before the
     /// decoded frame is converted (see ``PNGHeader/decodeMemory(fileBytes:)``).
-    /// - Parameter gamut: when given, RGB pixels whose profile an HDR show keeps
-    ///   (``ColorManagement/wideGamut(for:input:)``) are left in it, and `gamut` is told so.
+    /// - Parameters:
+    ///   - gamut: when given, RGB pixels whose profile an HDR show keeps
+    ///     (``ColorManagement/wideGamut(for:input:)``) are left in it, and `gamut` is told so.
+    ///   - hdr: whether the image is for an HDR show. Otherwise a JPEG whose base is the HDR
+    ///     rendition (``GainMapMetadata/isBaseHDR``) becomes the SDR rendition its gain map
+    ///     gives (``HDRSlide/sdrRendition(of:bytes:)``).
     package func decodeOriented(_ bytes: consuming [UInt8], target: Size, mode: ContentMode, background: RGBColor,
-                        warn: (String) -> Void = { _ in }, gamut: ((WideGamut) -> Void)? = nil) throws(ImageProblem) -> (RGBImage, FitGeometry) {
+                        warn: (String) -> Void = { _ in }, gamut: ((WideGamut) -> Void)? = nil,
+                        hdr: Bool = false) throws(ImageProblem) -> (RGBImage, FitGeometry) {
         let sniffed = FormatSniffer.sniff(bytes)
         switch sniffed {
         case .other(let description):
@@ -283,7 +292,9 @@ public struct ImageManager: Sendable {
                 ? (header.adobeTransform != nil ? .invertedCMYK : .cmyk)
                 : (header.components.count == 1 ? .greyInRGB : .rgb)
             image = Self.manage(consume image, color, input: input, warn: warn, gamut: gamut)
-            return (image.oriented(orientation), geometry)
+            let upright = image.oriented(orientation)
+            if !hdr, let sdr = HDRSlide.sdrRendition(of: upright, bytes: bytes) { return (sdr, geometry) }
+            return (upright, geometry)
         case .supported(.png):
             let header = try PNGHeader(parsing: copy bytes, complete: true, exifOnly: true)
             try header.checkLimits(fileBytes: bytes.count)

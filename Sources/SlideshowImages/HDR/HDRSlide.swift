@@ -51,8 +51,10 @@ package enum HDRSlide {
         // Per channel: gain map sample → linear factor, and the offsets.
         var factors: [[Float]] = []
         var baseOffsets: [Float] = [0, 0, 0], alternateOffsets: [Float] = [0, 0, 0]
+        var scale: Float = 1
         if gain != nil, let curve {
             (factors, baseOffsets, alternateOffsets) = curve.tables()
+            scale = curve.baseScale
         }
         let linear = HDRSignal.sRGBLinear
         let m = HDRSignal.bt709ToBT2020
@@ -77,6 +79,7 @@ package enum HDRSlide {
                             (r, g, b) = (linear[Int(pixels[offset])], linear[Int(pixels[offset + 1])], linear[Int(pixels[offset + 2])])
                         }
                         if !factors.isEmpty, inside, !drawn {
+                            if scale != 1 { (r, g, b) = (r * scale, g * scale, b * scale) }
                             r = (r + baseOffsets[0]) * factors[0][Int(gainPixels[offset])] - alternateOffsets[0]
                             g = (g + baseOffsets[1]) * factors[1][Int(gainPixels[offset + 1])] - alternateOffsets[1]
                             b = (b + baseOffsets[2]) * factors[2][Int(gainPixels[offset + 2])] - alternateOffsets[2]
@@ -235,7 +238,7 @@ extension ImageManager {
                                 framing: Framing = .center, transfer: HDRTransfer) throws(PhotoError) -> (slide: HDRPixelBuffer, gainMapped: Bool) {
         var gamut = WideGamut.sRGB
         let (sdr, crop) = try requestImageAndCrop(for: photo, targetSize: targetSize, contentMode: contentMode, background: background,
-                                                  framing: framing, gamut: { gamut = $0 })
+                                                  framing: framing, gamut: { gamut = $0 }, hdr: true)
         let gain = try fittedGainMap(for: photo, like: sdr, contentMode: contentMode, crop: crop)
         return (HDRSlide.make(sdr, gain: gain?.buffer, curve: gain?.curve, signal: HDRSignal(transfer), gamut: gamut), gain != nil)
     }
@@ -268,7 +271,8 @@ extension ImageManager {
         case .supported(.heif):
             guard let gainMap = HEIFGainMap.find(in: bytes) else { return nil }
             if let metadata = gainMap.metadata {
-                guard !metadata.channels.isEmpty else { return nil }
+                // An HDR base in a HEIC is PQ or HLG, which is not decoded as light here.
+                guard !metadata.channels.isEmpty, !metadata.isBaseHDR else { return nil }
                 curve = .iso(metadata)
             } else {
                 guard let exif = HEIFBoxes.metadataItems(bytes).exif, let headroom = GainCurve.appleHeadroom(exif: exif) else { return nil }

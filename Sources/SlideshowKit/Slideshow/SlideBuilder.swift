@@ -65,7 +65,8 @@ struct SlideBuilder: Sendable {
             var gamut = WideGamut.sRGB
             var (buffer, crop) = try manager.requestImageAndCrop(for: slideshow.photos[index], targetSize: slideshow.video.size,
                                                                  contentMode: slideshow.contentMode, background: slideshow.background,
-                                                                 framing: slideshow.framing, gamut: keepsGamut ? { gamut = $0 } : nil)
+                                                                 framing: slideshow.framing, gamut: keepsGamut ? { gamut = $0 } : nil,
+                                                                 hdr: true)
             let gain = try manager.fittedGainMap(for: slideshow.photos[index], like: buffer, contentMode: slideshow.contentMode, crop: crop)
             look(&buffer, index)
             if slideshow.backdrop == .blur { BlurredBackdrop.fill(&buffer) }
@@ -97,7 +98,7 @@ struct SlideBuilder: Sendable {
             var (source, content, focus) = try manager.requestMovingSource(
                 for: photo, frameSize: slideshow.video.size, contentMode: slideshow.contentMode,
                 background: slideshow.background, magnification: path.magnification, framing: slideshow.framing,
-                area: { area = $0 }, gamut: keepsGamut ? { gamut = $0 } : nil)
+                area: { area = $0 }, gamut: keepsGamut ? { gamut = $0 } : nil, hdr: true)
             // The source is the picture area filling its own size: the gain map is cropped to the same area and fills it too.
             let gain = try manager.fittedGainMap(for: photo, like: source, contentMode: .aspectFill, crop: area)
             look(&source, index)
