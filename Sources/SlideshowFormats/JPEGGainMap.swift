@@ -12,7 +12,14 @@
 /// namespace `http://ns.adobe.com/hdr-gain-map/1.0/`, values in stops, scalar or one per
 /// channel as an `rdf:Seq`), read by ``GainMapMetadata/init(hdrgm:)``.
 ///
-/// Android's "Ultra HDR Image Format" v1.1; Adobe's "Gain Map Specification" 1.0.
+/// An iPhone's HDR JPEG (an "HDR" export of an iPhone photo) has the same layout, its gain map
+/// Apple's auxiliary gain map (``Source/apple``): its XMP has Apple's `HDRGainMap` namespace
+/// (`http://ns.apple.com/HDRGainMap/1.0/`, `HDRGainMapVersion`), its curve is Apple's, the
+/// headroom in `HDRGainMapHeadroom` (newer iPhones) or else in the primary's EXIF MakerNote, as a
+/// HEIC's.
+///
+/// Android's "Ultra HDR Image Format" v1.1; Adobe's "Gain Map Specification" 1.0; libavif's
+/// `avifjpeg.c` for Apple's.
 package struct JPEGGainMap: Sendable, Equatable {
     /// Where the metadata came from.
     package enum Source: Sendable, Equatable {
@@ -20,6 +27,9 @@ package struct JPEGGainMap: Sendable, Equatable {
         case iso
         /// The `hdrgm` XMP properties of the gain map.
         case xmp
+        /// Apple's gain map (`HDRGainMap` XMP): ``metadata`` has no channels; the curve is
+        /// Apple's, with ``appleHeadroom`` or the MakerNote's headroom.
+        case apple
     }
 
     /// The gain map JPEG's bytes in the file (SOI through its end).
@@ -28,6 +38,12 @@ package struct JPEGGainMap: Sendable, Equatable {
     package var metadata: GainMapMetadata
     /// Where the metadata came from.
     package var source: Source
+    /// Apple's gain map's headroom (linear, `HDRGainMap:HDRGainMapHeadroom`), nil when its XMP
+    /// has none (older iPhones: the EXIF MakerNote has it) or the gain map is not Apple's.
+    package var appleHeadroom: Double? = nil
+
+    /// Apple's gain map namespace.
+    package static let appleNamespace = "http://ns.apple.com/HDRGainMap/1.0/"
 
     /// The namespace (URN) of ISO 21496-1's APP2 segment, with its terminating NUL.
     package static let isoNamespace: [UInt8] = Array("urn:iso:std:iso:ts:21496:-1".utf8) + [0]
@@ -62,8 +78,25 @@ package struct JPEGGainMap: Sendable, Equatable {
             if let xmp, let metadata = GainMapMetadata(hdrgm: bytes[xmp.payload.dropFirst(xmpIdentifier.count)]) {
                 return JPEGGainMap(range: range, metadata: metadata, source: .xmp)
             }
+            if let xmp {
+                let text = Substring(String(decoding: bytes[xmp.payload.dropFirst(xmpIdentifier.count)], as: UTF8.self))
+                if let prefix = XMPText.prefix(of: appleNamespace, in: text), XMPText.values(prefix + ":HDRGainMapVersion", in: text) != nil {
+                    let headroom = XMPText.values(prefix + ":HDRGainMapHeadroom", in: text)?.first.flatMap(Double.init)
+                    return JPEGGainMap(range: range, metadata: GainMapMetadata(baseHeadroom: 0, alternateHeadroom: 0, channels: [], useBaseColorSpace: true),
+                                       source: .apple, appleHeadroom: headroom.flatMap { $0.isFinite && $0 > 0 ? $0 : nil })
+                }
+            }
         }
         return nil
+    }
+
+    /// The primary image's EXIF (its APP1 `Exif\0\0` segment) in the form of a HEIF `Exif` item,
+    /// which Apple's MakerNote reader takes: a 4-byte offset (0), then the TIFF block; nil without one.
+    package static func exif(in bytes: [UInt8]) -> ArraySlice<UInt8>? {
+        let identifier = Array("Exif".utf8) + [0, 0]
+        guard let primary = segments(bytes, in: 0..<bytes.count),
+              let app1 = primary.first(where: { $0.marker == 0xE1 && bytes[$0.payload].starts(with: identifier) }) else { return nil }
+        return ArraySlice([0, 0, 0, 0] + bytes[app1.payload.dropFirst(identifier.count)])
     }
 
     /// The marker segments of the JPEG in `range`, up to its SOS, as ranges of `bytes`; nil when

@@ -282,10 +282,18 @@ extension ImageManager {
             image = decoded
             geometry = FitGeometry(source: image.size, target: slide.size, mode: contentMode)
         case .supported(.jpeg):
-            guard let gainMap = JPEGGainMap.find(in: bytes), !gainMap.metadata.channels.isEmpty,
-                  let decoded = HDRSlide.decodeGainMap(gainMap, from: bytes, slide: slide.size, mode: contentMode) else { return nil }
+            guard let gainMap = JPEGGainMap.find(in: bytes) else { return nil }
+            if gainMap.source == .apple {
+                // Apple's: the headroom from its XMP, else from the primary's MakerNote.
+                guard let headroom = gainMap.appleHeadroom ?? JPEGGainMap.exif(in: bytes).flatMap(GainCurve.appleHeadroom(exif:))
+                else { return nil }
+                curve = .apple(headroom: headroom)
+            } else {
+                guard !gainMap.metadata.channels.isEmpty else { return nil }
+                curve = .iso(gainMap.metadata)
+            }
+            guard let decoded = HDRSlide.decodeGainMap(gainMap, from: bytes, slide: slide.size, mode: contentMode) else { return nil }
             image = decoded.image
-            curve = .iso(gainMap.metadata)
             geometry = FitGeometry(source: decoded.displayed, target: slide.size, mode: contentMode)
             if crop == nil, contentMode == .aspectFill {
                 // The centred crop found as the slide finds it: on the primary as decoded (DCT-scaled).
