@@ -68,8 +68,10 @@ package enum HDRSlide {
                     for x in 0..<width {
                         let offset = (y * width + x) * 3
                         let inside = content.contains(x: x, y: y)
-                        let drawn = before.map({ $0[offset] != pixels[offset] || $0[offset + 1] != pixels[offset + 1]
-                                                 || $0[offset + 2] != pixels[offset + 2] }) ?? false
+                        // Drawn at SDR light (the imprint), looked at only when it matters.
+                        let drawn = (wide || (inside && !factors.isEmpty))
+                            && (before.map({ $0[offset] != pixels[offset] || $0[offset + 1] != pixels[offset + 1]
+                                              || $0[offset + 2] != pixels[offset + 2] }) ?? false)
                         // Whether this pixel's codes are the photo's wide gamut's rather than sRGB's.
                         let inGamut = wide && !drawn && (inside || barsInGamut)
                         var r: Float, g: Float, b: Float
