@@ -64,11 +64,28 @@ struct HDRGamutTests {
         #expect(zip(round, ReferenceGamut.bt709ToBT2020).allSatisfy { abs($0 - $1) < 1e-4 }, "\(round)")
     }
 
-    @Test("a Display P3 red in a PQ show decodes back (ffmpeg, PQ inverse, BT.2020 → XYZ) at P3's red primary, not sRGB's",
-          .enabled(if: p3RedPNG != nil, noP3Red), .enabled(if: which("ffmpeg") != nil, "skipped: no ffmpeg"))
-    func p3RedKept() async throws {
-        let path = try #require(p3RedPNG)
+    /// A 64x64 pure red JPEG made by ffmpeg (4:4:4), with the Display P3 profile of the P3 Ultra
+    /// HDR JPEG's APP2 `ICC_PROFILE` segment put in after its SOI: a P3 red.
+    static func p3RedJPEG(in folder: TemporaryFolder) throws -> String {
+        let plain = folder.path("red.jpg")
+        let made = try run(try #require(which("ffmpeg")), ["-v", "error", "-f", "lavfi", "-i", "color=red:s=64x64", "-frames:v", "1",
+                                                          "-pix_fmt", "yuvj444p", "-q:v", "1", plain])
+        try #require(made.status == 0, "\(made.stderr)")
+        let donor = try UltraHDRFiles.bytes(parisP3)
+        let at = try #require(UltraHDRFiles.find(Array("ICC_PROFILE".utf8) + [0], in: donor, within: 0..<33_487)) - 4
+        #expect(donor[at] == 0xFF && donor[at + 1] == 0xE2)
+        let segment = Array(donor[at..<at + 2 + (Int(donor[at + 2]) << 8 | Int(donor[at + 3]))])
+        let path = folder.path("p3-red.jpg")
+        try Data(UltraHDRFiles.inserting(segment, at: 2, into: try UltraHDRFiles.bytes(plain))).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test("a Display P3 red in a PQ show decodes back (ffmpeg, PQ inverse, BT.2020 → XYZ) at P3's red primary, not sRGB's: the shared P3 PNG and a red JPEG given the P3 profile",
+          .enabled(if: which("ffmpeg") != nil, "skipped: no ffmpeg"), arguments: ["shared PNG", "JPEG"])
+    func p3RedKept(photo: String) async throws {
         let folder = try TemporaryFolder()
+        if photo == "shared PNG" && p3RedPNG == nil { return withKnownIssue(noP3Red) { throw CancellationError() } }
+        let path = photo == "JPEG" ? try Self.p3RedJPEG(in: folder) : try #require(p3RedPNG)
         let size = Size(width: 64, height: 64)
         var options = SlideshowOptions(duration: 1, size: "\(size)")
         options.hdr = .pq
@@ -80,9 +97,9 @@ struct HDRGamutTests {
         var sum = [0.0, 0.0, 0.0]
         for y in 16..<48 { for x in 16..<48 { let p = nits[y * size.width + x]; sum[0] += p.0; sum[1] += p.1; sum[2] += p.2 } }
         let (x, y) = ReferenceGamut.chromaticity(sum)
-        print("P3 red in a PQ show: x \(x), y \(y) (P3's red 0.680, 0.320; sRGB's 0.640, 0.330)")
+        print("P3 red (\(photo)) in a PQ show: x \(x), y \(y) (P3's red 0.680, 0.320; sRGB's 0.640, 0.330)")
         #expect(abs(x - 0.680) < 0.006 && abs(y - 0.320) < 0.006, "x \(x), y \(y)")
-        // Its light: the PNG's red codes (241…255) through the sRGB curve, P3 red's luminance 0.228975, 203 cd/m² white.
+        // Its light: the red codes (the PNG's 241…255, the JPEG's about 254) through the sRGB curve, P3 red's luminance 0.228975, 203 cd/m² white.
         let luminance = ReferenceLight.luminance((sum[0], sum[1], sum[2])) / 1024
         #expect(luminance > 0.8 * 0.228975 * 203 && luminance < 1.0 * 0.228975 * 203 + 1, "\(luminance) cd/m²")
         // An SDR show of the same photo is sRGB: its red is sRGB's, clipped (what the HDR show did before).
