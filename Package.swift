@@ -160,7 +160,7 @@ let package = Package(
         .testTarget(name: "LooksTests", dependencies: everyLayer + ["TestSupport"]),
         // CWebP: libwebpdemux's WebPAnimDecoder reads the animated WebP previews back.
         .testTarget(name: "WriterTests", dependencies: everyLayer + ["TestSupport", "CWebP"]),
-        // UltraHDR/: two Ultra HDR JPEGs from libavif's test data (CREDITS.md), read by UltraHDRTests (and CLITests' UltraHDRCLITests).
+        // UltraHDR/: five gain-map JPEGs (Ultra HDR and Apple's) from libavif's test data (CREDITS.md), read by UltraHDRTests (and CLITests' UltraHDRCLITests).
         .testTarget(name: "SlideshowTests", dependencies: everyLayer + ["TestSupport"], exclude: ["UltraHDR"]),
         // Snapshots/: the help texts, compared by HelpSnapshotTests (SNAPSHOT_UPDATE=1 rewrites them).
         .testTarget(name: "CLITests", dependencies: everyLayer + ["slideshow", "TestSupport"], exclude: ["Snapshots"]),

@@ -22,4 +22,7 @@ static inline cmsUInt32Number shim_type_gray_8_in_rgb(void) {
     return COLORSPACE_SH(PT_GRAY) | EXTRA_SH(2) | CHANNELS_SH(1) | BYTES_SH(1);
 }
 
+/// TYPE_RGB_DBL: packed double R, G, B, 0…1 (unbounded): a matrix read off a transform exactly.
+static inline cmsUInt32Number shim_type_rgb_dbl(void) { return TYPE_RGB_DBL; }
+
 #endif

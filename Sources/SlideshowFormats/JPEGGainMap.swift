@@ -12,7 +12,14 @@
 /// namespace `http://ns.adobe.com/hdr-gain-map/1.0/`, values in stops, scalar or one per
 /// channel as an `rdf:Seq`), read by ``GainMapMetadata/init(hdrgm:)``.
 ///
-/// Android's "Ultra HDR Image Format" v1.1; Adobe's "Gain Map Specification" 1.0.
+/// An iPhone's HDR JPEG (an "HDR" export of an iPhone photo) has the same layout, its gain map
+/// Apple's auxiliary gain map (``Source/apple``): its XMP has Apple's `HDRGainMap` namespace
+/// (`http://ns.apple.com/HDRGainMap/1.0/`, `HDRGainMapVersion`), its curve is Apple's, the
+/// headroom in `HDRGainMapHeadroom` (newer iPhones) or else in the primary's EXIF MakerNote, as a
+/// HEIC's.
+///
+/// Android's "Ultra HDR Image Format" v1.1; Adobe's "Gain Map Specification" 1.0; libavif's
+/// `avifjpeg.c` for Apple's.
 package struct JPEGGainMap: Sendable, Equatable {
     /// Where the metadata came from.
     package enum Source: Sendable, Equatable {
@@ -20,6 +27,9 @@ package struct JPEGGainMap: Sendable, Equatable {
         case iso
         /// The `hdrgm` XMP properties of the gain map.
         case xmp
+        /// Apple's gain map (`HDRGainMap` XMP): ``metadata`` has no channels; the curve is
+        /// Apple's, with ``appleHeadroom`` or the MakerNote's headroom.
+        case apple
     }
 
     /// The gain map JPEG's bytes in the file (SOI through its end).
@@ -28,6 +38,12 @@ package struct JPEGGainMap: Sendable, Equatable {
     package var metadata: GainMapMetadata
     /// Where the metadata came from.
     package var source: Source
+    /// Apple's gain map's headroom (linear, `HDRGainMap:HDRGainMapHeadroom`), nil when its XMP
+    /// has none (older iPhones: the EXIF MakerNote has it) or the gain map is not Apple's.
+    package var appleHeadroom: Double? = nil
+
+    /// Apple's gain map namespace.
+    package static let appleNamespace = "http://ns.apple.com/HDRGainMap/1.0/"
 
     /// The namespace (URN) of ISO 21496-1's APP2 segment, with its terminating NUL.
     package static let isoNamespace: [UInt8] = Array("urn:iso:std:iso:ts:21496:-1".utf8) + [0]
@@ -37,8 +53,8 @@ package struct JPEGGainMap: Sendable, Equatable {
     package static let xmpIdentifier: [UInt8] = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
 
     /// The gain map of a JPEG; nil when the file is no JPEG, names no second image, the second
-    /// image is not a JPEG inside the file, or its metadata cannot be read (or describes an HDR
-    /// base image, which this reader does not take).
+    /// image is not a JPEG inside the file, or its metadata cannot be read. Its base may be the
+    /// HDR rendition (``GainMapMetadata/isBaseHDR``).
     package static func find(in bytes: [UInt8]) -> JPEGGainMap? {
         guard let primary = segments(bytes, in: 0..<bytes.count) else { return nil }
         var candidates: [Range<Int>] = []
@@ -62,8 +78,25 @@ package struct JPEGGainMap: Sendable, Equatable {
             if let xmp, let metadata = GainMapMetadata(hdrgm: bytes[xmp.payload.dropFirst(xmpIdentifier.count)]) {
                 return JPEGGainMap(range: range, metadata: metadata, source: .xmp)
             }
+            if let xmp {
+                let text = Substring(String(decoding: bytes[xmp.payload.dropFirst(xmpIdentifier.count)], as: UTF8.self))
+                if let prefix = XMPText.prefix(of: appleNamespace, in: text), XMPText.values(prefix + ":HDRGainMapVersion", in: text) != nil {
+                    let headroom = XMPText.values(prefix + ":HDRGainMapHeadroom", in: text)?.first.flatMap(Double.init)
+                    return JPEGGainMap(range: range, metadata: GainMapMetadata(baseHeadroom: 0, alternateHeadroom: 0, channels: [], useBaseColorSpace: true),
+                                       source: .apple, appleHeadroom: headroom.flatMap { $0.isFinite && $0 > 0 ? $0 : nil })
+                }
+            }
         }
         return nil
+    }
+
+    /// The primary image's EXIF (its APP1 `Exif\0\0` segment) in the form of a HEIF `Exif` item,
+    /// which Apple's MakerNote reader takes: a 4-byte offset (0), then the TIFF block; nil without one.
+    package static func exif(in bytes: [UInt8]) -> ArraySlice<UInt8>? {
+        let identifier = Array("Exif".utf8) + [0, 0]
+        guard let primary = segments(bytes, in: 0..<bytes.count),
+              let app1 = primary.first(where: { $0.marker == 0xE1 && bytes[$0.payload].starts(with: identifier) }) else { return nil }
+        return ArraySlice([0, 0, 0, 0] + bytes[app1.payload.dropFirst(identifier.count)])
     }
 
     /// The marker segments of the JPEG in `range`, up to its SOS, as ranges of `bytes`; nil when
@@ -215,10 +248,13 @@ extension GainMapMetadata {
     /// Android's Ultra HDR): `Version` (required), `GainMapMax` and `HDRCapacityMax` (required),
     /// `GainMapMin` (0), `Gamma` (1), `OffsetSDR` and `OffsetHDR` (1/64), `HDRCapacityMin` (0),
     /// `BaseRenditionIsHDR` (False). Gains and capacities are in stops, as here; each of the
-    /// first five is one value or three (red, green, blue) in an `rdf:Seq`.
+    /// first five is one value or three (red, green, blue) in an `rdf:Seq`. With
+    /// `BaseRenditionIsHDR` True the base is the HDR rendition: its headroom is `HDRCapacityMax`,
+    /// the alternate's (SDR's) `HDRCapacityMin`, the offset added to the base `OffsetHDR` and the
+    /// one taken after the gain `OffsetSDR` (``GainMapMetadata/isBaseHDR``).
     /// nil when a required one is missing, a number does not read, a list has neither one nor
-    /// three values, a gamma is not positive, a maximum is below its minimum, `HDRCapacityMax`
-    /// is not above `HDRCapacityMin`, or the base rendition is HDR (not taken here).
+    /// three values, a gamma is not positive, a maximum is below its minimum, or `HDRCapacityMax`
+    /// is not above `HDRCapacityMin`.
     package init?(hdrgm xmp: ArraySlice<UInt8>) {
         let text = Substring(String(decoding: xmp, as: UTF8.self))
         let prefix = XMPText.prefix(of: Self.hdrgmNamespace, in: text) ?? "hdrgm"
@@ -229,8 +265,8 @@ extension GainMapMetadata {
             guard parsed.count == strings.count, parsed.count == 1 || parsed.count == 3, parsed.allSatisfy(\.isFinite) else { return nil }
             return parsed
         }
+        let baseIsHDR = XMPText.values(prefix + ":BaseRenditionIsHDR", in: text)?.first?.lowercased() == "true"
         guard XMPText.values(prefix + ":Version", in: text) != nil,
-              XMPText.values(prefix + ":BaseRenditionIsHDR", in: text).map({ $0.first?.lowercased() != "true" }) ?? true,
               let minimum = numbers("GainMapMin", default: 0), let maximum = numbers("GainMapMax", default: nil),
               let gamma = numbers("Gamma", default: 1),
               let offsetSDR = numbers("OffsetSDR", default: 1.0 / 64), let offsetHDR = numbers("OffsetHDR", default: 1.0 / 64),
@@ -242,11 +278,13 @@ extension GainMapMetadata {
         func pick(_ list: [Double], _ channel: Int) -> Double { list[list.count == 1 ? 0 : channel] }
         var channels: [Channel] = []
         for channel in 0..<count {
+            let (sdr, hdr) = (pick(offsetSDR, channel), pick(offsetHDR, channel))
             let curve = Channel(minimum: pick(minimum, channel), maximum: pick(maximum, channel), gamma: pick(gamma, channel),
-                                baseOffset: pick(offsetSDR, channel), alternateOffset: pick(offsetHDR, channel))
+                                baseOffset: baseIsHDR ? hdr : sdr, alternateOffset: baseIsHDR ? sdr : hdr)
             guard curve.gamma > 0, curve.maximum >= curve.minimum else { return nil }
             channels.append(curve)
         }
-        self.init(baseHeadroom: capacityMin[0], alternateHeadroom: capacityMax[0], channels: channels, useBaseColorSpace: true)
+        self.init(baseHeadroom: baseIsHDR ? capacityMax[0] : capacityMin[0], alternateHeadroom: baseIsHDR ? capacityMin[0] : capacityMax[0],
+                  channels: channels, useBaseColorSpace: true)
     }
 }

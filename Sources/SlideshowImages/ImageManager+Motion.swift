@@ -1,3 +1,4 @@
+import SlideshowColor
 import SlideshowFormats
 import SlideshowFraming
 import SlideshowPixels
@@ -17,13 +18,17 @@ extension ImageManager {
     ///     around the faces (and, without faces, the upper third of a photo whose height is cut).
     ///   - area: told the picture area as fractions of the upright photo (what an HDR show
     ///     crops its gain map to).
+    ///   - gamut: when given, a wide-gamut photo keeps its own code values (an HDR show's
+    ///     source, ``WideGamut``), and `gamut` is told their space; nil converts to sRGB.
+    ///   - hdr: whether the source is an HDR show's (a JPEG's HDR base rendition is kept).
     /// - Returns: the source, where it goes in the frame, and the faces to keep in view (the
     ///   ones the still slide's crop keeps, ``FaceFraming/kept(faces:imageSize:cropSize:)``, in
     ///   units of the source: 0…1 each way), nil when none were found.
     /// - Throws: ``PhotoError``, as ``requestImage(for:targetSize:contentMode:background:)``.
     package func requestMovingSource(for photo: Photo, frameSize: Size, contentMode: ContentMode, background: RGBColor,
                              magnification: Double, framing: Framing = .center,
-                             area: ((x: Double, y: Double, width: Double, height: Double)) -> Void = { _ in }) throws(PhotoError)
+                             area: ((x: Double, y: Double, width: Double, height: Double)) -> Void = { _ in },
+                             gamut: ((WideGamut) -> Void)? = nil, hdr: Bool = false) throws(PhotoError)
         -> (source: PixelBuffer, content: Rect, focus: (x: ClosedRange<Double>, y: ClosedRange<Double>)?) {
         let bytes = try PhotoFile.read(photo.path).bytes
         do throws(ImageProblem) {
@@ -31,7 +36,7 @@ extension ImageManager {
             // is what the decode must cover.
             let large = Size(width: Int((Double(frameSize.width) * magnification).rounded(.up)),
                              height: Int((Double(frameSize.height) * magnification).rounded(.up)))
-            let (image, _) = try decodeOriented(bytes, target: large, mode: contentMode, background: background)
+            let (image, _) = try decodeOriented(bytes, target: large, mode: contentMode, background: background, gamut: gamut, hdr: hdr)
             let content = FitGeometry(source: image.size, target: frameSize, mode: contentMode).content
             let faces = contentMode == .aspectFill && framing == .faces ? FaceFraming.faces(in: image) : []
             let region = PictureArea.region(of: image.size, frame: frameSize, mode: contentMode, framing: framing, faces: faces)

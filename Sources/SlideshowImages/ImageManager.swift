@@ -214,12 +214,17 @@ public struct ImageManager: Sendable {
     ///   - warn: called with the reason when the photo renders but the user should know
     ///     something (a colour profile that could not be used).
     /// - Throws: ``ImageProblem`` of the kinds ``requestImage(for:targetSize:contentMode:background:)`` lists.
+    ///   - gamut: when given, a photo whose profile an HDR show keeps (``WideGamut``) is not
+    ///     converted to sRGB: the slide holds its own code values, and `gamut` is told their space.
+    ///   - hdr: whether the slide is an HDR show's: a JPEG whose base is the HDR rendition keeps
+    ///     it (its gain map applies later) instead of becoming its SDR rendition.
     package func image(from bytes: consuming [UInt8], targetSize: Size, contentMode: ContentMode,
                background: RGBColor, framing: Framing = .center,
-               warn: (String) -> Void = { _ in }, crop: ((Rect, Size) -> Void)? = nil) throws(ImageProblem) -> PixelBuffer {
+               warn: (String) -> Void = { _ in }, crop: ((Rect, Size) -> Void)? = nil,
+               gamut: ((WideGamut) -> Void)? = nil, hdr: Bool = false) throws(ImageProblem) -> PixelBuffer {
         precondition(targetSize.width >= 2 && targetSize.height >= 2, "a slide needs at least 2x2 pixels")
         let (image, geometry) = try decodeOriented(consume bytes, target: targetSize, mode: contentMode,
-                                                   background: background, warn: warn)
+                                                   background: background, warn: warn, gamut: gamut, hdr: hdr)
         return try Self.compose(image, geometry: geometry, target: targetSize, mode: contentMode, background: background,
                                 framing: framing, crop: crop)
     }
@@ -227,9 +232,14 @@ public struct ImageManager: Sendable {
     /// ``requestImage(for:targetSize:contentMode:background:framing:)``, also giving the part of
     /// the upright photo it shows, as fractions of its width and height (x, y, width, height):
     /// what a gain map of the same photo must be cropped to.
+    /// - Parameters:
+    ///   - gamut: when given, a wide-gamut photo keeps its own code values (an HDR show's slide,
+    ///     ``WideGamut``), and `gamut` is told their space; nil converts to sRGB.
+    ///   - hdr: whether the slide is an HDR show's (a JPEG's HDR base rendition is kept).
     /// - Throws: ``PhotoError`` as ``requestImage(for:targetSize:contentMode:background:)`` does.
     package func requestImageAndCrop(for photo: Photo, targetSize: Size, contentMode: ContentMode, background: RGBColor,
-                                     framing: Framing) throws(PhotoError) -> (slide: PixelBuffer, crop: (x: Double, y: Double, width: Double, height: Double)) {
+                                     framing: Framing, gamut: ((WideGamut) -> Void)? = nil, hdr: Bool = false)
+        throws(PhotoError) -> (slide: PixelBuffer, crop: (x: Double, y: Double, width: Double, height: Double)) {
         precondition(targetSize.width >= 2 && targetSize.height >= 2, "a slide needs at least 2x2 pixels")
         let bytes = try PhotoFile.read(photo.path).bytes
         var used = (x: 0.0, y: 0.0, width: 1.0, height: 1.0)
@@ -239,7 +249,7 @@ public struct ImageManager: Sendable {
                                   crop: { rect, size in
                                       used = (Double(rect.x) / Double(size.width), Double(rect.y) / Double(size.height),
                                               Double(rect.width) / Double(size.width), Double(rect.height) / Double(size.height))
-                                  })
+                                  }, gamut: gamut, hdr: hdr)
             return (slide, used)
         } catch {
             throw error.error(for: photo.path)
@@ -252,8 +262,15 @@ public struct ImageManager: Sendable {
     /// the layout computed from the header's displayed size.
     /// The file's bytes are consumed: a PNG's go to the decoder, which frees them before the
     /// decoded frame is converted (see ``PNGHeader/decodeMemory(fileBytes:)``).
+    /// - Parameters:
+    ///   - gamut: when given, RGB pixels whose profile an HDR show keeps
+    ///     (``ColorManagement/wideGamut(for:input:)``) are left in it, and `gamut` is told so.
+    ///   - hdr: whether the image is for an HDR show. Otherwise a JPEG whose base is the HDR
+    ///     rendition (``GainMapMetadata/isBaseHDR``) becomes the SDR rendition its gain map
+    ///     gives (``HDRSlide/sdrRendition(of:bytes:)``).
     package func decodeOriented(_ bytes: consuming [UInt8], target: Size, mode: ContentMode, background: RGBColor,
-                        warn: (String) -> Void = { _ in }) throws(ImageProblem) -> (RGBImage, FitGeometry) {
+                        warn: (String) -> Void = { _ in }, gamut: ((WideGamut) -> Void)? = nil,
+                        hdr: Bool = false) throws(ImageProblem) -> (RGBImage, FitGeometry) {
         let sniffed = FormatSniffer.sniff(bytes)
         switch sniffed {
         case .other(let description):
@@ -274,8 +291,10 @@ public struct ImageManager: Sendable {
             let input: ColorTransform.Input = image.channels == 4
                 ? (header.adobeTransform != nil ? .invertedCMYK : .cmyk)
                 : (header.components.count == 1 ? .greyInRGB : .rgb)
-            image = ColorManagement.convert(consume image, from: color, input: input, warn: warn)
-            return (image.oriented(orientation), geometry)
+            image = Self.manage(consume image, color, input: input, warn: warn, gamut: gamut)
+            let upright = image.oriented(orientation)
+            if !hdr, let sdr = HDRSlide.sdrRendition(of: upright, bytes: bytes) { return (sdr, geometry) }
+            return (upright, geometry)
         case .supported(.png):
             let header = try PNGHeader(parsing: copy bytes, complete: true, exifOnly: true)
             try header.checkLimits(fileBytes: bytes.count)
@@ -287,7 +306,7 @@ public struct ImageManager: Sendable {
                     else { .success(header.colorChunks) }
                 // Grey PNGs decode to equal R, G and B; a grey profile reads one of them.
                 let input: ColorTransform.Input = image.channels == 4 ? .rgba : (header.colorType == 0 ? .greyInRGB : .rgb)
-                return ColorManagement.convert(image, from: color, input: input, warn: warn)
+                return Self.manage(image, color, input: input, warn: warn, gamut: gamut)
             }
             let file = consume bytes
             let image = try PNGDecoder().decode(consume file, header: header, background: background, manage: manage)
@@ -314,28 +333,44 @@ public struct ImageManager: Sendable {
             }
             if decoded.image.size == fitted && fitted != displayed {
                 let color = decoded.color
-                return (Self.sRGB((consume decoded).image, color, background: background, warn: warn), planned)
+                return (Self.sRGB((consume decoded).image, color, background: background, warn: warn, gamut: gamut), planned)
             }
             let picture = consume decoded
             let geometry = FitGeometry(source: picture.image.size, target: target, mode: mode)
             let color = picture.color
-            return (Self.sRGB((consume picture).image, color, background: background, warn: warn), geometry)
+            return (Self.sRGB((consume picture).image, color, background: background, warn: warn, gamut: gamut), geometry)
         case .supported(.webp):
             let header = try WebPHeader(parsing: copy bytes)
             try header.checkLimits()
             let geometry = FitGeometry(source: header.orientation.displayedSize(of: header.size), target: target, mode: mode)
             let picture = try WebPDecoder.decode(bytes, header: header)
             let (color, orientation) = (picture.color, picture.orientation)
-            return (Self.sRGB((consume picture).image, color, background: background, warn: warn).oriented(orientation), geometry)
+            return (Self.sRGB((consume picture).image, color, background: background, warn: warn, gamut: gamut).oriented(orientation), geometry)
         }
     }
 
-    /// Converts decoded RGB or RGBA pixels to sRGB, then composites any alpha over the background.
+    /// Converts decoded RGB or RGBA pixels to sRGB (or keeps a wide gamut, ``manage(_:_:input:warn:gamut:)``),
+    /// then composites any alpha over the background.
     private static func sRGB(_ image: consuming RGBImage, _ color: Result<EmbeddedColor, ColorProblem>, background: RGBColor,
-                             warn: (String) -> Void) -> RGBImage {
+                             warn: (String) -> Void, gamut: ((WideGamut) -> Void)? = nil) -> RGBImage {
         let input: ColorTransform.Input = image.channels == 4 ? .rgba : .rgb
-        let converted = ColorManagement.convert(image, from: color, input: input, warn: warn)
+        let converted = manage(image, color, input: input, warn: warn, gamut: gamut)
         return converted.channels == 4 ? converted.compositedOver(background) : converted
+    }
+
+    /// The image converted to sRGB (``ColorManagement/convert(_:from:input:warn:)``); or, when
+    /// `gamut` is given (an HDR show) and the photo's profile is one the show keeps
+    /// (``ColorManagement/wideGamut(for:input:)``: RGB matrix/TRC, not sRGB, and RGBA only when
+    /// every pixel is opaque: a transparent one is composited over an sRGB background), the
+    /// image as decoded, `gamut` told its space.
+    private static func manage(_ image: consuming RGBImage, _ color: Result<EmbeddedColor, ColorProblem>, input: ColorTransform.Input,
+                               warn: (String) -> Void, gamut: ((WideGamut) -> Void)?) -> RGBImage {
+        if let gamut, case .success(let described) = color, input != .rgba || image.isOpaque,
+           let space = ColorManagement.wideGamut(for: described, input: input) {
+            gamut(space)
+            return image
+        }
+        return ColorManagement.convert(image, from: color, input: input, warn: warn)
     }
 
     /// Fills the bars, then resamples the (cropped) image into the content rectangle.
@@ -447,3 +482,14 @@ public struct ImageManager: Sendable {
     }
 }
 
+private extension RGBImage {
+    /// Whether an RGBA image's every alpha is 255 (an RGB image's always is).
+    var isOpaque: Bool {
+        guard channels == 4 else { return true }
+        return pixels.withUnsafeBufferPointer { bytes in
+            var all: UInt8 = 255
+            for index in stride(from: 3, to: width * height * 4, by: 4) { all &= bytes[index] }
+            return all == 255
+        }
+    }
+}

@@ -103,9 +103,11 @@ struct HDRMotionShowTests {
         _ = try await show.render()
         #expect(try ProbedVideo(path: output).decodedFrames == 90)
 
-        // The reference: the still SDR slide and its gain map through the ISO 21496-1 formula, in cd/m².
+        // The reference: the still slide in the photo's own Display P3 codes (an HDR show keeps its
+        // gamut) and its gain map through the ISO 21496-1 formula, in cd/m².
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: heic)))
-        let sdr = try ImageManager().requestImage(for: Photo(path: heic), targetSize: size, contentMode: .aspectFit)
+        let sdr = try ImageManager().requestImageAndCrop(for: Photo(path: heic), targetSize: size, contentMode: .aspectFit,
+                                                         background: .black, framing: .center, gamut: { _ in }).slide
         let (gain, gainCurve) = try #require(ImageManager.fittedGainMap(bytes, like: sdr, contentMode: .aspectFit))
         guard case .iso(let metadata) = gainCurve else { Issue.record("not the tmap's curve: \(gainCurve)"); return }
         var reference = [Double](repeating: 0, count: size.width * size.height)
@@ -113,7 +115,8 @@ struct HDRMotionShowTests {
             for x in 0..<size.width {
                 let p = sdr[x, y]
                 let linear = referenceGainMapped(red: p.red, green: p.green, blue: p.blue, gain: gain[x, y].red, metadata: metadata)
-                reference[y * size.width + x] = min(1000, 203 * (0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]))
+                // BT.2020 luminance of Display P3 light: P3's luminance weights.
+                reference[y * size.width + x] = min(1000, 203 * (0.228975 * linear[0] + 0.691739 * linear[1] + 0.079287 * linear[2]))
             }
         }
         func luminance(_ frame: Int) throws -> [Double] {

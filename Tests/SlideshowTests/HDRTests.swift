@@ -340,16 +340,20 @@ struct HDRShowTests {
         options.preset = "ultrafast"
         let output = folder.path("gain.mp4")
         _ = try await options.slideshow(photos: [Photo(path: path)], output: output).render()
-        // The reference: the SDR slide and the fitted gain map, through the formula here.
+        // The reference: the slide in the photo's own Display P3 codes (an HDR show keeps its
+        // gamut: HDRGamutTests) and the fitted gain map, through the formula here.
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        let sdr = try ImageManager().requestImage(for: Photo(path: path), targetSize: size, contentMode: .aspectFit)
+        var gamut = WideGamut.sRGB
+        let sdr = try ImageManager().requestImageAndCrop(for: Photo(path: path), targetSize: size, contentMode: .aspectFit,
+                                                         background: .black, framing: .center, gamut: { gamut = $0 }).slide
+        #expect(!gamut.isSRGB, "the iPhone photo is Display P3")
         let (gain, gainCurve) = try #require(ImageManager.fittedGainMap(bytes, like: sdr, contentMode: .aspectFit))
         guard case .iso(let metadata) = gainCurve else { Issue.record("not the tmap's curve: \(gainCurve)"); return }
         func referenceLuminance(_ x: Int, _ y: Int) -> Double {
             let p = sdr[x, y]
-            // BT.2020 luminance of BT.709 light: the 709 luminance weights.
+            // BT.2020 luminance of Display P3 light: P3's luminance weights (SMPTE EG 432-1, D65).
             let linear = referenceGainMapped(red: p.red, green: p.green, blue: p.blue, gain: gain[x, y].red, metadata: metadata)
-            return min(1000, 203 * (0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]))
+            return min(1000, 203 * (0.228975 * linear[0] + 0.691739 * linear[1] + 0.079287 * linear[2]))
         }
         let decoded = try ReferenceLight.firstFrameNits(output, size: size, transfer: transfer)
         // 4x4 blocks wholly in the highlights (over 1.2 x reference white: light an SDR photo cannot hold).

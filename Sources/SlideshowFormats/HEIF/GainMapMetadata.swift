@@ -10,6 +10,11 @@
 ///     HDR = (SDR + baseOffset) · 2^(L·w) − alternateOffset      linear light, SDR white = 1
 ///
 /// ISO 21496-1 §5.2 and §6.3; libavif `avifRGBImageApplyGainMap`, libultrahdr `applyGain`.
+///
+/// The base may be the HDR rendition (``isBaseHDR``: its headroom above the alternate's, ISO's
+/// backward direction, Adobe's `BaseRenditionIsHDR`): the gains still say how much brighter
+/// HDR is than SDR (log2 of HDR over SDR), so the weight is negative and the map darkens the
+/// base towards SDR (libavif's `avifGetGainMapWeight`).
 public struct GainMapMetadata: Sendable, Equatable {
     /// One channel's curve (or all three's when the map is single-channel).
     public struct Channel: Sendable, Equatable {
@@ -49,11 +54,17 @@ public struct GainMapMetadata: Sendable, Equatable {
         self.useBaseColorSpace = useBaseColorSpace
     }
 
-    /// How much of the gain a display of `headroom` stops shows: 0 (the base) to 1 (the whole gain).
+    /// Whether the base image is the HDR rendition and the alternate the SDR one (the base's
+    /// headroom is the larger).
+    public var isBaseHDR: Bool { alternateHeadroom < baseHeadroom }
+
+    /// How much of the gain a display of `headroom` stops shows: 0 (the base) to 1 (the whole
+    /// gain); negative (0 to −1) when the base is HDR (``isBaseHDR``), the gain then taken away.
     public func weight(forHeadroom headroom: Double) -> Double {
         let span = alternateHeadroom - baseHeadroom
         guard span != 0 else { return headroom >= alternateHeadroom ? 1 : 0 }
-        return max(0, min(1, (headroom - baseHeadroom) / span))
+        let weight = max(0, min(1, (headroom - baseHeadroom) / span))
+        return isBaseHDR ? -weight : weight
     }
 
     /// Reads the binary form (ISO 21496-1 §C.2, a HEIF `tmap` item's data): version 0, then
@@ -71,7 +82,8 @@ public struct GainMapMetadata: Sendable, Equatable {
     /// channel's five fractions, big-endian; with the common-denominator flag, one denominator
     /// first and then numerators only. nil when the data is cut short, of another minimum
     /// version, has a zero denominator or a gamma that is not positive, is version-only (the
-    /// primary image's APP2), or goes backward (an HDR base, not taken here).
+    /// primary image's APP2), or sets the draft's `backward_direction` flag (0x04, which
+    /// libultrahdr refuses too). An HDR base is said by its headrooms (``isBaseHDR``).
     public init?<Bytes: RandomAccessCollection<UInt8>>(isoJPEG bytes: Bytes) where Bytes.Index == Int {
         var cursor = bytes.startIndex
         func u8() -> UInt8? {

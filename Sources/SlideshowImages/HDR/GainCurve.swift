@@ -14,11 +14,16 @@ package enum GainCurve: Sendable, Equatable {
     case apple(headroom: Double)
 
     /// Per channel (red, green, blue): each 8-bit sample's linear factor, then the offsets
-    /// added before and taken after it.
-    package func tables() -> (factors: [[Float]], baseOffsets: [Float], alternateOffsets: [Float]) {
+    /// added before and taken after it, for a display of `headroom` stops (the output's).
+    package func tables(forHeadroom headroom: Double = HDRSignal.headroom) -> (factors: [[Float]], baseOffsets: [Float], alternateOffsets: [Float]) {
         switch self {
         case .iso(let metadata):
-            let weight = metadata.weight(forHeadroom: HDRSignal.headroom)
+            let weight = metadata.weight(forHeadroom: headroom)
+            if metadata.isBaseHDR && weight == 0 {
+                // The HDR base as it is (no offsets either), as libavif shows it.
+                let one = [Float](repeating: 1, count: 256)
+                return ([one, one, one], [0, 0, 0], [0, 0, 0])
+            }
             var factors: [[Float]] = [], base: [Float] = [], alternate: [Float] = []
             for channel in 0..<3 {
                 let curve = metadata.channels[min(channel, metadata.channels.count - 1)]
@@ -35,6 +40,14 @@ package enum GainCurve: Sendable, Equatable {
             let table = (0..<256).map { value in Float(1 + (usable - 1) * Self.bt709Linear(Double(value) / 255)) }
             return ([table, table, table], [0, 0, 0], [0, 0, 0])
         }
+    }
+
+    /// The factor on the base's linear light before the gain: 1 for an SDR base; for an HDR
+    /// base (``GainMapMetadata/isBaseHDR``, an 8-bit JPEG whose full code is its peak), 2 to
+    /// the power of its headroom, so that its light is in SDR reference whites, as the gain's.
+    package var baseScale: Float {
+        if case .iso(let metadata) = self, metadata.isBaseHDR { return Float(exp2(metadata.baseHeadroom)) }
+        return 1
     }
 
     /// BT.709's OETF inverted: a signal 0…1 to linear 0…1.

@@ -16,10 +16,14 @@ import SlideshowText
 /// for the output's headroom (``HDRSignal/headroom``: 1,000 over 203 cd/m², 2.3 stops). A
 /// photo without a gain map keeps its SDR light, white at reference white (203 cd/m²).
 ///
-/// Limits, said here once: the base is colour-managed to sRGB first (a Display P3 photo's
-/// colours outside sRGB are clipped before the gain), so the gain applies in sRGB's primaries
-/// rather than the base's own. A fill crop that follows the photo's faces is taken over by
-/// its gain map, in proportion (``ImageManager/requestImageAndCrop(for:targetSize:contentMode:background:framing:)``).
+/// A wide-gamut photo (a Display P3 iPhone or Pixel photo) keeps its own code values
+/// (``WideGamut``): the gain applies in linear light in the base's own primaries, as ISO 21496-1
+/// says when `use_base_colour_space` is set (as the phones write it), as Ultra HDR and Apple
+/// apply theirs, and the result goes to BT.2020 by the base's matrix, so a saturated P3 red stays
+/// P3 red. What is drawn on the slide in sRGB keeps sRGB's primaries: the date imprint's
+/// pixels, the bars (unless they are blurred from the picture) and captions. A fill crop that
+/// follows the photo's faces is taken over by its gain map, in proportion
+/// (``ImageManager/requestImageAndCrop(for:targetSize:contentMode:background:framing:gamut:)``).
 package enum HDRSlide {
     /// The HDR slide of an SDR slide and, when the photo has one, its gain map fitted to the same frame.
     /// - Parameters:
@@ -29,16 +33,28 @@ package enum HDRSlide {
     ///   - overlay: a caption laid over the lifted picture in linear light, its colours at SDR
     ///     light (its white at reference white, not lifted by the gain map).
     ///   - unlifted: the slide before something was drawn on it at SDR light (the date imprint):
-    ///     the pixels of `sdr` that differ from it are not lifted by the gain map.
+    ///     the pixels of `sdr` that differ from it are not lifted by the gain map (and are sRGB's).
+    ///   - gamut: the space of the photo's code values (``WideGamut``): inside the content
+    ///     rectangle, and outside it too with `barsInGamut`; sRGB elsewhere.
+    ///   - barsInGamut: whether the bars are made from the picture (blurred fill) rather than
+    ///     drawn in an sRGB colour.
     package static func make(_ sdr: PixelBuffer, gain: PixelBuffer?, curve: GainCurve?, signal: HDRSignal,
-                             overlay: TextOverlay? = nil, unlifted: PixelBuffer? = nil) -> HDRPixelBuffer {
+                             overlay: TextOverlay? = nil, unlifted: PixelBuffer? = nil,
+                             gamut: WideGamut = .sRGB, barsInGamut: Bool = false) -> HDRPixelBuffer {
         let width = sdr.width, height = sdr.height
         let content = sdr.contentRect
+        // The photo's own space (sRGB for most photos: then every pixel is computed as before).
+        let wide = !gamut.isSRGB
+        let (wideRed, wideGreen, wideBlue) = (gamut.linear[0], gamut.linear[1], gamut.linear[2])
+        let w = gamut.toBT2020
+        let textToWide = wide ? gamut.fromBT709 : []
         // Per channel: gain map sample → linear factor, and the offsets.
         var factors: [[Float]] = []
         var baseOffsets: [Float] = [0, 0, 0], alternateOffsets: [Float] = [0, 0, 0]
+        var scale: Float = 1
         if gain != nil, let curve {
             (factors, baseOffsets, alternateOffsets) = curve.tables()
+            scale = curve.baseScale
         }
         let linear = HDRSignal.sRGBLinear
         let m = HDRSignal.bt709ToBT2020
@@ -51,10 +67,21 @@ package enum HDRSlide {
                 for y in 0..<height {
                     for x in 0..<width {
                         let offset = (y * width + x) * 3
-                        var r = linear[Int(pixels[offset])], g = linear[Int(pixels[offset + 1])], b = linear[Int(pixels[offset + 2])]
-                        if !factors.isEmpty, content.contains(x: x, y: y),
-                           before.map({ $0[offset] == pixels[offset] && $0[offset + 1] == pixels[offset + 1]
-                                        && $0[offset + 2] == pixels[offset + 2] }) ?? true {
+                        let inside = content.contains(x: x, y: y)
+                        // Drawn at SDR light (the imprint), looked at only when it matters.
+                        let drawn = (wide || (inside && !factors.isEmpty))
+                            && (before.map({ $0[offset] != pixels[offset] || $0[offset + 1] != pixels[offset + 1]
+                                              || $0[offset + 2] != pixels[offset + 2] }) ?? false)
+                        // Whether this pixel's codes are the photo's wide gamut's rather than sRGB's.
+                        let inGamut = wide && !drawn && (inside || barsInGamut)
+                        var r: Float, g: Float, b: Float
+                        if inGamut {
+                            (r, g, b) = (wideRed[Int(pixels[offset])], wideGreen[Int(pixels[offset + 1])], wideBlue[Int(pixels[offset + 2])])
+                        } else {
+                            (r, g, b) = (linear[Int(pixels[offset])], linear[Int(pixels[offset + 1])], linear[Int(pixels[offset + 2])])
+                        }
+                        if !factors.isEmpty, inside, !drawn {
+                            if scale != 1 { (r, g, b) = (r * scale, g * scale, b * scale) }
                             r = (r + baseOffsets[0]) * factors[0][Int(gainPixels[offset])] - alternateOffsets[0]
                             g = (g + baseOffsets[1]) * factors[1][Int(gainPixels[offset + 1])] - alternateOffsets[1]
                             b = (b + baseOffsets[2]) * factors[2][Int(gainPixels[offset + 2])] - alternateOffsets[2]
@@ -67,14 +94,23 @@ package enum HDRSlide {
                                 func unpremultiplied(_ value: UInt8) -> Float {
                                     linear[min(255, (Int(value) * 255 + Int(text.alpha) / 2) / Int(text.alpha))]
                                 }
-                                r = unpremultiplied(text.red) * a + r * (1 - a)
-                                g = unpremultiplied(text.green) * a + g * (1 - a)
-                                b = unpremultiplied(text.blue) * a + b * (1 - a)
+                                var (tr, tg, tb) = (unpremultiplied(text.red), unpremultiplied(text.green), unpremultiplied(text.blue))
+                                if inGamut {
+                                    // The text's sRGB light in the photo's primaries, mixed there.
+                                    let t = textToWide
+                                    (tr, tg, tb) = (t[0] * tr + t[1] * tg + t[2] * tb, t[3] * tr + t[4] * tg + t[5] * tb,
+                                                    t[6] * tr + t[7] * tg + t[8] * tb)
+                                }
+                                r = tr * a + r * (1 - a)
+                                g = tg * a + g * (1 - a)
+                                b = tb * a + b * (1 - a)
                             }
                         }
-                        let (cr, cg, cb) = signal.encode(m[0] * r + m[1] * g + m[2] * b,
-                                                         m[3] * r + m[4] * g + m[5] * b,
-                                                         m[6] * r + m[7] * g + m[8] * b)
+                        let (cr, cg, cb) = inGamut
+                            ? signal.encode(w[0] * r + w[1] * g + w[2] * b, w[3] * r + w[4] * g + w[5] * b, w[6] * r + w[7] * g + w[8] * b)
+                            : signal.encode(m[0] * r + m[1] * g + m[2] * b,
+                                            m[3] * r + m[4] * g + m[5] * b,
+                                            m[6] * r + m[7] * g + m[8] * b)
                         out[offset] = cr
                         out[offset + 1] = cg
                         out[offset + 2] = cb
@@ -196,15 +232,17 @@ package enum HDRSlide {
 
 extension ImageManager {
     /// A photo as an HDR show's slide: ``requestImage(for:targetSize:contentMode:background:framing:)``'s
-    /// slide in HDR light, lifted by its gain map when it has one (``HDRSlide``).
+    /// slide in HDR light, lifted by its gain map when it has one (``HDRSlide``), a wide-gamut
+    /// photo in its own gamut (``WideGamut``).
     /// - Returns: the slide, and whether a gain map was applied.
     /// - Throws: ``PhotoError`` as ``requestImage(for:targetSize:contentMode:background:)`` does.
     public func requestHDRImage(for photo: Photo, targetSize: Size, contentMode: ContentMode, background: RGBColor = .black,
                                 framing: Framing = .center, transfer: HDRTransfer) throws(PhotoError) -> (slide: HDRPixelBuffer, gainMapped: Bool) {
+        var gamut = WideGamut.sRGB
         let (sdr, crop) = try requestImageAndCrop(for: photo, targetSize: targetSize, contentMode: contentMode, background: background,
-                                                  framing: framing)
+                                                  framing: framing, gamut: { gamut = $0 }, hdr: true)
         let gain = try fittedGainMap(for: photo, like: sdr, contentMode: contentMode, crop: crop)
-        return (HDRSlide.make(sdr, gain: gain?.buffer, curve: gain?.curve, signal: HDRSignal(transfer)), gain != nil)
+        return (HDRSlide.make(sdr, gain: gain?.buffer, curve: gain?.curve, signal: HDRSignal(transfer), gamut: gamut), gain != nil)
     }
 
     /// A photo's gain map fitted to its slide (``fittedGainMap(_:like:contentMode:crop:)``), reading the file.
@@ -235,7 +273,8 @@ extension ImageManager {
         case .supported(.heif):
             guard let gainMap = HEIFGainMap.find(in: bytes) else { return nil }
             if let metadata = gainMap.metadata {
-                guard !metadata.channels.isEmpty else { return nil }
+                // An HDR base in a HEIC is PQ or HLG, which is not decoded as light here.
+                guard !metadata.channels.isEmpty, !metadata.isBaseHDR else { return nil }
                 curve = .iso(metadata)
             } else {
                 guard let exif = HEIFBoxes.metadataItems(bytes).exif, let headroom = GainCurve.appleHeadroom(exif: exif) else { return nil }
@@ -245,10 +284,18 @@ extension ImageManager {
             image = decoded
             geometry = FitGeometry(source: image.size, target: slide.size, mode: contentMode)
         case .supported(.jpeg):
-            guard let gainMap = JPEGGainMap.find(in: bytes), !gainMap.metadata.channels.isEmpty,
-                  let decoded = HDRSlide.decodeGainMap(gainMap, from: bytes, slide: slide.size, mode: contentMode) else { return nil }
+            guard let gainMap = JPEGGainMap.find(in: bytes) else { return nil }
+            if gainMap.source == .apple {
+                // Apple's: the headroom from its XMP, else from the primary's MakerNote.
+                guard let headroom = gainMap.appleHeadroom ?? JPEGGainMap.exif(in: bytes).flatMap(GainCurve.appleHeadroom(exif:))
+                else { return nil }
+                curve = .apple(headroom: headroom)
+            } else {
+                guard !gainMap.metadata.channels.isEmpty else { return nil }
+                curve = .iso(gainMap.metadata)
+            }
+            guard let decoded = HDRSlide.decodeGainMap(gainMap, from: bytes, slide: slide.size, mode: contentMode) else { return nil }
             image = decoded.image
-            curve = .iso(gainMap.metadata)
             geometry = FitGeometry(source: decoded.displayed, target: slide.size, mode: contentMode)
             if crop == nil, contentMode == .aspectFill {
                 // The centred crop found as the slide finds it: on the primary as decoded (DCT-scaled).

@@ -1,3 +1,5 @@
+import Foundation
+import SlideshowColor
 import SlideshowFormats
 import SlideshowFraming
 import SlideshowMetadata
@@ -42,5 +44,52 @@ extension HDRSlide {
         }
         guard let image, image.channels == 3 else { return nil }
         return (image.oriented(orientation), displayed, decodedPrimary)
+    }
+}
+
+extension HDRSlide {
+    /// An Ultra HDR JPEG whose base is the HDR rendition (``GainMapMetadata/isBaseHDR``), as an
+    /// SDR show shows it: the gain map applied for a display of no headroom, which gives the
+    /// SDR rendition its author made (ISO 21496-1's backward direction; Adobe's
+    /// `BaseRenditionIsHDR`). Each pixel: its linear light (sRGB's curve) times 2 to the base's
+    /// headroom (its full code is its peak), then `(HDR + baseOffset) · 2^(G·w) − alternateOffset`
+    /// with the weight −1 (``GainMapMetadata/weight(forHeadroom:)``), clipped to 0…1 and encoded
+    /// sRGB again. The gain map is stretched over the image by the slide's resampler.
+    /// - Parameters:
+    ///   - image: the primary image as decoded, colour-managed to sRGB and turned upright.
+    ///   - bytes: the whole file.
+    /// - Returns: the SDR rendition; nil when the file has no gain map, its base is SDR, or the
+    ///   gain map does not decode (the image is then shown as it is).
+    package static func sdrRendition(of image: RGBImage, bytes: [UInt8]) -> RGBImage? {
+        guard image.channels == 3, let gainMap = JPEGGainMap.find(in: bytes), gainMap.metadata.isBaseHDR,
+              !gainMap.metadata.channels.isEmpty,
+              let decoded = decodeGainMap(gainMap, from: bytes, slide: image.size, mode: .aspectFit) else { return nil }
+        let size = image.size, map = decoded.image
+        var stretched = [UInt8](repeating: 0, count: size.width * size.height * 3)
+        let resampled: Bool = map.pixels.withUnsafeBufferPointer { source in
+            stretched.withUnsafeMutableBufferPointer { target in
+                do throws(ImageProblem) {
+                    try PhotoResampler.resample(source.baseAddress!, size: map.size, stride: map.rowBytes,
+                                                into: target.baseAddress!, size: size, stride: size.width * 3)
+                    return true
+                } catch {
+                    return false
+                }
+            }
+        }
+        guard resampled else { return nil }
+        let curve = GainCurve.iso(gainMap.metadata)
+        let (factors, base, alternate) = curve.tables(forHeadroom: 0)
+        let scale = curve.baseScale
+        let linear = HDRSignal.sRGBLinear
+        var pixels = image.pixels
+        for index in 0..<size.width * size.height * 3 {
+            let channel = index % 3
+            let light = (linear[Int(pixels[index])] * scale + base[channel]) * factors[channel][Int(stretched[index])] - alternate[channel]
+            let c = Double(max(0, min(1, light)))
+            let encoded = c <= 0.0031308 ? c * 12.92 : 1.055 * pow(c, 1 / 2.4) - 0.055
+            pixels[index] = UInt8((encoded * 255).rounded())
+        }
+        return RGBImage(width: image.width, height: image.height, channels: 3, pixels: pixels)
     }
 }

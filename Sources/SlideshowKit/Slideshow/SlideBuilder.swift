@@ -1,6 +1,7 @@
 import SlideshowColor
 import SlideshowCompositor
 import SlideshowImages
+import SlideshowLooks
 import SlideshowMetadata
 import SlideshowPixels
 import SlideshowPlan
@@ -54,14 +55,18 @@ struct SlideBuilder: Sendable {
     /// backdrop), then lifted by the photo's gain map when it has one, in the show's HDR light
     /// (``HDRSlide``), and the caption laid over in linear light at SDR light (its white at
     /// reference white). The look tints the SDR base, which the gain map then lifts; the
-    /// blurred bars, the background and the date imprint stay at SDR light.
+    /// blurred bars, the background and the date imprint stay at SDR light. Without a look, a
+    /// wide-gamut photo keeps its gamut (``WideGamut``); a look works on sRGB values, so with
+    /// one the photo is converted to sRGB first, as in an SDR show.
     /// - Throws: ``PhotoError`` for a photo that cannot be decoded.
     func hdrStill(_ index: Int, transfer: HDRTransfer) throws(PhotoError) -> HDRPixelBuffer {
         try onDecodingThread { () throws(PhotoError) in
             let manager = ImageManager()
+            var gamut = WideGamut.sRGB
             var (buffer, crop) = try manager.requestImageAndCrop(for: slideshow.photos[index], targetSize: slideshow.video.size,
                                                                  contentMode: slideshow.contentMode, background: slideshow.background,
-                                                                 framing: slideshow.framing)
+                                                                 framing: slideshow.framing, gamut: keepsGamut ? { gamut = $0 } : nil,
+                                                                 hdr: true)
             let gain = try manager.fittedGainMap(for: slideshow.photos[index], like: buffer, contentMode: slideshow.contentMode, crop: crop)
             look(&buffer, index)
             if slideshow.backdrop == .blur { BlurredBackdrop.fill(&buffer) }
@@ -72,7 +77,8 @@ struct SlideBuilder: Sendable {
                 imprint(&buffer, index)
             }
             return HDRSlide.make(buffer, gain: gain?.buffer, curve: gain?.curve, signal: HDRSignal(transfer),
-                                 overlay: try caption(index), unlifted: unimprinted)
+                                 overlay: try caption(index), unlifted: unimprinted, gamut: gamut,
+                                 barsInGamut: slideshow.backdrop == .blur)
         }
     }
 
@@ -88,9 +94,11 @@ struct SlideBuilder: Sendable {
             let photo = slideshow.photos[index]
             let manager = ImageManager()
             var area = (x: 0.0, y: 0.0, width: 1.0, height: 1.0)
+            var gamut = WideGamut.sRGB
             var (source, content, focus) = try manager.requestMovingSource(
                 for: photo, frameSize: slideshow.video.size, contentMode: slideshow.contentMode,
-                background: slideshow.background, magnification: path.magnification, framing: slideshow.framing) { area = $0 }
+                background: slideshow.background, magnification: path.magnification, framing: slideshow.framing,
+                area: { area = $0 }, gamut: keepsGamut ? { gamut = $0 } : nil, hdr: true)
             // The source is the picture area filling its own size: the gain map is cropped to the same area and fills it too.
             let gain = try manager.fittedGainMap(for: photo, like: source, contentMode: .aspectFill, crop: area)
             look(&source, index)
@@ -100,7 +108,9 @@ struct SlideBuilder: Sendable {
                 imprint(&source, index)
             }
             let signal = HDRSignal(transfer)
-            let lifted = HDRSlide.make(source, gain: gain?.buffer, curve: gain?.curve, signal: signal, unlifted: unimprinted)
+            // The source is all picture: every pixel but the imprint's in the photo's gamut.
+            let lifted = HDRSlide.make(source, gain: gain?.buffer, curve: gain?.curve, signal: signal, unlifted: unimprinted,
+                                       gamut: gamut, barsInGamut: true)
             let path = focus.map(path.keeping) ?? path
             let background = HDRSlide.codes(of: slideshow.background, signal: signal)
             var bars = HDRMovingPhoto.Bars.color(background.0, background.1, background.2)
@@ -111,7 +121,9 @@ struct SlideBuilder: Sendable {
                 } catch {
                     throw error.error(for: photo.path)
                 }
-                if let backdrop = sdr.backdrop { bars = .backdrop(HDRSlide.make(backdrop, gain: nil, curve: nil, signal: signal)) }
+                if let backdrop = sdr.backdrop {
+                    bars = .backdrop(HDRSlide.make(backdrop, gain: nil, curve: nil, signal: signal, gamut: gamut, barsInGamut: true))
+                }
             }
             return HDRMovingPhoto(source: DeepPlanarPicture(lifted), content: content, path: path, bars: bars,
                                   caption: try caption(index), signal: signal)
@@ -168,6 +180,10 @@ struct SlideBuilder: Sendable {
             throw PhotoError(path: slideshow.photos[index].path, kind: .tooLarge, reason: "its caption cannot be drawn (\(error))")
         }
     }
+
+    /// Whether an HDR show's photos keep a wide gamut (``WideGamut``): only without a look,
+    /// since looks work on sRGB values (``Look``).
+    var keepsGamut: Bool { slideshow.look.name == Looks.original.name }
 
     func look(_ buffer: inout PixelBuffer, _ index: Int) {
         slideshow.look.apply(to: &buffer, slideIndex: index)
