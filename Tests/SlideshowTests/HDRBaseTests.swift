@@ -111,12 +111,7 @@ struct HDRBaseTests {
         #expect(worst < 0.01, "worst \(worst)")
         #expect(bright > 1000, "\(bright) pixels above reference white")
         // Rendered by the tool, read back by ffmpeg: 4x4 blocks.
-        var options = SlideshowOptions(duration: 1, size: "\(size)")
-        options.hdr = .pq
-        options.preset = "ultrafast"
-        let output = folder.path("hdr-base.mp4")
-        _ = try await options.slideshow(photos: [Photo(path: path)], output: output).render()
-        let decoded = try ReferenceLight.firstFrameNits(output, size: size, transfer: .pq)
+        let decoded = try await ReferenceLight.renderedNits(path, size: size, output: folder.path("hdr-base.mp4"))
         var blocks = 0, within = 0
         for by in stride(from: 0, to: size.height, by: 4) {
             for bx in stride(from: 0, to: size.width, by: 4) {

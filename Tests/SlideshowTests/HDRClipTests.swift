@@ -256,13 +256,9 @@ struct HDRTransitionTests {
         let photo = try #require(TestEnvironment.sharedClip("livephoto_iphone15pro_IMG_4394.HEIC"))
         let folder = try TemporaryFolder()
         func render(stamp: Bool) async throws -> [(Double, Double, Double)] {
-            let output = folder.path("stamp-\(stamp).mp4")
-            var options = SlideshowOptions(duration: 1, size: "320x240")
-            options.hdr = .pq
-            options.preset = "ultrafast"
-            options.dateStamp = stamp
-            _ = try await options.slideshow(photos: [Photo(path: photo)], output: output).render()
-            return try ReferenceLight.firstFrameNits(output, size: Size(width: 320, height: 240), transfer: .pq)
+            try await ReferenceLight.renderedNits(photo, size: Size(width: 320, height: 240), output: folder.path("stamp-\(stamp).mp4")) {
+                $0.dateStamp = stamp
+            }
         }
         let plain = try await render(stamp: false), stamped = try await render(stamp: true)
         let changed = plain.indices.filter { abs(ReferenceLight.luminance(plain[$0]) - ReferenceLight.luminance(stamped[$0])) > 20 }

@@ -53,6 +53,18 @@ enum ReferenceLight {
         return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
     }
 
+    /// A one-photo HDR show (PQ unless `hdr` says HLG) of `size`, 1 s, x265 ultrafast, rendered
+    /// into `output` with `change` made to its options, and its first frame in cd/m².
+    static func renderedNits(_ photo: String, size: Size, hdr: HDRSetting = .pq, output: String,
+                             change: (inout SlideshowOptions) -> Void = { _ in }) async throws -> [(Double, Double, Double)] {
+        var options = SlideshowOptions(duration: 1, size: "\(size)")
+        options.hdr = hdr
+        options.preset = "ultrafast"
+        change(&options)
+        _ = try await options.slideshow(photos: [Photo(path: photo)], output: output).render()
+        return try firstFrameNits(output, size: size, transfer: try #require(hdr.transfer))
+    }
+
     /// The first frame of a video (or frame `frame`) in cd/m², BT.2020 linear, one triple a
     /// pixel, decoded by ffmpeg to 10-bit 4:2:0 and converted here. With `scaled`, ffmpeg turns
     /// it upright and scales it to `size` first (bicubic, in Y′CbCr, as the render's zimg does);
@@ -335,11 +347,8 @@ struct HDRShowTests {
         let path = try #require(gainMapHEIC)
         let folder = try TemporaryFolder()
         let size = Size(width: 240, height: 320)  // the photo is a portrait
-        var options = SlideshowOptions(duration: 1, size: "\(size)")
-        options.hdr = transfer == .pq ? .pq : .hlg
-        options.preset = "ultrafast"
         let output = folder.path("gain.mp4")
-        _ = try await options.slideshow(photos: [Photo(path: path)], output: output).render()
+        let decoded = try await ReferenceLight.renderedNits(path, size: size, hdr: transfer == .pq ? .pq : .hlg, output: output)
         // The reference: the slide in the photo's own Display P3 codes (an HDR show keeps its
         // gamut: HDRGamutTests) and the fitted gain map, through the formula here.
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -355,7 +364,6 @@ struct HDRShowTests {
             let linear = referenceGainMapped(red: p.red, green: p.green, blue: p.blue, gain: gain[x, y].red, metadata: metadata)
             return min(1000, 203 * (0.228975 * linear[0] + 0.691739 * linear[1] + 0.079287 * linear[2]))
         }
-        let decoded = try ReferenceLight.firstFrameNits(output, size: size, transfer: transfer)
         // 4x4 blocks wholly in the highlights (over 1.2 x reference white: light an SDR photo cannot hold).
         var blocks = 0, within = 0, sdrBlocks = 0, sdrWithin = 0, errors: [Double] = []
         for by in stride(from: 0, to: size.height, by: 4) {
