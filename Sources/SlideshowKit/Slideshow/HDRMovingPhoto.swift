@@ -36,14 +36,17 @@ struct HDRMovingPhoto: Sendable {
     }
 
     /// The frame at motion time `time`.
+    /// - Parameter pool: where the frame's array comes from (every sample is written), or nil for a new one.
     /// - Throws: ``ImageProblem`` when the picture cannot be resampled (``MotionResampler``).
-    func picture(at time: Double, frameSize size: Size) throws(ImageProblem) -> HDRPixelBuffer {
+    func picture(at time: Double, frameSize size: Size, pool: HDRFramePool? = nil) throws(ImageProblem) -> HDRPixelBuffer {
         let count = size.width * size.height * 3
-        var samples: [UInt16]
-        switch bars {
-        case .backdrop(let backdrop): samples = backdrop.samples
-        case .color(let r, let g, let b):
-            samples = [UInt16](unsafeUninitializedCapacity: count) { buffer, initialised in
+        var samples = pool.flatMap { $0.count == count ? $0.samples() : nil }
+            ?? [UInt16](unsafeUninitializedCapacity: count) { _, initialised in initialised = count }
+        samples.withUnsafeMutableBufferPointer { buffer in
+            switch bars {
+            case .backdrop(let backdrop):
+                backdrop.samples.withUnsafeBufferPointer { buffer.baseAddress!.update(from: $0.baseAddress!, count: count) }
+            case .color(let r, let g, let b):
                 // Only the bars: the content rectangle is written by the resample.
                 func paint(_ y: Int, _ columns: Range<Int>) {
                     for x in columns {
@@ -59,7 +62,6 @@ struct HDRMovingPhoto: Sendable {
                         paint(y, 0..<size.width)
                     }
                 }
-                initialised = count
             }
         }
         var problem: ImageProblem?
