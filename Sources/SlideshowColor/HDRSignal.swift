@@ -204,6 +204,16 @@ package struct HDRSignal: Sendable {
         }
     }
 
+    /// One sample of ``mix(_:_:count:a:b:c:into:)`` the plain way, one call and checked
+    /// conversions per sample: what the passes must give, code for code (the tests hold them to it).
+    package func mixedCode(_ outgoing: UInt16, _ incoming: UInt16, a: Float, b: Float, c: Float) -> UInt16 {
+        let curve = transfer == .pq ? Self.pqCurve : Self.hlgCurve
+        let scale: Float = transfer == .pq ? Float(Self.referenceWhite / Self.peak) : 1
+        let light = mixingLight
+        let x = max(0, min(1, light[Int(outgoing)] * (a * scale) + light[Int(incoming)] * (b * scale) + c * scale))
+        return UInt16(max(0, min(65535, curve(x) * 65535 + 0.5)))
+    }
+
     /// The whole part of `t`, 0 ≤ t < 2²², as `Float(Int(t))` gives it, without the conversion's
     /// range check (a branch per sample, which keeps a loop from vectorising): t plus 1.5 · 2²³
     /// rounds t to the nearest integer, one less when that is above t.
