@@ -162,7 +162,7 @@ package struct HDRSignal: Sendable {
     /// curve's position (square root, the whole part by ``floor(_:)``), the curve (two look-ups),
     /// the code (rounded by ``floor(_:)``, without a conversion's range check per sample). Each
     /// sample takes the same operations in the same order as in one loop: the same codes, in
-    /// about half the time (45 → 24 ms of CPU a 1080p frame, measured alone).
+    /// a third of the time (45 → 16 ms of CPU a 1080p frame, measured alone).
     package func mix(_ outgoing: UnsafePointer<UInt16>, _ incoming: UnsafePointer<UInt16>, count: Int,
                      a: Float, b: Float, c: Float, into codes: UnsafeMutablePointer<UInt16>) {
         let curve = transfer == .pq ? Self.pqCurve : Self.hlgCurve
@@ -184,7 +184,9 @@ package struct HDRSignal: Sendable {
                                 fractions[k] = max(0, min(1, light[Int(from[k])] * a + light[Int(to[k])] * b + c))
                             }
                             for k in 0..<n {
-                                let position = fractions[k].squareRoot() * steps
+                                // `magnitude` changes nothing (the light is clamped to 0…1) but tells the
+                                // compiler the root needs no libm call for a negative number: it vectorises.
+                                let position = fractions[k].magnitude.squareRoot() * steps
                                 let at = Self.floor(position)
                                 fractions[k] = position - at
                                 whole[k] = Self.integer(at)

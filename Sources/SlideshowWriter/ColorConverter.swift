@@ -211,21 +211,24 @@ package final class ColorConverter {
                     y[column] = Self.truncate(64 + value * lumaScale + 0.5)
                 }
             }
-            // Chroma in two passes a row: each block's mean R', G', B' (twelve loads a block,
-            // which do not vectorise), then Cb and Cr from them (which do).
+            // Chroma in three passes a row, each of which vectorises but the second: the two rows'
+            // sums, sample by sample; each block's mean R', G', B' from them (a block's four
+            // samples sum to a whole number under 2²⁴, exact in a Float whatever the order, so
+            // the means are the ones the formula gives); Cb and Cr from the means.
             let chromaWidth = (width + 1) / 2
             withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * chromaWidth) { means in
+              withUnsafeTemporaryAllocation(of: UInt32.self, capacity: width * 3) { pairs in
                 let (reds, greens, blues) = (means.baseAddress!, means.baseAddress! + chromaWidth, means.baseAddress! + 2 * chromaWidth)
+                let sums = pairs.baseAddress!
                 for chromaRow in 0..<((height + 1) / 2) {
                     // The block's rows and columns; at an odd edge the last one twice.
                     let top = samples + 2 * chromaRow * width * 3, bottom = samples + min(2 * chromaRow + 1, height - 1) * width * 3
+                    for index in 0..<(width * 3) { sums[index] = UInt32(top[index]) &+ UInt32(bottom[index]) }
                     for chromaColumn in 0..<chromaWidth {
                         let left = 6 * chromaColumn, right = min(2 * chromaColumn + 1, width - 1) * 3
-                        reds[chromaColumn] = (Float(top[left]) + Float(top[right]) + Float(bottom[left]) + Float(bottom[right])) / 4
-                        greens[chromaColumn] = (Float(top[left + 1]) + Float(top[right + 1]) + Float(bottom[left + 1])
-                                                + Float(bottom[right + 1])) / 4
-                        blues[chromaColumn] = (Float(top[left + 2]) + Float(top[right + 2]) + Float(bottom[left + 2])
-                                               + Float(bottom[right + 2])) / 4
+                        reds[chromaColumn] = Float(sums[left] &+ sums[right]) / 4
+                        greens[chromaColumn] = Float(sums[left + 1] &+ sums[right + 1]) / 4
+                        blues[chromaColumn] = Float(sums[left + 2] &+ sums[right + 2]) / 4
                     }
                     let cb = (blue + chromaRow * chromaStride).assumingMemoryBound(to: UInt16.self)
                     let cr = (red + chromaRow * chromaStride).assumingMemoryBound(to: UInt16.self)
@@ -236,6 +239,7 @@ package final class ColorConverter {
                         cr[chromaColumn] = Self.truncate(512 + (r - value) * crScale + 0.5)
                     }
                 }
+              }
             }
         }
         return picture
