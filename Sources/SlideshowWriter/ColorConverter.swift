@@ -203,7 +203,7 @@ package final class ColorConverter {
         // vectorise; the same arithmetic in the same order as the formula above, to the same code values.
         buffer.samples.withUnsafeBufferPointer { buffer in
             let samples = buffer.baseAddress!
-            for row in 0..<height {
+            func lumaRow(_ row: Int) {
                 let y = (luma + row * lumaStride).assumingMemoryBound(to: UInt16.self)
                 let from = samples + row * width * 3
                 for column in 0..<width {
@@ -211,7 +211,8 @@ package final class ColorConverter {
                     y[column] = Self.truncate(64 + value * lumaScale + 0.5)
                 }
             }
-            // Chroma in three passes a row, each of which vectorises but the second: the two rows'
+            // Two rows of luma, then the chroma of those rows, while they are in the cache. The
+            // chroma in three passes, each of which vectorises but the second: the two rows'
             // sums, sample by sample; each block's mean R', G', B' from them (a block's four
             // samples sum to a whole number under 2²⁴, exact in a Float whatever the order, so
             // the means are the ones the formula gives); Cb and Cr from the means.
@@ -223,6 +224,8 @@ package final class ColorConverter {
                 for chromaRow in 0..<((height + 1) / 2) {
                     // The block's rows and columns; at an odd edge the last one twice.
                     let top = samples + 2 * chromaRow * width * 3, bottom = samples + min(2 * chromaRow + 1, height - 1) * width * 3
+                    lumaRow(2 * chromaRow)
+                    if 2 * chromaRow + 1 < height { lumaRow(2 * chromaRow + 1) }
                     for index in 0..<(width * 3) { sums[index] = UInt32(top[index]) &+ UInt32(bottom[index]) }
                     for chromaColumn in 0..<chromaWidth {
                         let left = 6 * chromaColumn, right = min(2 * chromaColumn + 1, width - 1) * 3
