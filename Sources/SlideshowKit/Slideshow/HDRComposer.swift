@@ -75,6 +75,8 @@ final class HDRComposer: FrameFeed {
         let step = steps[index]
         do throws(RenderError) {
             if let photo = step.hold {
+                // A hold composes nothing: the spare frames of the motion before it go.
+                pool.drain()
                 let picture = try self.picture(photo, at: step.frame, time: 0)
                 forget(before: photo)
                 return .success(.hdr(picture))
