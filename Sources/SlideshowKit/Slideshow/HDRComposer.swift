@@ -111,7 +111,10 @@ final class HDRComposer: FrameFeed {
                 let other = mixing?.0 ?? []
                 base.withUnsafeMutableBufferPointer { frame in
                     other.withUnsafeBufferPointer { to in
-                        signal.mix(frame.baseAddress!, to.baseAddress ?? UnsafePointer(frame.baseAddress!), count: frame.count,
+                        // Without an incoming picture (a fade in or out) its weight is 0 and the frame stands in
+                        // for it: an empty array's base address is not nil, and reading past it could fault.
+                        let incoming = other.isEmpty ? UnsafePointer(frame.baseAddress!) : to.baseAddress!
+                        signal.mix(frame.baseAddress!, incoming, count: frame.count,
                                    a: weights.a, b: weights.b, c: weights.c, into: frame.baseAddress!)
                     }
                 }
