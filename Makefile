@@ -10,7 +10,7 @@ PACKAGES := pkg-config libavcodec-dev libavformat-dev libswscale-dev libavutil-d
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad libopenh264-7 mediainfo libimage-exiftool-perl chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps demo test settings-doc bench bench-codecs bench-pick bench-clips bench-batch bench-audio release fuzz sanitize bench-slides sheets bench-formats \
+.PHONY: deps demo test settings-doc bench bench-codecs bench-hdr bench-pick bench-clips bench-batch bench-audio release fuzz sanitize bench-slides sheets bench-formats \
   man docs example-app
 
 ## deps: install the Debian packages that are missing (FFmpeg's, TurboJPEG's, libheif's, Little CMS's, libwebp's and Pango's headers,
@@ -71,6 +71,12 @@ bench-codecs: deps
 	$(SWIFT) build -c release --product slideshow-bench
 	$(SWIFT) build -c release --product slideshow
 	.build/release/slideshow-bench --codecs
+
+## bench-hdr: the HDR shows (moving and dissolving) against ffmpeg + libx265 on their own frames (issue 35: ≤ 1.2x, ≤ 300 MB; release build)
+bench-hdr: deps
+	$(SWIFT) build -c release --product slideshow-bench
+	$(SWIFT) build -c release --product slideshow
+	.build/release/slideshow-bench --hdr
 
 ## bench-batch: the throughput of `slideshow batch` with one and two jobs at once (release build)
 bench-batch: deps

@@ -199,35 +199,63 @@ package final class ColorConverter {
         // From 16-bit code values (0–65535 for 0–1) to 10-bit limited range.
         let lumaScale = Float(876) / 65535, chromaScale = Float(896) / 65535
         let cbScale = chromaScale / (2 * (1 - kb)), crScale = chromaScale / (2 * (1 - kr))
-        buffer.samples.withUnsafeBufferPointer { samples in
-            for row in 0..<height {
+        // Loops over contiguous rows with nothing called or checked per sample, so that they
+        // vectorise; the same arithmetic in the same order as the formula above, to the same code values.
+        buffer.samples.withUnsafeBufferPointer { buffer in
+            let samples = buffer.baseAddress!
+            func lumaRow(_ row: Int) {
                 let y = (luma + row * lumaStride).assumingMemoryBound(to: UInt16.self)
-                var index = row * width * 3
+                let from = samples + row * width * 3
                 for column in 0..<width {
-                    let value = kr * Float(samples[index]) + kg * Float(samples[index + 1]) + kb * Float(samples[index + 2])
-                    y[column] = UInt16(64 + value * lumaScale + 0.5)
-                    index += 3
+                    let value = kr * Float(from[3 * column]) + kg * Float(from[3 * column + 1]) + kb * Float(from[3 * column + 2])
+                    y[column] = Self.truncate(64 + value * lumaScale + 0.5)
                 }
             }
-            for chromaRow in 0..<((height + 1) / 2) {
-                let cb = (blue + chromaRow * chromaStride).assumingMemoryBound(to: UInt16.self)
-                let cr = (red + chromaRow * chromaStride).assumingMemoryBound(to: UInt16.self)
-                // The block's rows and columns; at an odd edge the last one twice.
-                let top = 2 * chromaRow * width * 3, bottom = min(2 * chromaRow + 1, height - 1) * width * 3
-                for chromaColumn in 0..<((width + 1) / 2) {
-                    let left = 2 * chromaColumn * 3, right = min(2 * chromaColumn + 1, width - 1) * 3
-                    func mean(_ channel: Int) -> Float {
-                        (Float(samples[top + left + channel]) + Float(samples[top + right + channel])
-                         + Float(samples[bottom + left + channel]) + Float(samples[bottom + right + channel])) / 4
+            // Two rows of luma, then the chroma of those rows, while they are in the cache. The
+            // chroma in three passes, each of which vectorises but the second: the two rows'
+            // sums, sample by sample; each block's mean R', G', B' from them (a block's four
+            // samples sum to a whole number under 2²⁴, exact in a Float whatever the order, so
+            // the means are the ones the formula gives); Cb and Cr from the means.
+            let chromaWidth = (width + 1) / 2
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * chromaWidth) { means in
+              withUnsafeTemporaryAllocation(of: UInt32.self, capacity: width * 3) { pairs in
+                let (reds, greens, blues) = (means.baseAddress!, means.baseAddress! + chromaWidth, means.baseAddress! + 2 * chromaWidth)
+                let sums = pairs.baseAddress!
+                for chromaRow in 0..<((height + 1) / 2) {
+                    // The block's rows and columns; at an odd edge the last one twice.
+                    let top = samples + 2 * chromaRow * width * 3, bottom = samples + min(2 * chromaRow + 1, height - 1) * width * 3
+                    lumaRow(2 * chromaRow)
+                    if 2 * chromaRow + 1 < height { lumaRow(2 * chromaRow + 1) }
+                    for index in 0..<(width * 3) { sums[index] = UInt32(top[index]) &+ UInt32(bottom[index]) }
+                    for chromaColumn in 0..<chromaWidth {
+                        let left = 6 * chromaColumn, right = min(2 * chromaColumn + 1, width - 1) * 3
+                        reds[chromaColumn] = Float(sums[left] &+ sums[right]) / 4
+                        greens[chromaColumn] = Float(sums[left + 1] &+ sums[right + 1]) / 4
+                        blues[chromaColumn] = Float(sums[left + 2] &+ sums[right + 2]) / 4
                     }
-                    let (r, g, b) = (mean(0), mean(1), mean(2))
-                    let value = kr * r + kg * g + kb * b
-                    cb[chromaColumn] = UInt16(512 + (b - value) * cbScale + 0.5)
-                    cr[chromaColumn] = UInt16(512 + (r - value) * crScale + 0.5)
+                    let cb = (blue + chromaRow * chromaStride).assumingMemoryBound(to: UInt16.self)
+                    let cr = (red + chromaRow * chromaStride).assumingMemoryBound(to: UInt16.self)
+                    for chromaColumn in 0..<chromaWidth {
+                        let (r, g, b) = (reds[chromaColumn], greens[chromaColumn], blues[chromaColumn])
+                        let value = kr * r + kg * g + kb * b
+                        cb[chromaColumn] = Self.truncate(512 + (b - value) * cbScale + 0.5)
+                        cr[chromaColumn] = Self.truncate(512 + (r - value) * crScale + 0.5)
+                    }
                 }
+              }
             }
         }
         return picture
+    }
+
+    /// `UInt16(t)` for 0 ≤ t < 2²², rounding toward zero as that conversion does, without its
+    /// range check (a branch per sample, which keeps a loop from vectorising): t plus 1.5 · 2²³
+    /// rounds t to the nearest integer, one less when that is above t, and that integer is
+    /// the low bits of the float's pattern.
+    @inline(__always) private static func truncate(_ t: Float) -> UInt16 {
+        let magic: Float = 12_582_912
+        let nearest = (t + magic) - magic
+        return UInt16(truncatingIfNeeded: ((nearest > t ? nearest - 1 : nearest) + magic).bitPattern)
     }
 
     /// Converts a buffer into a new picture, whose planes come from ``pool``.

@@ -28,6 +28,8 @@ import SlideshowWriter
 // With --camera, only issue 33's camera-clip figures (C5 interlaced 1080i, C6 Motion JPEG; ClipBench.swift), which --clips also prints.
 // With --formats, only the phone-format figures of issue 11 (PhoneFormatBench.swift; HEICs from --media DIR, default ../shared/media).
 // With --codecs, only each codec's R1 and R3 beside H.264's (CodecBench.swift, issue 34); a full run prints them after R2/R3.
+// With --hdr, only the HDR shows (moving and dissolving) beside ffmpeg + libx265 on their own decoded frames (HDRBench.swift, issue 35;
+// the HEIC from --clip-folder DIR).
 
 var runs = 5
 var photoFolder = "../shared/photos"
@@ -44,6 +46,7 @@ var cameraOnly = false
 var beatsOnly = false
 var pickOnly = false
 var codecsOnly = false
+var hdrOnly = false
 var songFolder = "../songs"
 var songFilter: String?
 var arguments = CommandLine.arguments.dropFirst()
@@ -66,10 +69,11 @@ while let argument = arguments.popFirst() {
     case "--beats": beatsOnly = true
     case "--pick": pickOnly = true
     case "--codecs": codecsOnly = true
+    case "--hdr": hdrOnly = true
     case "--songs": songFolder = arguments.popFirst() ?? songFolder
     case "--song": songFilter = arguments.popFirst()
     default:
-        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --motion | --r2 | --r3 | --draft | --audio | --beats | --slides | --formats | --clips | --camera | --pick | --codecs] [--media DIR] [--clip-folder DIR] [--songs DIR] [--song NAME-PART]")
+        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --motion | --r2 | --r3 | --draft | --audio | --beats | --slides | --formats | --clips | --camera | --pick | --codecs | --hdr] [--media DIR] [--clip-folder DIR] [--songs DIR] [--song NAME-PART]")
         exit(64)
     }
 }
@@ -103,6 +107,8 @@ func runAlone(_ benchmark: () -> Void) -> Never {
 if motionOnly { runAlone { motionBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, runs: runs, scratch: scratchFile, parts: motionParts) } }
 
 if codecsOnly { runAlone { codecBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, runs: runs, scratch: scratchFile).forEach { print($0) } } }
+
+if hdrOnly { runAlone { hdrBenchmark(tool: tool, ffmpeg: ffmpeg, clips: clipFolder, runs: runs, scratch: scratchFile).forEach { print($0) } } }
 
 if formatsOnly { runAlone { phoneFormatBenchmark(tool: tool, media: mediaFolder, scratch: scratch, runs: runs) } }
 

@@ -16,12 +16,16 @@ import SlideshowWriter
 /// (``HDRMovingPhoto``, resampled each frame from one lifted source). Light mixes as light does: PQ's display light, HLG's
 /// scene light (``HDRSignal/mixingLight``). Pictures are made when the writer asks for them,
 /// on its feed queue; each photo's slide is made once and dropped when the show has moved past it.
+/// The frames it composes (moving photos' views, dissolves' mixes) are written into arrays from
+/// ``pool``, which the writer gives back once it has converted them (``release()``).
 final class HDRComposer: FrameFeed {
     let steps: [FrameComposer.Step]
     private let builder: SlideBuilder
     private let plan: FramePlan
     private let signal: HDRSignal
     private let state = Mutex(State())
+    /// Where composed frames get their samples.
+    let pool: HDRFramePool
 
     /// A photo's picture: a lifted slide, or a moving photo's lifted source and path.
     private enum Slide {
@@ -36,12 +40,16 @@ final class HDRComposer: FrameFeed {
         /// What the clips' readers noticed, once they are dropped.
         var warnings: [ClipWarning] = []
         var cancelled = false
+        /// The samples of the pictures taken and not yet released, oldest first (nil for a hold
+        /// or a picture the composer did not make, which ``pool`` would not take back anyway).
+        var taken: [[UInt16]?] = []
     }
 
     init(builder: SlideBuilder, plan: FramePlan, transfer: HDRTransfer) {
         self.builder = builder
         self.plan = plan
         signal = HDRSignal(transfer)
+        pool = HDRFramePool(size: builder.slideshow.video.size)
         steps = plan.segments.flatMap { segment -> [FrameComposer.Step] in
             switch segment {
             case .hold(let photo, let frames): [FrameComposer.Step(frame: frames.lowerBound, hold: photo)]
@@ -53,16 +61,33 @@ final class HDRComposer: FrameFeed {
     func start() {}
 
     func take(_ index: Int) -> Result<AppendedPicture, RenderError> {
+        let result = make(index)
+        state.withLock { state in
+            if case .success(.hdr(let picture)) = result {
+                state.taken.append(index < steps.count && steps[index].hold == nil ? picture.samples : nil)
+            }
+        }
+        return result
+    }
+
+    private func make(_ index: Int) -> Result<AppendedPicture, RenderError> {
         guard !state.withLock({ $0.cancelled }), index < steps.count else { return .failure(.cancelled) }
         let step = steps[index]
         do throws(RenderError) {
             if let photo = step.hold {
+                // A hold composes nothing: the spare frames of the motion before it go.
+                pool.drain()
                 let picture = try self.picture(photo, at: step.frame, time: 0)
                 forget(before: photo)
                 return .success(.hdr(picture))
             }
             let recipe = plan.recipe(at: step.frame)
             forget(before: recipe.photo)
+            // The incoming photo's slide first, while no frame of ours is alive: decoding it is
+            // the show's peak of memory (with the outgoing frame it was 12 MB over 300 MB at 1080p).
+            if let incoming = recipe.incoming, builder.video(incoming.photo) == nil {
+                do throws(PhotoError) { _ = try slide(incoming.photo) } catch { throw .photo(error) }
+            }
             var base = try picture(recipe.photo, at: step.frame, time: recipe.time)
             let incoming = try recipe.incoming.map { incoming throws(RenderError) in
                 (try picture(incoming.photo, at: step.frame, time: incoming.time), incoming)
@@ -72,6 +97,9 @@ final class HDRComposer: FrameFeed {
             // Wipes, slides and circles: drawn, then faded when the show fades.
             if let (other, step) = incoming, HDRTransitions.draws(step.effect) {
                 let drawn = HDRTransitions.frame(from: base, to: other, effect: step.effect, progress: step.progress, signal: signal)
+                // Moving photos' frames are spent once drawn from (the pool takes back only those it made).
+                if isMoving(recipe.photo) { pool.recycle(base.samples) }
+                if isMoving(step.photo) { pool.recycle(other.samples) }
                 guard recipe.visibility < 1 else { return .success(.hdr(drawn)) }
                 let faded = compose(drawn.samples, incoming: nil, visibility: Float(recipe.visibility))
                 return .success(.hdr(HDRPixelBuffer(size: base.size, samples: faded, contentRect: base.contentRect)))
@@ -83,20 +111,32 @@ final class HDRComposer: FrameFeed {
                 let other = mixing?.0 ?? []
                 base.withUnsafeMutableBufferPointer { frame in
                     other.withUnsafeBufferPointer { to in
-                        signal.mix(frame.baseAddress!, to.baseAddress ?? UnsafePointer(frame.baseAddress!), count: frame.count,
+                        // Without an incoming picture (a fade in or out) its weight is 0 and the frame stands in
+                        // for it: an empty array's base address is not nil, and reading past it could fault.
+                        let incoming = other.isEmpty ? UnsafePointer(frame.baseAddress!) : to.baseAddress!
+                        signal.mix(frame.baseAddress!, incoming, count: frame.count,
                                    a: weights.a, b: weights.b, c: weights.c, into: frame.baseAddress!)
                     }
                 }
+                // The incoming frame, mixed, is spent (the pool takes back only a moving photo's, which it made).
+                pool.recycle(other)
                 return .success(.hdr(base))
             }
             let samples = compose(base.samples, incoming: mixing, visibility: Float(recipe.visibility))
+            if let mixing, isMoving(recipe.incoming!.photo) { pool.recycle(mixing.0) }
             return .success(.hdr(HDRPixelBuffer(size: base.size, samples: samples, contentRect: base.contentRect)))
         } catch {
             return .failure(error)
         }
     }
 
-    func release() {}
+    /// The writer has converted the oldest picture taken: a composed frame's samples go back to ``pool``.
+    func release() {
+        let released = state.withLock { state -> [UInt16]? in
+            state.taken.isEmpty ? nil : state.taken.removeFirst()
+        }
+        if let released { pool.recycle(released) }
+    }
 
     /// Problems the clips' readers worked around (a clip that stopped early).
     var warnings: [ClipWarning] {
@@ -108,6 +148,8 @@ final class HDRComposer: FrameFeed {
     /// The photo's HDR slide or moving source, made once.
     private func slide(_ photo: Int) throws(PhotoError) -> Slide {
         if let made = state.withLock({ $0.slides[photo] }) { return made }
+        // Decoding and lifting the photo is the show's peak of memory: no spare frames kept through it.
+        pool.drain()
         let made: Slide = if let path = plan.motions[photo] {
             .moving(try builder.hdrMoving(photo, motion: path, transfer: signal.transfer))
         } else {
@@ -127,7 +169,7 @@ final class HDRComposer: FrameFeed {
                 case .still(let slide): return slide
                 case .moving(let moving):
                     do throws(ImageProblem) {
-                        return try moving.picture(at: time, frameSize: builder.slideshow.video.size)
+                        return try moving.picture(at: time, frameSize: builder.slideshow.video.size, pool: pool)
                     } catch {
                         throw error.error(for: builder.slideshow.photos[index].path)
                     }
@@ -191,13 +233,15 @@ final class HDRComposer: FrameFeed {
                          visibility: Float) -> [UInt16] {
         let (a, b, c) = weights(incoming: incoming.map { ($0.effect, $0.progress) }, visibility: visibility)
         let other = incoming?.codes ?? outgoing
-        return [UInt16](unsafeUninitializedCapacity: outgoing.count) { out, count in
+        var codes = outgoing.count == pool.count ? pool.samples()
+            : [UInt16](unsafeUninitializedCapacity: outgoing.count) { _, count in count = outgoing.count }
+        codes.withUnsafeMutableBufferPointer { out in
             outgoing.withUnsafeBufferPointer { from in
                 other.withUnsafeBufferPointer { to in
                     signal.mix(from.baseAddress!, to.baseAddress!, count: outgoing.count, a: a, b: b, c: c, into: out.baseAddress!)
                 }
             }
-            count = outgoing.count
         }
+        return codes
     }
 }

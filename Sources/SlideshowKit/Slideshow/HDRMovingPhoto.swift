@@ -36,21 +36,29 @@ struct HDRMovingPhoto: Sendable {
     }
 
     /// The frame at motion time `time`.
+    /// - Parameter pool: where the frame's array comes from (every sample is written), or nil for a new one.
     /// - Throws: ``ImageProblem`` when the picture cannot be resampled (``MotionResampler``).
-    func picture(at time: Double, frameSize size: Size) throws(ImageProblem) -> HDRPixelBuffer {
+    func picture(at time: Double, frameSize size: Size, pool: HDRFramePool? = nil) throws(ImageProblem) -> HDRPixelBuffer {
         let count = size.width * size.height * 3
-        var samples: [UInt16]
-        switch bars {
-        case .backdrop(let backdrop): samples = backdrop.samples
-        case .color(let r, let g, let b):
-            samples = [UInt16](unsafeUninitializedCapacity: count) { buffer, initialised in
-                // Only the bars: the content rectangle is written by the resample.
-                func paint(_ y: Int, _ columns: Range<Int>) {
-                    for x in columns {
-                        let index = (y * size.width + x) * 3
-                        buffer[index] = r; buffer[index + 1] = g; buffer[index + 2] = b
-                    }
+        var samples = pool.flatMap { $0.count == count ? $0.samples() : nil }
+            ?? [UInt16](unsafeUninitializedCapacity: count) { _, initialised in initialised = count }
+        samples.withUnsafeMutableBufferPointer { buffer in
+            switch bars {
+            case .backdrop(let backdrop):
+                backdrop.samples.withUnsafeBufferPointer { buffer.baseAddress!.update(from: $0.baseAddress!, count: count) }
+            case .color(let r, let g, let b):
+                // Only the bars: the content rectangle is written by the resample. One row of
+                // the colour, copied (a sample at a time, the bars were a tenth of our own time).
+                let rowSamples = size.width * 3
+                let frame = buffer.baseAddress!
+                for x in 0..<size.width {
+                    frame[3 * x] = r; frame[3 * x + 1] = g; frame[3 * x + 2] = b
                 }
+                func paint(_ y: Int, _ columns: Range<Int>) {
+                    guard y > 0, !columns.isEmpty else { return }
+                    (frame + y * rowSamples + columns.lowerBound * 3).update(from: frame + columns.lowerBound * 3, count: columns.count * 3)
+                }
+                // Row 0 is all colour now (the resample writes its content, if any, after); the others copy from it.
                 for y in 0..<size.height {
                     if y >= content.y && y < content.maxY {
                         paint(y, 0..<content.x)
@@ -59,7 +67,6 @@ struct HDRMovingPhoto: Sendable {
                         paint(y, 0..<size.width)
                     }
                 }
-                initialised = count
             }
         }
         var problem: ImageProblem?

@@ -67,7 +67,10 @@ struct Renderer {
         let endTime = MediaTime(value: Int64(frameCount), timescale: Int32(prepared.timeline.framesPerSecond))
         let writer = try makeWriter(settings: settings)
         let builder = try makeBuilder(writer: writer, photoWarnings: photoLog)
-        let input = AssetWriterInput(settings: settings)
+        // An HDR show waits with one converted picture instead of two: its composer makes a
+        // frame when the writer asks (no composing ahead), and a 1080p 10-bit picture is 6 MB
+        // of the 300 MB budget (the moving and dissolve shows were at 296–305 MB with two).
+        let input = AssetWriterInput(settings: settings, capacity: settings.hdr == nil ? 2 : 1)
         let adaptor = PixelBufferAdaptor(assetWriterInput: input)
         writer.add(input)
         // The soundtrack (measured first when a loudness is asked for), on its own input.

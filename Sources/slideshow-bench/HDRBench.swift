@@ -1,0 +1,51 @@
+import Foundation
+import SlideshowWriter
+
+// HDR shows against ffmpeg + libx265 (issue 35): the moving HDR show (three copies of the shared
+// gain-map HEIC, 3 s, 1080p, `--hdr pq --transition fade --motion zoom-in`) and the same show
+// without motion, each beside ffmpeg encoding the show's own 90 decoded frames (10-bit 4:2:0,
+// raw) with exactly the settings of the tool's x265 (the same x265 options string: the preset,
+// CRF, Main 10 and ``VideoSettings/x265Parameters`` of a PQ show, the colour tags and SAR).
+// Medians of `runs` alternating runs of user + system CPU; targets: the moving show at most 1.2x
+// the peer's CPU, peak memory at most 300 MB.
+
+/// The moving HDR show and the dissolve show beside ffmpeg + libx265; returns the lines to print.
+/// - Parameter clips: the shared clips' folder, which holds `livephoto_iphone15pro_IMG_4394.HEIC`.
+func hdrBenchmark(tool: String, ffmpeg: String, clips: String, runs: Int, scratch: (String) -> String) -> [String] {
+    let heic = URL(fileURLWithPath: clips).appendingPathComponent("livephoto_iphone15pro_IMG_4394.HEIC").path
+    guard FileManager.default.fileExists(atPath: heic) else { return ["slideshow-bench: \(heic) is not there (give --clip-folder DIR)"] }
+    var settings = VideoSettings(codec: .hevc)
+    settings.hdr = .pq
+    func show(_ options: [String], _ output: String) -> [String] {
+        ["make", heic, heic, heic, "--duration", "3", "--hdr", "pq", "--overwrite", "--quiet", "-o", scratch(output)] + options
+    }
+    func peer(_ raw: String, _ output: String) -> [String] {
+        ["-loglevel", "error", "-f", "rawvideo", "-pix_fmt", "yuv420p10le", "-s", "1920x1080", "-r", "30", "-i", raw, "-vf", "setsar=1",
+         "-color_primaries", "bt2020", "-color_trc", "smpte2084", "-colorspace", "bt2020nc",
+         "-c:v", "libx265", "-preset", settings.preset, "-crf", String(settings.crf), "-profile:v", "main10",
+         "-x265-params", settings.x265Parameters, "-y", scratch(output)]
+    }
+    var lines = ["", "HDR shows (3 x the gain-map HEIC, 3 s, 1080p, PQ) against ffmpeg + libx265 on the show's 90 decoded frames, same x265 settings;",
+                 "medians of \(max(1, runs)) alternating runs, user + system CPU",
+                 "  show                 ours cpu   peer cpu   ours/peer  ours peak  peer peak"]
+    for (name, options) in [("fade + zoom-in", ["--transition", "fade", "--motion", "zoom-in"]), ("fade", ["--transition", "fade"])] {
+        let raw = scratch("hdr.yuv")
+        _ = measure(tool, show(options, "hdr.mp4"))  // warm the page cache; its frames are the peer's input
+        guard measure(ffmpeg, ["-loglevel", "error", "-i", scratch("hdr.mp4"), "-f", "rawvideo", "-pix_fmt", "yuv420p10le", "-y", raw]).status == 0 else {
+            return ["slideshow-bench: ffmpeg could not decode the HDR show"]
+        }
+        var ours: [Cost] = [], theirs: [Cost] = []
+        for _ in 0..<max(1, runs) {
+            ours.append(measure(tool, show(options, "hdr.mp4")))
+            theirs.append(measure(ffmpeg, peer(raw, "hdr-peer.mp4")))
+        }
+        try? FileManager.default.removeItem(atPath: raw)
+        guard !(ours + theirs).contains(where: { $0.status != 0 }) else { return ["slideshow-bench: an HDR render failed"] }
+        let (cpu, peerCPU) = (median(ours.map(\.cpu)), median(theirs.map(\.cpu)))
+        lines.append("  " + name.padding(toLength: 19, withPad: " ", startingAt: 0)
+                     + String(format: "  %@  %@  %5.2fx     %@     %@", format(cpu), format(peerCPU), cpu / peerCPU,
+                              megabytes(ours.map(\.peakRSS).max()!), megabytes(theirs.map(\.peakRSS).max()!)))
+    }
+    lines.append("  (targets: the moving show ≤ 1.20x the peer's CPU, peak ≤ 300 MB; peaks are the highest of the runs)")
+    return lines
+}
