@@ -28,6 +28,7 @@ import SlideshowWriter
 // With --camera, only issue 33's camera-clip figures (C5 interlaced 1080i, C6 Motion JPEG; ClipBench.swift), which --clips also prints.
 // With --formats, only the phone-format figures of issue 11 (PhoneFormatBench.swift; HEICs from --media DIR, default ../shared/media).
 // With --codecs, only each codec's R1 and R3 beside H.264's (CodecBench.swift, issue 34); a full run prints them after R2/R3.
+// With --hdr-clips, only issue 35's HDR clip figures (HDRClipBench.swift): peak memory of an HDR clip in a --hdr pq show against ffmpeg's.
 
 var runs = 5
 var photoFolder = "../shared/photos"
@@ -44,6 +45,7 @@ var cameraOnly = false
 var beatsOnly = false
 var pickOnly = false
 var codecsOnly = false
+var hdrClipsOnly = false
 var songFolder = "../songs"
 var songFilter: String?
 var arguments = CommandLine.arguments.dropFirst()
@@ -66,10 +68,11 @@ while let argument = arguments.popFirst() {
     case "--beats": beatsOnly = true
     case "--pick": pickOnly = true
     case "--codecs": codecsOnly = true
+    case "--hdr-clips": hdrClipsOnly = true
     case "--songs": songFolder = arguments.popFirst() ?? songFolder
     case "--song": songFilter = arguments.popFirst()
     default:
-        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --motion | --r2 | --r3 | --draft | --audio | --beats | --slides | --formats | --clips | --camera | --pick | --codecs] [--media DIR] [--clip-folder DIR] [--songs DIR] [--song NAME-PART]")
+        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --motion | --r2 | --r3 | --draft | --audio | --beats | --slides | --formats | --clips | --camera | --pick | --codecs | --hdr-clips] [--media DIR] [--clip-folder DIR] [--songs DIR] [--song NAME-PART]")
         exit(64)
     }
 }
@@ -115,6 +118,8 @@ if beatsOnly { runAlone { beatGridBenchmark(tool: tool, ffmpeg: ffmpeg, photos: 
 if cameraOnly { runAlone { cameraClipBenchmark(tool: tool, ffmpeg: ffmpeg, scratch: scratchFile, runs: runs).forEach { print($0) } } }
 
 if clipsOnly { runAlone { clipBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, clips: clipFolder, scratch: scratchFile, runs: runs).forEach { print($0) } } }
+
+if hdrClipsOnly { runAlone { hdrClipBenchmark(tool: tool, ffmpeg: ffmpeg, clips: clipFolder, scratch: scratchFile, runs: runs).forEach { print($0) } } }
 
 if pickOnly { runAlone { pickBenchmark(tool: tool, ffmpeg: ffmpeg, photoFolder: photoFolder, mediaFolder: mediaFolder, scratch: scratch).forEach { print($0) } } }
 
