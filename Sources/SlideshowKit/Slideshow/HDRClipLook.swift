@@ -43,8 +43,11 @@ final class HDRClipLook: @unchecked Sendable {
     /// A bit a pixel (pixel `i` is bit `i % 8` of byte `i / 8`), set where its display light is
     /// over reference white in some channel (its gain is not 1).
     private var highlights: [UInt8] = []
-    /// One row of lifted BT.2020 light, three floats a pixel, before it is encoded.
+    /// One row's distinct runs of lifted BT.2020 light, three floats each, before they are encoded.
     private var row: [Float] = []
+    /// For each pixel of the row, its run in ``row``; and the runs' code values.
+    private var slots: [Int32] = []
+    private var rowCodes: [UInt16] = []
 
     /// - Parameters:
     ///   - signal: the show's light.
@@ -91,15 +94,23 @@ final class HDRClipLook: @unchecked Sendable {
                         let codes = raw.bindMemory(to: UInt16.self).baseAddress!
                         base.withUnsafeMutableBufferPointer { bytes in
                             highlights.withUnsafeMutableBufferPointer { marks in
+                                var highlight = false
                                 for pixel in 0..<pixels {
                                     let o = pixel &* 3
-                                    let values = Self.display(codes, o, light: light.baseAddress!, hlg: hlg, hlgScale: hlgScale,
-                                                              exponent: exponent, toSDR: toSDR.baseAddress!)
-                                    bytes[o] = sRGB[Int(min(1, values.0) * 4096 + 0.5)]
-                                    bytes[o + 1] = sRGB[Int(min(1, values.1) * 4096 + 0.5)]
-                                    bytes[o + 2] = sRGB[Int(min(1, values.2) * 4096 + 0.5)]
+                                    // A pixel of the same code values as the one before (the bars, flat
+                                    // areas) has the same base and gain: copied, not computed again.
+                                    if pixel == 0 || codes[o] != codes[o - 3] || codes[o + 1] != codes[o - 2] || codes[o + 2] != codes[o - 1] {
+                                        let values = Self.display(codes, o, light: light.baseAddress!, hlg: hlg, hlgScale: hlgScale,
+                                                                  exponent: exponent, toSDR: toSDR.baseAddress!)
+                                        bytes[o] = sRGB[Int(min(1, values.0) * 4096 + 0.5)]
+                                        bytes[o + 1] = sRGB[Int(min(1, values.1) * 4096 + 0.5)]
+                                        bytes[o + 2] = sRGB[Int(min(1, values.2) * 4096 + 0.5)]
+                                        highlight = values.0 > 1 || values.1 > 1 || values.2 > 1
+                                    } else {
+                                        (bytes[o], bytes[o + 1], bytes[o + 2]) = (bytes[o - 3], bytes[o - 2], bytes[o - 1])
+                                    }
                                     let bit = UInt8(1) << UInt8(pixel & 7)
-                                    if values.0 > 1 || values.1 > 1 || values.2 > 1 {
+                                    if highlight {
                                         marks[pixel >> 3] |= bit
                                     } else {
                                         marks[pixel >> 3] &= ~bit
@@ -116,7 +127,11 @@ final class HDRClipLook: @unchecked Sendable {
         if blur { BlurredBackdrop.fill(&base) }
         let linear = HDRSignal.sRGBLinear
         // Row by row: the tinted base lifted by the gain (computed again from the row's code
-        // values where it is not 1), in BT.2020 light, then encoded over that row.
+        // values where it is not 1), in BT.2020 light, then encoded over that row. A pixel with
+        // no gain and the same tinted bytes as the one before has the same codes: only the row's
+        // distinct runs are encoded (`lifted` holds them in turn, `slots` says which is whose).
+        if slots.count != width { slots = [Int32](repeating: 0, count: width) }
+        if rowCodes.count != width * 3 { rowCodes = [UInt16](repeating: 0, count: width * 3) }
         base.withUnsafeBytes { raw in
             let tinted = raw.bindMemory(to: UInt8.self).baseAddress!
             light.withUnsafeBufferPointer { light in
@@ -124,26 +139,46 @@ final class HDRClipLook: @unchecked Sendable {
                     linear.withUnsafeBufferPointer { linear in
                         highlights.withUnsafeBufferPointer { marks in
                             row.withUnsafeMutableBufferPointer { lifted in
-                                picture.withUnsafeMutableBufferPointer { samples in
-                                    let codes = samples.baseAddress!
-                                    for y in 0..<height {
-                                        let inside = y >= content.y && y < content.maxY
-                                        let first = y * width
-                                        for x in 0..<width {
-                                            let o = (first + x) * 3
-                                            var (r, g, b) = (linear[Int(tinted[o])], linear[Int(tinted[o + 1])], linear[Int(tinted[o + 2])])
-                                            if inside && x >= content.x && x < content.maxX && marks[(first + x) >> 3] & (1 << UInt8((first + x) & 7)) != 0 {
-                                                // The gain: the light above the clipped base (1 in the SDR range).
-                                                let gain = Self.display(UnsafePointer(codes), o, light: light.baseAddress!, hlg: hlg,
-                                                                        hlgScale: hlgScale, exponent: exponent, toSDR: toSDR.baseAddress!)
-                                                r *= max(1, gain.0); g *= max(1, gain.1); b *= max(1, gain.2)
+                                slots.withUnsafeMutableBufferPointer { slots in
+                                    rowCodes.withUnsafeMutableBufferPointer { encoded in
+                                        picture.withUnsafeMutableBufferPointer { samples in
+                                            let codes = samples.baseAddress!
+                                            for y in 0..<height {
+                                                let inside = y >= content.y && y < content.maxY
+                                                let first = y * width
+                                                var runs = 0
+                                                var lastKey = -1
+                                                for x in 0..<width {
+                                                    let o = (first + x) * 3
+                                                    let gained = inside && x >= content.x && x < content.maxX
+                                                        && marks[(first + x) >> 3] & (1 << UInt8((first + x) & 7)) != 0
+                                                    let key = Int(tinted[o]) << 16 | Int(tinted[o + 1]) << 8 | Int(tinted[o + 2])
+                                                    if !gained && key == lastKey {
+                                                        slots[x] = Int32(runs - 1)
+                                                        continue
+                                                    }
+                                                    var (r, g, b) = (linear[Int(tinted[o])], linear[Int(tinted[o + 1])], linear[Int(tinted[o + 2])])
+                                                    if gained {
+                                                        // The gain: the light above the clipped base (1 in the SDR range).
+                                                        let gain = Self.display(UnsafePointer(codes), o, light: light.baseAddress!, hlg: hlg,
+                                                                                hlgScale: hlgScale, exponent: exponent, toSDR: toSDR.baseAddress!)
+                                                        r *= max(1, gain.0); g *= max(1, gain.1); b *= max(1, gain.2)
+                                                    }
+                                                    let l = runs * 3
+                                                    lifted[l] = toHDR[0] * r + toHDR[1] * g + toHDR[2] * b
+                                                    lifted[l + 1] = toHDR[3] * r + toHDR[4] * g + toHDR[5] * b
+                                                    lifted[l + 2] = toHDR[6] * r + toHDR[7] * g + toHDR[8] * b
+                                                    slots[x] = Int32(runs)
+                                                    runs += 1
+                                                    lastKey = gained ? -1 : key
+                                                }
+                                                signal.encode(lifted.baseAddress!, pixels: runs, into: encoded.baseAddress!)
+                                                for x in 0..<width {
+                                                    let (o, e) = ((first + x) * 3, Int(slots[x]) * 3)
+                                                    (codes[o], codes[o + 1], codes[o + 2]) = (encoded[e], encoded[e + 1], encoded[e + 2])
+                                                }
                                             }
-                                            let l = x * 3
-                                            lifted[l] = toHDR[0] * r + toHDR[1] * g + toHDR[2] * b
-                                            lifted[l + 1] = toHDR[3] * r + toHDR[4] * g + toHDR[5] * b
-                                            lifted[l + 2] = toHDR[6] * r + toHDR[7] * g + toHDR[8] * b
                                         }
-                                        signal.encode(lifted.baseAddress!, pixels: width, into: codes + first * 3)
                                     }
                                 }
                             }
