@@ -4,7 +4,7 @@ import SlideshowWriter
 
 // Issue 35's memory figure for HDR clips: peak memory ≤ 300 MB at 1080p.
 //
-// H1: the shared iPhone HLG clip (1080p HEVC Main 10, portrait, 2.5 s, 77 frames) alone in a
+// H1: the shared iPhone HLG clip (1080p HEVC Main 10, portrait, 2.5 s: 76 frames at 30 fps) alone in a
 //     `--hdr pq` show at 1920x1080, without and with a look (`sepia`, applied to each frame's SDR
 //     base and lifted again, HDRClipLook), without sound; against ffmpeg doing the same work:
 //     decoding the clip, turning it upright, zimg (`zscale`) to 608x1080 PQ BT.2020 10-bit,
@@ -41,7 +41,7 @@ func hdrClipBenchmark(tool: String, ffmpeg: String, clips: String, scratch: (Str
     }
     func med(_ name: String, _ key: KeyPath<Cost, Double>) -> Double { median(costs[name, default: []].map { $0[keyPath: key] }) }
     func peak(_ name: String) -> Int { costs[name, default: []].map(\.peakRSS).max() ?? 0 }
-    var lines = ["", "HDR clips (issue 35): the iPhone HLG clip, 1080p HEVC Main 10, 77 frames → --hdr pq 1920x1080, 30 fps, x265 medium/CRF \(VideoSettings().crf), no sound"]
+    var lines = ["", "HDR clips (issue 35): the iPhone HLG clip, 1080p HEVC Main 10, 2.5 s → --hdr pq 1920x1080, 30 fps, x265 medium/CRF \(VideoSettings().crf), no sound"]
     for name in ["H1", "H1 sepia", "H1 peer"] {
         let label = name.padding(toLength: 10, withPad: " ", startingAt: 0)
         lines.append("  \(label) \(format(med(name, \.wall))) wall, \(format(med(name, \.cpu))) CPU, peak \(megabytes(peak(name)))"
