@@ -85,8 +85,15 @@ public final class ClipReader {
     ///   - limits: what a clip may be at most.
     /// - Throws: ``ClipError``, the kinds ``ClipProbe/probe(_:limits:)`` throws, and `.decodeFailed`
     ///   when the decoder cannot be opened.
-    public init(source: ClipSource, size: Size, framesPerSecond: Int, inPoint: MediaTime = .zero, duration: MediaTime? = nil,
-                limits: ClipLimits = .default) throws(ClipError) {
+    public convenience init(source: ClipSource, size: Size, framesPerSecond: Int, inPoint: MediaTime = .zero, duration: MediaTime? = nil,
+                            limits: ClipLimits = .default) throws(ClipError) {
+        try self.init(source: source, size: size, framesPerSecond: framesPerSecond, inPoint: inPoint, duration: duration,
+                      limits: limits, threads: nil)
+    }
+
+    /// Opens a clip and seeks to its in-point, its decoder on `threads` threads (nil: ``decodeThreads(codedPixels:)``).
+    package init(source: ClipSource, size: Size, framesPerSecond: Int, inPoint: MediaTime = .zero, duration: MediaTime? = nil,
+                 limits: ClipLimits = .default, threads: Int?) throws(ClipError) {
         precondition(size.width > 0 && size.height > 0 && framesPerSecond > 0, "a positive size and frame rate")
         input = try ClipProbe.open(source)
         let described = try ClipProbe.describe(input, source: source, limits: limits)
@@ -117,7 +124,7 @@ public final class ClipReader {
             decoder.pointer.pointee.pkt_timebase = timeBase
             // One thread a core: libavcodec's own choice (0) is a core more, and each frame thread
             // holds its own pictures (a 4K frame is 12 MB) for no more speed once the cores are busy.
-            decoder.pointer.pointee.thread_count = Int32(Self.decodeThreads(codedPixels: info.codedSize.width * info.codedSize.height))
+            decoder.pointer.pointee.thread_count = Int32(threads ?? Self.decodeThreads(codedPixels: info.codedSize.width * info.codedSize.height))
             decoder.pointer.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
             try check(avcodec_open2(decoder.pointer, codec, nil), "avcodec_open2")
             feed = try PacketFeed(stream: streamIndex)

@@ -26,7 +26,14 @@ package final class LinearLightConverter {
     private let graph: OpaquePointer
     private let size: Size
     private let stride: Int
+    /// The graph's float RGB planes: the whole picture for an SDR show (tone-mapped after the
+    /// graph has run), a ring of ``ringRows`` rows for an HDR show (each row encoded as zimg
+    /// finishes it, ``convertHDR(_:into:at:orientation:)``).
     private let planes: UnsafeMutableRawPointer
+    /// The rows of each plane in ``planes``.
+    private let ringRows: Int
+    /// `ringRows − 1` for a ring (output row `i` is at ring row `i & mask`), `UInt32.max` for the whole picture.
+    private let ringMask: UInt32
     private let temporary: UnsafeMutableRawPointer
     private let toneMap: Bool
     /// The show's HDR light, nil for an SDR show.
@@ -94,7 +101,18 @@ package final class LinearLightConverter {
         }
         self.graph = graph
         stride = (size.width * 4 + Self.alignment - 1) / Self.alignment * Self.alignment
-        planes = UnsafeMutableRawPointer.allocate(byteCount: stride * size.height * 3, alignment: Self.alignment)
+        // An HDR show's frames go through a ring of the few rows zimg needs at once (a 1080p
+        // frame's float planes would be 24 MB); an SDR show's are tone-mapped from whole planes.
+        var buffering: UInt32 = 0
+        if hdr != nil, zimg_filter_graph_get_output_buffering(graph, &buffering) == ZIMG_ERROR_SUCCESS,
+           case let mask = zimg_select_buffer_mask(buffering), mask != UInt32.max, Int(mask) + 1 < size.height {
+            ringRows = Int(mask) + 1
+            ringMask = mask
+        } else {
+            ringRows = size.height
+            ringMask = UInt32.max
+        }
+        planes = UnsafeMutableRawPointer.allocate(byteCount: stride * ringRows * 3, alignment: Self.alignment)
         var temporaryBytes = 0
         _ = zimg_filter_graph_get_tmp_size(graph, &temporaryBytes)
         temporary = UnsafeMutableRawPointer.allocate(byteCount: max(temporaryBytes, 1), alignment: Self.alignment)
@@ -121,34 +139,62 @@ package final class LinearLightConverter {
         guard let hdr else { preconditionFailure("an SDR converter") }
         precondition(orientation.upright(size) == Size(width: place.width, height: place.height) && place.x >= 0 && place.y >= 0
                      && place.maxX <= buffer.width && place.maxY <= buffer.height, "the place is not of the converter's size")
-        try run(frame)
         let (w, h) = (size.width, size.height)
-        let floats = stride / 4, planeFloats = floats * h
-        let red = planes.assumingMemoryBound(to: Float.self)
         // Where coded pixel (x, y) lands upright: (originX + a·x + c·y, originY + b·x + d·y).
         let o = orientation
         let originX = (o.a < 0 ? w - 1 : 0) + (o.c < 0 ? h - 1 : 0)
         let originY = (o.b < 0 ? w - 1 : 0) + (o.d < 0 ? h - 1 : 0)
         let width = buffer.width
-        let stepX = (o.a + o.b * width) * 3, stepY = (o.c + o.d * width) * 3
-        let base = ((place.y + originY) * width + place.x + originX) * 3
-        buffer.withUnsafeMutableBufferPointer { out in
-            for y in 0..<h {
-                let row = red + y * floats
-                var target = base + y * stepY
-                for x in 0..<w {
-                    let (r, g, b) = hdr.encode(row[x], row[x + planeFloats], row[x + 2 * planeFloats])
-                    out[target] = r
-                    out[target + 1] = g
-                    out[target + 2] = b
-                    target += stepX
-                }
+        let (planes, stride, ringRows, ringMask) = (self.planes, self.stride, self.ringRows, self.ringMask)
+        try buffer.withUnsafeMutableBufferPointer { out throws(FFmpegError) in
+            var target = HDRRows(ring: planes.assumingMemoryBound(to: Float.self), floats: stride / 4, planeFloats: stride / 4 * ringRows,
+                                 mask: Int(ringMask), out: out.baseAddress!,
+                                 base: ((place.y + originY) * width + place.x + originX) * 3,
+                                 stepX: (o.a + o.b * width) * 3, stepY: (o.c + o.d * width) * 3, signal: hdr)
+            try withUnsafeMutablePointer(to: &target) { target throws(FFmpegError) in
+                try run(frame, pack: { user, row, left, right in
+                    user!.assumingMemoryBound(to: HDRRows.self).pointee.encode(row: Int(row), left: Int(left), right: Int(right))
+                    return 0
+                }, target: UnsafeMutableRawPointer(target))
+            }
+        }
+    }
+
+    /// What the pack callback of an HDR conversion reads: the ring zimg writes its float rows
+    /// into, and where each finished row's pixels go in the frame, encoded in the show's light.
+    private struct HDRRows {
+        var ring: UnsafeMutablePointer<Float>
+        /// Floats from one ring row to the next, and from one plane to the next.
+        var floats: Int
+        var planeFloats: Int
+        var mask: Int
+        var out: UnsafeMutablePointer<UInt16>
+        /// The sample of coded pixel (0, 0), and the steps to the next coded pixel and row.
+        var base: Int
+        var stepX: Int
+        var stepY: Int
+        var signal: HDRSignal
+
+        /// Encodes columns `left..<right` of coded row `row` into the frame.
+        func encode(row: Int, left: Int, right: Int) {
+            let red = ring + (row & mask) * floats
+            var target = base + row * stepY + left * stepX
+            for x in left..<right {
+                let (r, g, b) = signal.encode(red[x], red[x + planeFloats], red[x + 2 * planeFloats])
+                out[target] = r
+                out[target + 1] = g
+                out[target + 2] = b
+                target += stepX
             }
         }
     }
 
     /// Runs the graph on one frame into ``planes``.
-    private func run(_ frame: UnsafeMutablePointer<AVFrame>) throws(FFmpegError) {
+    /// - Parameters:
+    ///   - pack: called with `target` as each output row is finished (an HDR show's ring); nil
+    ///     to have the whole picture in the planes when the call returns.
+    private func run(_ frame: UnsafeMutablePointer<AVFrame>, pack: zimg_filter_graph_callback? = nil,
+                     target: UnsafeMutableRawPointer? = nil) throws(FFmpegError) {
         var input = zimg_image_buffer_const(), output = zimg_image_buffer()
         input.version = slideshow_zimg_api_version()
         output.version = slideshow_zimg_api_version()
@@ -175,9 +221,9 @@ package final class LinearLightConverter {
                 planeStride = copyStride
             }
             slideshow_zimg_set_input_plane(&input, Int32(p), plane, planeStride, UInt32.max)
-            slideshow_zimg_set_output_plane(&output, Int32(p), planes + p * stride * size.height, stride, UInt32.max)
+            slideshow_zimg_set_output_plane(&output, Int32(p), planes + p * stride * ringRows, stride, ringMask)
         }
-        let status = zimg_filter_graph_process(graph, &input, &output, temporary, nil, nil, nil, nil)
+        let status = zimg_filter_graph_process(graph, &input, &output, temporary, nil, nil, pack, target)
         guard status == ZIMG_ERROR_SUCCESS else { throw Self.lastError("zimg_filter_graph_process") }
     }
 

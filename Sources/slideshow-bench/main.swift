@@ -29,7 +29,8 @@ import SlideshowWriter
 // With --formats, only the phone-format figures of issue 11 (PhoneFormatBench.swift; HEICs from --media DIR, default ../shared/media).
 // With --codecs, only each codec's R1 and R3 beside H.264's (CodecBench.swift, issue 34); a full run prints them after R2/R3.
 // With --hdr, only the HDR shows (moving and dissolving) beside ffmpeg + libx265 on their own decoded frames (HDRBench.swift, issue 35;
-// the HEIC from --clip-folder DIR).
+// the HEIC from --clip-folder DIR), then the HDR clip figures (HDRClipBench.swift): an HDR clip in a --hdr pq show against ffmpeg's
+// zscale and libx265; --hdr-clips runs only these.
 
 var runs = 5
 var photoFolder = "../shared/photos"
@@ -47,6 +48,7 @@ var beatsOnly = false
 var pickOnly = false
 var codecsOnly = false
 var hdrOnly = false
+var hdrClipsOnly = false
 var songFolder = "../songs"
 var songFilter: String?
 var arguments = CommandLine.arguments.dropFirst()
@@ -70,10 +72,11 @@ while let argument = arguments.popFirst() {
     case "--pick": pickOnly = true
     case "--codecs": codecsOnly = true
     case "--hdr": hdrOnly = true
+    case "--hdr-clips": hdrClipsOnly = true
     case "--songs": songFolder = arguments.popFirst() ?? songFolder
     case "--song": songFilter = arguments.popFirst()
     default:
-        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --motion | --r2 | --r3 | --draft | --audio | --beats | --slides | --formats | --clips | --camera | --pick | --codecs | --hdr] [--media DIR] [--clip-folder DIR] [--songs DIR] [--song NAME-PART]")
+        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --motion | --r2 | --r3 | --draft | --audio | --beats | --slides | --formats | --clips | --camera | --pick | --codecs | --hdr | --hdr-clips] [--media DIR] [--clip-folder DIR] [--songs DIR] [--song NAME-PART]")
         exit(64)
     }
 }
@@ -108,7 +111,12 @@ if motionOnly { runAlone { motionBenchmark(tool: tool, ffmpeg: ffmpeg, photos: p
 
 if codecsOnly { runAlone { codecBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, runs: runs, scratch: scratchFile).forEach { print($0) } } }
 
-if hdrOnly { runAlone { hdrBenchmark(tool: tool, ffmpeg: ffmpeg, clips: clipFolder, runs: runs, scratch: scratchFile).forEach { print($0) } } }
+if hdrOnly {
+    runAlone {
+        hdrBenchmark(tool: tool, ffmpeg: ffmpeg, clips: clipFolder, runs: runs, scratch: scratchFile).forEach { print($0) }
+        hdrClipBenchmark(tool: tool, ffmpeg: ffmpeg, clips: clipFolder, scratch: scratchFile, runs: runs).forEach { print($0) }
+    }
+}
 
 if formatsOnly { runAlone { phoneFormatBenchmark(tool: tool, media: mediaFolder, scratch: scratch, runs: runs) } }
 
@@ -121,6 +129,8 @@ if beatsOnly { runAlone { beatGridBenchmark(tool: tool, ffmpeg: ffmpeg, photos: 
 if cameraOnly { runAlone { cameraClipBenchmark(tool: tool, ffmpeg: ffmpeg, scratch: scratchFile, runs: runs).forEach { print($0) } } }
 
 if clipsOnly { runAlone { clipBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, clips: clipFolder, scratch: scratchFile, runs: runs).forEach { print($0) } } }
+
+if hdrClipsOnly { runAlone { hdrClipBenchmark(tool: tool, ffmpeg: ffmpeg, clips: clipFolder, scratch: scratchFile, runs: runs).forEach { print($0) } } }
 
 if pickOnly { runAlone { pickBenchmark(tool: tool, ffmpeg: ffmpeg, photoFolder: photoFolder, mediaFolder: mediaFolder, scratch: scratch).forEach { print($0) } } }
 

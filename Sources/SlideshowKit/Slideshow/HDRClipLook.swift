@@ -14,7 +14,15 @@ import SlideshowPixels
 /// as the look makes an SDR picture look, and a highlight keeps its ratio over the tinted
 /// white (a sepia look's white, lifted, is a bright sepia, not a bright white). Blur fill is made
 /// from the base and stays at SDR light, as a photo's blurred bars do.
-enum HDRClipLook {
+///
+/// One per clip on screen, reused frame after frame: the base (8-bit, what the look needs whole)
+/// and a byte a pixel marking the highlights are kept; the gain is not stored but computed
+/// again from the frame's own code values for the highlights alone, and the lifted light is
+/// encoded a row at a time, so no frame of floating-point light is ever made.
+///
+/// `@unchecked Sendable`: made with its clip's player and then used only by the composer's one
+/// thread, one frame after another (as ``ClipPlayer`` is); no two threads touch its buffers at once.
+final class HDRClipLook: @unchecked Sendable {
     /// BT.2020 to BT.709 primaries, linear light (the inverse of ``HDRSignal/bt709ToBT2020``).
     static let bt2020ToBT709: [Float] = [1.660491, -0.587641, -0.072850,
                                          -0.124550, 1.132900, -0.008349,
@@ -27,66 +35,158 @@ enum HDRClipLook {
         return UInt8(max(0, min(255, (c * 255).rounded())))
     }
 
-    /// Applies `look` (and blur fill when `blur`) to an HDR frame whose content rectangle holds the clip.
-    static func apply(to picture: inout HDRPixelBuffer, signal: HDRSignal, blur: Bool, look: (inout PixelBuffer) -> Void) {
+    private let signal: HDRSignal
+    private let blur: Bool
+    private let look: (inout PixelBuffer) -> Void
+    /// The frame's SDR base in sRGB bytes, then looked at: kept for the next frame.
+    private var base: PixelBuffer?
+    /// A bit a pixel (pixel `i` is bit `i % 8` of byte `i / 8`), set where its display light is
+    /// over reference white in some channel (its gain is not 1).
+    private var highlights: [UInt8] = []
+    /// One row's distinct runs of lifted BT.2020 light, three floats each, before they are encoded.
+    private var row: [Float] = []
+    /// For each pixel of the row, its run in ``row``; and the runs' code values.
+    private var slots: [Int32] = []
+    private var rowCodes: [UInt16] = []
+
+    /// - Parameters:
+    ///   - signal: the show's light.
+    ///   - blur: whether blur fill draws the bars.
+    ///   - look: the SDR look, applied to the base.
+    init(signal: HDRSignal, blur: Bool, look: @escaping (inout PixelBuffer) -> Void) {
+        self.signal = signal
+        self.blur = blur
+        self.look = look
+    }
+
+    /// The display light in BT.709 of the pixel whose samples start at `codes[o]`, in reference
+    /// whites, not below 0 (each channel above 1 is the gain of a highlight).
+    @inline(__always)
+    private static func display(_ codes: UnsafePointer<UInt16>, _ o: Int, light: UnsafePointer<Float>, hlg: Bool,
+                                hlgScale: Float, exponent: Float, toSDR m: UnsafePointer<Float>) -> (Float, Float, Float) {
+        var (r, g, b) = (light[Int(codes[o])], light[Int(codes[o + 1])], light[Int(codes[o + 2])])
+        if hlg {
+            let ys = 0.2627 * r + 0.6780 * g + 0.0593 * b
+            let factor = ys > 0 ? pow(ys, exponent) * hlgScale : 0
+            (r, g, b) = (r * factor, g * factor, b * factor)
+        }
+        return (max(0, m[0] * r + m[1] * g + m[2] * b), max(0, m[3] * r + m[4] * g + m[5] * b), max(0, m[6] * r + m[7] * g + m[8] * b))
+    }
+
+    /// Applies the look (and blur fill) to an HDR frame whose content rectangle holds the clip, in place.
+    func apply(to picture: inout HDRPixelBuffer) {
         let (width, height) = (picture.width, picture.height)
-        let count = width * height * 3
-        let light = signal.mixingLight
+        let pixels = width * height
         let hlg = signal.transfer == .hlg
         let hlgScale = Float(HDRSignal.peak / HDRSignal.referenceWhite), exponent = Float(HDRSignal.hlgGamma - 1)
-        let toSDR = bt2020ToBT709, toHDR = HDRSignal.bt709ToBT2020
         let content = picture.contentRect
-        // Display light in BT.709, reference whites; and the base bytes.
-        var display = [Float](repeating: 0, count: count)
-        var bytes = [UInt8](repeating: 0, count: count)
-        picture.withUnsafeBytes { raw in
-            let codes = raw.bindMemory(to: UInt16.self)
-            for pixel in 0..<width * height {
-                let o = pixel * 3
-                var (r, g, b) = (light[Int(codes[o])], light[Int(codes[o + 1])], light[Int(codes[o + 2])])
-                if hlg {
-                    let ys = 0.2627 * r + 0.6780 * g + 0.0593 * b
-                    let factor = ys > 0 ? pow(ys, exponent) * hlgScale : 0
-                    (r, g, b) = (r * factor, g * factor, b * factor)
-                }
-                let values = (max(0, toSDR[0] * r + toSDR[1] * g + toSDR[2] * b),
-                              max(0, toSDR[3] * r + toSDR[4] * g + toSDR[5] * b),
-                              max(0, toSDR[6] * r + toSDR[7] * g + toSDR[8] * b))
-                (display[o], display[o + 1], display[o + 2]) = values
-                bytes[o] = sRGBBytes[Int(min(1, values.0) * 4096 + 0.5)]
-                bytes[o + 1] = sRGBBytes[Int(min(1, values.1) * 4096 + 0.5)]
-                bytes[o + 2] = sRGBBytes[Int(min(1, values.2) * 4096 + 0.5)]
-            }
-        }
-        let base = PixelBuffer(size: picture.size, pixels: bytes, contentRect: content)
-        var looked = base
-        look(&looked)
-        if blur { BlurredBackdrop.fill(&looked) }
-        let linear = HDRSignal.sRGBLinear
-        // The tinted base lifted by the gain, in BT.2020 light, over `display`; then encoded in one pass.
-        looked.withUnsafeBytes { raw in
-            let tinted = raw.bindMemory(to: UInt8.self)
-            display.withUnsafeMutableBufferPointer { lifted in
-                for y in 0..<height {
-                    let inside = y >= content.y && y < content.maxY
-                    for x in 0..<width {
-                        let o = (y * width + x) * 3
-                        var (r, g, b) = (linear[Int(tinted[o])], linear[Int(tinted[o + 1])], linear[Int(tinted[o + 2])])
-                        if inside && x >= content.x && x < content.maxX {
-                            // The gain: the light above the clipped base (1 in the SDR range).
-                            r *= max(1, lifted[o]); g *= max(1, lifted[o + 1]); b *= max(1, lifted[o + 2])
+        var base = self.base ?? PixelBuffer(size: picture.size)
+        self.base = nil
+        if highlights.count != (pixels + 7) / 8 { highlights = [UInt8](repeating: 0, count: (pixels + 7) / 8) }
+        if row.count != width * 3 { row = [Float](repeating: 0, count: width * 3) }
+        let light = signal.mixingLight
+        let toSDR = Self.bt2020ToBT709, toHDR = HDRSignal.bt709ToBT2020, sRGB = Self.sRGBBytes
+        // The base bytes, and where the gain is not 1.
+        light.withUnsafeBufferPointer { light in
+            toSDR.withUnsafeBufferPointer { toSDR in
+                sRGB.withUnsafeBufferPointer { sRGB in
+                    picture.withUnsafeBytes { raw in
+                        let codes = raw.bindMemory(to: UInt16.self).baseAddress!
+                        base.withUnsafeMutableBufferPointer { bytes in
+                            highlights.withUnsafeMutableBufferPointer { marks in
+                                var highlight = false
+                                for pixel in 0..<pixels {
+                                    let o = pixel &* 3
+                                    // A pixel of the same code values as the one before (the bars, flat
+                                    // areas) has the same base and gain: copied, not computed again.
+                                    if pixel == 0 || codes[o] != codes[o - 3] || codes[o + 1] != codes[o - 2] || codes[o + 2] != codes[o - 1] {
+                                        let values = Self.display(codes, o, light: light.baseAddress!, hlg: hlg, hlgScale: hlgScale,
+                                                                  exponent: exponent, toSDR: toSDR.baseAddress!)
+                                        bytes[o] = sRGB[Int(min(1, values.0) * 4096 + 0.5)]
+                                        bytes[o + 1] = sRGB[Int(min(1, values.1) * 4096 + 0.5)]
+                                        bytes[o + 2] = sRGB[Int(min(1, values.2) * 4096 + 0.5)]
+                                        highlight = values.0 > 1 || values.1 > 1 || values.2 > 1
+                                    } else {
+                                        (bytes[o], bytes[o + 1], bytes[o + 2]) = (bytes[o - 3], bytes[o - 2], bytes[o - 1])
+                                    }
+                                    let bit = UInt8(1) << UInt8(pixel & 7)
+                                    if highlight {
+                                        marks[pixel >> 3] |= bit
+                                    } else {
+                                        marks[pixel >> 3] &= ~bit
+                                    }
+                                }
+                            }
                         }
-                        lifted[o] = toHDR[0] * r + toHDR[1] * g + toHDR[2] * b
-                        lifted[o + 1] = toHDR[3] * r + toHDR[4] * g + toHDR[5] * b
-                        lifted[o + 2] = toHDR[6] * r + toHDR[7] * g + toHDR[8] * b
                     }
                 }
             }
         }
-        display.withUnsafeBufferPointer { lifted in
-            picture.withUnsafeMutableBufferPointer { out in
-                signal.encode(lifted.baseAddress!, pixels: width * height, into: out.baseAddress!)
+        base.contentRect = content
+        look(&base)
+        if blur { BlurredBackdrop.fill(&base) }
+        let linear = HDRSignal.sRGBLinear
+        // Row by row: the tinted base lifted by the gain (computed again from the row's code
+        // values where it is not 1), in BT.2020 light, then encoded over that row. A pixel with
+        // no gain and the same tinted bytes as the one before has the same codes: only the row's
+        // distinct runs are encoded (`lifted` holds them in turn, `slots` says which is whose).
+        if slots.count != width { slots = [Int32](repeating: 0, count: width) }
+        if rowCodes.count != width * 3 { rowCodes = [UInt16](repeating: 0, count: width * 3) }
+        base.withUnsafeBytes { raw in
+            let tinted = raw.bindMemory(to: UInt8.self).baseAddress!
+            light.withUnsafeBufferPointer { light in
+                toSDR.withUnsafeBufferPointer { toSDR in
+                    linear.withUnsafeBufferPointer { linear in
+                        highlights.withUnsafeBufferPointer { marks in
+                            row.withUnsafeMutableBufferPointer { lifted in
+                                slots.withUnsafeMutableBufferPointer { slots in
+                                    rowCodes.withUnsafeMutableBufferPointer { encoded in
+                                        picture.withUnsafeMutableBufferPointer { samples in
+                                            let codes = samples.baseAddress!
+                                            for y in 0..<height {
+                                                let inside = y >= content.y && y < content.maxY
+                                                let first = y * width
+                                                var runs = 0
+                                                var lastKey = -1
+                                                for x in 0..<width {
+                                                    let o = (first + x) * 3
+                                                    let gained = inside && x >= content.x && x < content.maxX
+                                                        && marks[(first + x) >> 3] & (1 << UInt8((first + x) & 7)) != 0
+                                                    let key = Int(tinted[o]) << 16 | Int(tinted[o + 1]) << 8 | Int(tinted[o + 2])
+                                                    if !gained && key == lastKey {
+                                                        slots[x] = Int32(runs - 1)
+                                                        continue
+                                                    }
+                                                    var (r, g, b) = (linear[Int(tinted[o])], linear[Int(tinted[o + 1])], linear[Int(tinted[o + 2])])
+                                                    if gained {
+                                                        // The gain: the light above the clipped base (1 in the SDR range).
+                                                        let gain = Self.display(UnsafePointer(codes), o, light: light.baseAddress!, hlg: hlg,
+                                                                                hlgScale: hlgScale, exponent: exponent, toSDR: toSDR.baseAddress!)
+                                                        r *= max(1, gain.0); g *= max(1, gain.1); b *= max(1, gain.2)
+                                                    }
+                                                    let l = runs * 3
+                                                    lifted[l] = toHDR[0] * r + toHDR[1] * g + toHDR[2] * b
+                                                    lifted[l + 1] = toHDR[3] * r + toHDR[4] * g + toHDR[5] * b
+                                                    lifted[l + 2] = toHDR[6] * r + toHDR[7] * g + toHDR[8] * b
+                                                    slots[x] = Int32(runs)
+                                                    runs += 1
+                                                    lastKey = gained ? -1 : key
+                                                }
+                                                signal.encode(lifted.baseAddress!, pixels: runs, into: encoded.baseAddress!)
+                                                for x in 0..<width {
+                                                    let (o, e) = ((first + x) * 3, Int(slots[x]) * 3)
+                                                    (codes[o], codes[o + 1], codes[o + 2]) = (encoded[e], encoded[e + 1], encoded[e + 2])
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
             }
         }
+        self.base = base
     }
 }

@@ -73,10 +73,8 @@ extension SlideBuilder {
                                        if let caption { HDRSlide.overlay(caption, on: &picture, signal: signal) }
                                    })
             if info.color.isHDR, slideshow.look.name != Looks.original.name || slideshow.backdrop == .blur {
-                let blur = slideshow.backdrop == .blur
-                player.hdr?.finish = { picture in
-                    HDRClipLook.apply(to: &picture, signal: signal, blur: blur) { builder.look(&$0, index) }
-                }
+                let clipLook = HDRClipLook(signal: signal, blur: slideshow.backdrop == .blur) { builder.look(&$0, index) }
+                player.hdr?.finish = { picture in clipLook.apply(to: &picture) }
             }
         }
         return player
