@@ -130,10 +130,11 @@ struct BeatCutCLITests {
         // The cuts, in music time, against aubio's beats on the music file.
         let beats = try aubioBeats(music)
         #expect(abs(tempo - 60 / median(zip(beats.dropFirst(), beats).map { $0 - $1 })) < 2, "tempo \(tempo)")
-        // In music time: pass k starts at k × (pass − 0.1 s crossfade), the incoming pass heard from the seam's middle.
+        // In music time: pass k starts at k × 16 beats, the loop's length less the seam's 5 ms declick (a loop of whole
+        // beats starts again on the beat: MusicLayout.beatSeam), the incoming pass heard from the seam's middle.
         // aubio's tracker needs a few seconds to settle: cuts in the first 4 s of the file are not measured.
         let cuts = report.photos.dropFirst().map { cut in
-            show.loopLength.map { pass in cut.start - max(0, ((cut.start - 0.05) / (pass - 0.1)).rounded(.down)) * (pass - 0.1) }
+            show.loopLength.map { pass in cut.start - max(0, ((cut.start - 0.0025) / (pass - 0.005)).rounded(.down)) * (pass - 0.005) }
                 ?? cut.start + show.audioStart
         }.filter { $0 >= 4 }
         let misses = cuts.filter { cut in beats.map { abs($0 - cut) }.min()! > 0.050 }
