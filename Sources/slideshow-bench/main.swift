@@ -108,7 +108,7 @@ if motionOnly { runAlone { motionBenchmark(tool: tool, ffmpeg: ffmpeg, photos: p
 
 if codecsOnly { runAlone { codecBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, runs: runs, scratch: scratchFile).forEach { print($0) } } }
 
-if hdrOnly { runAlone { hdrBenchmark(tool: tool, ffmpeg: ffmpeg, clips: clipFolder, runs: runs, scratch: scratchFile).forEach { print($0) } } }
+if hdrOnly { runAlone { hdrBenchmark(tool: tool, ffmpeg: ffmpeg, clips: clipFolder, photos: photos, runs: runs, scratch: scratchFile).forEach { print($0) } } }
 
 if formatsOnly { runAlone { phoneFormatBenchmark(tool: tool, media: mediaFolder, scratch: scratch, runs: runs) } }
 
