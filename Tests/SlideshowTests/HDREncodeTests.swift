@@ -1,5 +1,6 @@
 import Testing
 import SlideshowColor
+import SlideshowPixels
 
 /// An HDR slide's rows are encoded in bulk (issue 35's speed): ``HDRSignal/encodeExactly(_:pixels:into:)``
 /// must give ``HDRSignal/encode(_:_:_:)``'s codes, code for code, and its rounding `roundf`'s.
@@ -15,7 +16,8 @@ struct HDREncodeTests {
         var pixels: [Float] = []
         for (k, value) in light.enumerated() {
             // Grey, and coloured (HLG's luminance factor sees different channels).
-            pixels += [value, value, value, value, light[(k * 7) % light.count], light[(k * 13) % light.count]]
+            let (other, third): (Float, Float) = (light[(k * 7) % light.count], light[(k * 13) % light.count])
+            pixels += [value, value, value, value, other, third]
         }
         let count = pixels.count / 3
         var codes = [UInt16](repeating: 0, count: pixels.count)
@@ -25,8 +27,8 @@ struct HDREncodeTests {
         var mismatches = 0
         for pixel in 0..<count {
             let o = pixel * 3
-            let (r, g, b) = signal.encode(pixels[o], pixels[o + 1], pixels[o + 2])
-            if (r, g, b) != (codes[o], codes[o + 1], codes[o + 2]) { mismatches += 1 }
+            let one: (UInt16, UInt16, UInt16) = signal.encode(pixels[o], pixels[o + 1], pixels[o + 2])
+            if one.0 != codes[o] || one.1 != codes[o + 1] || one.2 != codes[o + 2] { mismatches += 1 }
         }
         #expect(mismatches == 0)
     }
