@@ -55,9 +55,9 @@ func hdrBenchmark(tool: String, ffmpeg: String, clips: String, photos: [String],
     return lines
 }
 
-/// The HDR show of cuts (three gain-map HEICs, 3 s, 1080p, PQ) beside R1 (three camera JPEGs,
+/// The HDR show of cuts (three gain-map HEICs, 3 s, 1080p, PQ) beside R1 (`--hdr-cuts` runs only this) (three camera JPEGs,
 /// 3 s, 1080p, H.264), alternating: medians of wall time and of CPU, the ratios against 3x.
-private func cutsAgainstR1(tool: String, heic: String, photos: [String], runs: Int, scratch: (String) -> String) -> [String] {
+func cutsAgainstR1(tool: String, heic: String, photos: [String], runs: Int, scratch: (String) -> String) -> [String] {
     let cuts = ["make", heic, heic, heic, "--duration", "3", "--hdr", "pq", "--overwrite", "--quiet", "-o", scratch("hdr-cuts.mp4")]
     let r1 = ["make"] + photos + ["--duration", "3", "--filter", "original", "--overwrite", "--quiet", "-o", scratch("hdr-r1.mp4")]
     _ = measure(tool, cuts)  // warm the page cache
