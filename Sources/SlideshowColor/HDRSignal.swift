@@ -137,6 +137,77 @@ package struct HDRSignal: Sendable {
         }
     }
 
+    /// Code values of `pixels` pixels of linear BT.2020 light (three floats a pixel, in
+    /// reference whites), exactly as ``encode(_:_:_:)`` gives them one by one, code for code: the
+    /// same operations in the same order, and its rounding, half away from zero. A slide's rows are
+    /// encoded this way, in passes over 1,024 pixels at a time as ``mix(_:_:count:a:b:c:into:)``
+    /// works (the light clamped; the curve's position, a square root; the curve, two look-ups; the
+    /// rounding), so that all but the look-ups vectorise: no call, table retain or libm `roundf`
+    /// per sample.
+    package func encodeExactly(_ light: UnsafePointer<Float>, pixels: Int, into codes: UnsafeMutablePointer<UInt16>) {
+        let scale = Float(Self.referenceWhite / Self.peak)
+        let steps = Float(Curve.steps)
+        let curve = transfer == .pq ? Self.pqCurve : Self.hlgCurve
+        let factors = Self.hlgSceneFactor
+        let hlg = transfer == .hlg
+        let chunk = 3 * 1024
+        curve.values.withUnsafeBufferPointer { table in
+            factors.values.withUnsafeBufferPointer { factorTable in
+                withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * chunk) { floats in
+                    withUnsafeTemporaryAllocation(of: Int32.self, capacity: chunk) { indices in
+                        let (values, factorValues) = (table.baseAddress!, factorTable.baseAddress!)
+                        let (x, signals, whole) = (floats.baseAddress!, floats.baseAddress! + chunk, indices.baseAddress!)
+                        // ``Curve/callAsFunction(_:)``, step for step (`Int(position)` is `floor`'s for 0 ≤ position ≤ 16,384).
+                        @inline(__always) func look(_ x: Float, _ values: UnsafePointer<Float>) -> Float {
+                            let position = x.squareRoot() * steps
+                            let index = Int(position)
+                            let fraction = position - Float(index)
+                            return values[index] + (values[index + 1] - values[index]) * fraction
+                        }
+                        var start = 0
+                        let count = 3 * pixels
+                        while start < count {
+                            let n = min(chunk, count - start)
+                            let (from, into) = (light + start, codes + start)
+                            for k in 0..<n { x[k] = max(0, min(1, from[k] * scale)) }
+                            if hlg {
+                                for k in stride(from: 0, to: n, by: 3) {
+                                    let (r, g, b) = (x[k], x[k + 1], x[k + 2])
+                                    let luminance = 0.2627 * r + 0.6780 * g + 0.0593 * b
+                                    let factor = look(max(0, min(1, luminance)), factorValues)
+                                    (x[k], x[k + 1], x[k + 2]) = (min(1, r * factor), min(1, g * factor), min(1, b * factor))
+                                }
+                            }
+                            for k in 0..<n {
+                                // `magnitude`: the same root (x ≥ 0), without libm's call for negatives (it vectorises).
+                                let position = x[k].magnitude.squareRoot() * steps
+                                let at = Self.floor(position)
+                                x[k] = position - at
+                                whole[k] = Self.integer(at)
+                            }
+                            for k in 0..<n {
+                                let at = Int(whole[k])
+                                signals[k] = values[at] + (values[at + 1] - values[at]) * x[k]
+                            }
+                            for k in 0..<n { into[k] = Self.roundedCode(signals[k]) }
+                            start += n
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// ``code(_:)`` without libm's `roundf`: the value clamped to 0…65535 first (the bounds are
+    /// whole, so clamping and rounding commute), its whole part by truncation, and one more when
+    /// the rest (exact: Sterbenz) is at least a half, which is rounding half away from zero.
+    /// (The whole part by ``floor(_:)`` and ``integer(_:)``: no range check per sample.)
+    @inline(__always) package static func roundedCode(_ signal: Float) -> UInt16 {
+        let clamped = max(0, min(65535, signal * 65535))
+        let whole = floor(clamped)
+        return UInt16(truncatingIfNeeded: integer(whole) &+ (clamped - whole >= 0.5 ? 1 : 0))
+    }
+
     // MARK: - Mixing (transitions and fades)
 
     /// Each code value's light as transitions mix it: PQ's display light in reference whites,

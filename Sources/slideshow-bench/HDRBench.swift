@@ -8,10 +8,14 @@ import SlideshowWriter
 // CRF, Main 10 and ``VideoSettings/x265Parameters`` of a PQ show, the colour tags and SAR).
 // Medians of `runs` alternating runs of user + system CPU; targets: the moving show at most 1.2x
 // the peer's CPU, peak memory at most 300 MB.
+// Then the HDR show of cuts (the same three photos, 3 s, `--hdr pq`) beside R1 (the three camera
+// JPEGs, 3 s, H.264), alternating: wall and CPU; target: within 3x R1's time.
 
 /// The moving HDR show and the dissolve show beside ffmpeg + libx265; returns the lines to print.
-/// - Parameter clips: the shared clips' folder, which holds `livephoto_iphone15pro_IMG_4394.HEIC`.
-func hdrBenchmark(tool: String, ffmpeg: String, clips: String, runs: Int, scratch: (String) -> String) -> [String] {
+/// - Parameters:
+///   - clips: the shared clips' folder, which holds `livephoto_iphone15pro_IMG_4394.HEIC`.
+///   - photos: R1's three camera JPEGs.
+func hdrBenchmark(tool: String, ffmpeg: String, clips: String, photos: [String], runs: Int, scratch: (String) -> String) -> [String] {
     let heic = URL(fileURLWithPath: clips).appendingPathComponent("livephoto_iphone15pro_IMG_4394.HEIC").path
     guard FileManager.default.fileExists(atPath: heic) else { return ["slideshow-bench: \(heic) is not there (give --clip-folder DIR)"] }
     var settings = VideoSettings(codec: .hevc)
@@ -47,5 +51,28 @@ func hdrBenchmark(tool: String, ffmpeg: String, clips: String, runs: Int, scratc
                               megabytes(ours.map(\.peakRSS).max()!), megabytes(theirs.map(\.peakRSS).max()!)))
     }
     lines.append("  (targets: the moving show ≤ 1.20x the peer's CPU, peak ≤ 300 MB; peaks are the highest of the runs)")
+    lines += cutsAgainstR1(tool: tool, heic: heic, photos: photos, runs: runs, scratch: scratch)
     return lines
+}
+
+/// The HDR show of cuts (three gain-map HEICs, 3 s, 1080p, PQ) beside R1 (`--hdr-cuts` runs only this) (three camera JPEGs,
+/// 3 s, 1080p, H.264), alternating: medians of wall time and of CPU, the ratios against 3x.
+func cutsAgainstR1(tool: String, heic: String, photos: [String], runs: Int, scratch: (String) -> String) -> [String] {
+    let cuts = ["make", heic, heic, heic, "--duration", "3", "--hdr", "pq", "--overwrite", "--quiet", "-o", scratch("hdr-cuts.mp4")]
+    let r1 = ["make"] + photos + ["--duration", "3", "--filter", "original", "--overwrite", "--quiet", "-o", scratch("hdr-r1.mp4")]
+    _ = measure(tool, cuts)  // warm the page cache
+    _ = measure(tool, r1)
+    var ours: [Cost] = [], reference: [Cost] = []
+    for _ in 0..<max(1, runs) {
+        ours.append(measure(tool, cuts))
+        reference.append(measure(tool, r1))
+    }
+    guard !(ours + reference).contains(where: { $0.status != 0 }) else { return ["slideshow-bench: the HDR cuts show or R1 failed"] }
+    let (wall, cpu) = (median(ours.map(\.wall)), median(ours.map(\.cpu)))
+    let (r1Wall, r1CPU) = (median(reference.map(\.wall)), median(reference.map(\.cpu)))
+    return ["", "HDR show of cuts (3 x the gain-map HEIC, 3 s, 1080p, PQ) against R1 (3 camera JPEGs, 3 s, 1080p, H.264); medians of \(max(1, runs)) alternating runs",
+            "  show                 wall       cpu        peak",
+            "  HDR cuts           " + String(format: "  %@  %@  %@", format(wall), format(cpu), megabytes(ours.map(\.peakRSS).max()!)),
+            "  R1                 " + String(format: "  %@  %@  %@", format(r1Wall), format(r1CPU), megabytes(reference.map(\.peakRSS).max()!)),
+            String(format: "  HDR cuts / R1: %.2fx wall, %.2fx CPU   (target ≤ 3x)", wall / r1Wall, cpu / r1CPU)]
 }

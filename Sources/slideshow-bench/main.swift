@@ -29,8 +29,8 @@ import SlideshowWriter
 // With --formats, only the phone-format figures of issue 11 (PhoneFormatBench.swift; HEICs from --media DIR, default ../shared/media).
 // With --codecs, only each codec's R1 and R3 beside H.264's (CodecBench.swift, issue 34); a full run prints them after R2/R3.
 // With --hdr, only the HDR shows (moving and dissolving) beside ffmpeg + libx265 on their own decoded frames (HDRBench.swift, issue 35;
-// the HEIC from --clip-folder DIR), then the HDR clip figures (HDRClipBench.swift): an HDR clip in a --hdr pq show against ffmpeg's
-// zscale and libx265; --hdr-clips runs only these.
+// the HEIC from --clip-folder DIR), then the HDR show of cuts beside R1 (with --hdr-cuts, only that), then the HDR clip figures
+// (HDRClipBench.swift): an HDR clip in a --hdr pq show against ffmpeg's zscale and libx265 (with --hdr-clips, only these).
 
 var runs = 5
 var photoFolder = "../shared/photos"
@@ -49,6 +49,7 @@ var pickOnly = false
 var codecsOnly = false
 var hdrOnly = false
 var hdrClipsOnly = false
+var hdrCutsOnly = false
 var songFolder = "../songs"
 var songFilter: String?
 var arguments = CommandLine.arguments.dropFirst()
@@ -73,10 +74,11 @@ while let argument = arguments.popFirst() {
     case "--codecs": codecsOnly = true
     case "--hdr": hdrOnly = true
     case "--hdr-clips": hdrClipsOnly = true
+    case "--hdr-cuts": hdrCutsOnly = true
     case "--songs": songFolder = arguments.popFirst() ?? songFolder
     case "--song": songFilter = arguments.popFirst()
     default:
-        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --motion | --r2 | --r3 | --draft | --audio | --beats | --slides | --formats | --clips | --camera | --pick | --codecs | --hdr | --hdr-clips] [--media DIR] [--clip-folder DIR] [--songs DIR] [--song NAME-PART]")
+        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --motion | --r2 | --r3 | --draft | --audio | --beats | --slides | --formats | --clips | --camera | --pick | --codecs | --hdr | --hdr-cuts | --hdr-clips] [--media DIR] [--clip-folder DIR] [--songs DIR] [--song NAME-PART]")
         exit(64)
     }
 }
@@ -111,9 +113,14 @@ if motionOnly { runAlone { motionBenchmark(tool: tool, ffmpeg: ffmpeg, photos: p
 
 if codecsOnly { runAlone { codecBenchmark(tool: tool, ffmpeg: ffmpeg, photos: photos, runs: runs, scratch: scratchFile).forEach { print($0) } } }
 
+if hdrCutsOnly {
+    let heic = URL(fileURLWithPath: clipFolder).appendingPathComponent("livephoto_iphone15pro_IMG_4394.HEIC").path
+    runAlone { cutsAgainstR1(tool: tool, heic: heic, photos: photos, runs: runs, scratch: scratchFile).forEach { print($0) } }
+}
+
 if hdrOnly {
     runAlone {
-        hdrBenchmark(tool: tool, ffmpeg: ffmpeg, clips: clipFolder, runs: runs, scratch: scratchFile).forEach { print($0) }
+        hdrBenchmark(tool: tool, ffmpeg: ffmpeg, clips: clipFolder, photos: photos, runs: runs, scratch: scratchFile).forEach { print($0) }
         hdrClipBenchmark(tool: tool, ffmpeg: ffmpeg, clips: clipFolder, scratch: scratchFile, runs: runs).forEach { print($0) }
     }
 }

@@ -58,65 +58,72 @@ package enum HDRSlide {
         }
         let linear = HDRSignal.sRGBLinear
         let m = HDRSignal.bt709ToBT2020
-        var samples = [UInt16](repeating: 0, count: width * height * 3)
-        sdr.withUnsafeBytes { source in
-            let pixels = source.bindMemory(to: UInt8.self)
-            let gainPixels = gain?.pixels ?? []
-            let before = unlifted?.pixels
-            samples.withUnsafeMutableBufferPointer { out in
-                for y in 0..<height {
-                    for x in 0..<width {
-                        let offset = (y * width + x) * 3
-                        let inside = content.contains(x: x, y: y)
-                        // Drawn at SDR light (the imprint), looked at only when it matters.
-                        let drawn = (wide || (inside && !factors.isEmpty))
-                            && (before.map({ $0[offset] != pixels[offset] || $0[offset + 1] != pixels[offset + 1]
-                                              || $0[offset + 2] != pixels[offset + 2] }) ?? false)
-                        // Whether this pixel's codes are the photo's wide gamut's rather than sRGB's.
-                        let inGamut = wide && !drawn && (inside || barsInGamut)
-                        var r: Float, g: Float, b: Float
-                        if inGamut {
-                            (r, g, b) = (wideRed[Int(pixels[offset])], wideGreen[Int(pixels[offset + 1])], wideBlue[Int(pixels[offset + 2])])
-                        } else {
-                            (r, g, b) = (linear[Int(pixels[offset])], linear[Int(pixels[offset + 1])], linear[Int(pixels[offset + 2])])
-                        }
-                        if !factors.isEmpty, inside, !drawn {
-                            if scale != 1 { (r, g, b) = (r * scale, g * scale, b * scale) }
-                            r = (r + baseOffsets[0]) * factors[0][Int(gainPixels[offset])] - alternateOffsets[0]
-                            g = (g + baseOffsets[1]) * factors[1][Int(gainPixels[offset + 1])] - alternateOffsets[1]
-                            b = (b + baseOffsets[2]) * factors[2][Int(gainPixels[offset + 2])] - alternateOffsets[2]
-                        }
-                        if let overlay, overlay.rect.contains(x: x, y: y) {
-                            // source-over in linear light: the text's own colour, unpremultiplied, at SDR light.
-                            let text = overlay[x - overlay.rect.x, y - overlay.rect.y]
-                            if text.alpha > 0 {
-                                let a = Float(text.alpha) / 255
-                                func unpremultiplied(_ value: UInt8) -> Float {
-                                    linear[min(255, (Int(value) * 255 + Int(text.alpha) / 2) / Int(text.alpha))]
+        // Each row's BT.2020 light, encoded a row at a time (``HDRSignal/encodeExactly(_:pixels:into:)``:
+        // the codes ``HDRSignal/encode(_:_:_:)`` gives, without a call per pixel).
+        var rowLight = [Float](repeating: 0, count: width * 3)
+        // Every sample is written below, so the 12 MB are not cleared first.
+        let samples = [UInt16](unsafeUninitializedCapacity: width * height * 3) { out, count in
+            sdr.withUnsafeBytes { source in
+                let pixels = source.bindMemory(to: UInt8.self)
+                let gainPixels = gain?.pixels ?? []
+                let before = unlifted?.pixels
+                rowLight.withUnsafeMutableBufferPointer { row in
+                    for y in 0..<height {
+                        for x in 0..<width {
+                            let offset = (y * width + x) * 3
+                            let inside = content.contains(x: x, y: y)
+                            // Drawn at SDR light (the imprint), looked at only when it matters.
+                            let drawn = (wide || (inside && !factors.isEmpty))
+                                && (before.map({ $0[offset] != pixels[offset] || $0[offset + 1] != pixels[offset + 1]
+                                                  || $0[offset + 2] != pixels[offset + 2] }) ?? false)
+                            // Whether this pixel's codes are the photo's wide gamut's rather than sRGB's.
+                            let inGamut = wide && !drawn && (inside || barsInGamut)
+                            var r: Float, g: Float, b: Float
+                            if inGamut {
+                                (r, g, b) = (wideRed[Int(pixels[offset])], wideGreen[Int(pixels[offset + 1])], wideBlue[Int(pixels[offset + 2])])
+                            } else {
+                                (r, g, b) = (linear[Int(pixels[offset])], linear[Int(pixels[offset + 1])], linear[Int(pixels[offset + 2])])
+                            }
+                            if !factors.isEmpty, inside, !drawn {
+                                if scale != 1 { (r, g, b) = (r * scale, g * scale, b * scale) }
+                                r = (r + baseOffsets[0]) * factors[0][Int(gainPixels[offset])] - alternateOffsets[0]
+                                g = (g + baseOffsets[1]) * factors[1][Int(gainPixels[offset + 1])] - alternateOffsets[1]
+                                b = (b + baseOffsets[2]) * factors[2][Int(gainPixels[offset + 2])] - alternateOffsets[2]
+                            }
+                            if let overlay, overlay.rect.contains(x: x, y: y) {
+                                // source-over in linear light: the text's own colour, unpremultiplied, at SDR light.
+                                let text = overlay[x - overlay.rect.x, y - overlay.rect.y]
+                                if text.alpha > 0 {
+                                    let a = Float(text.alpha) / 255
+                                    func unpremultiplied(_ value: UInt8) -> Float {
+                                        linear[min(255, (Int(value) * 255 + Int(text.alpha) / 2) / Int(text.alpha))]
+                                    }
+                                    var (tr, tg, tb) = (unpremultiplied(text.red), unpremultiplied(text.green), unpremultiplied(text.blue))
+                                    if inGamut {
+                                        // The text's sRGB light in the photo's primaries, mixed there.
+                                        let t = textToWide
+                                        (tr, tg, tb) = (t[0] * tr + t[1] * tg + t[2] * tb, t[3] * tr + t[4] * tg + t[5] * tb,
+                                                        t[6] * tr + t[7] * tg + t[8] * tb)
+                                    }
+                                    r = tr * a + r * (1 - a)
+                                    g = tg * a + g * (1 - a)
+                                    b = tb * a + b * (1 - a)
                                 }
-                                var (tr, tg, tb) = (unpremultiplied(text.red), unpremultiplied(text.green), unpremultiplied(text.blue))
-                                if inGamut {
-                                    // The text's sRGB light in the photo's primaries, mixed there.
-                                    let t = textToWide
-                                    (tr, tg, tb) = (t[0] * tr + t[1] * tg + t[2] * tb, t[3] * tr + t[4] * tg + t[5] * tb,
-                                                    t[6] * tr + t[7] * tg + t[8] * tb)
-                                }
-                                r = tr * a + r * (1 - a)
-                                g = tg * a + g * (1 - a)
-                                b = tb * a + b * (1 - a)
+                            }
+                            let at = x * 3
+                            if inGamut {
+                                (row[at], row[at + 1], row[at + 2]) = (w[0] * r + w[1] * g + w[2] * b, w[3] * r + w[4] * g + w[5] * b,
+                                                                       w[6] * r + w[7] * g + w[8] * b)
+                            } else {
+                                (row[at], row[at + 1], row[at + 2]) = (m[0] * r + m[1] * g + m[2] * b, m[3] * r + m[4] * g + m[5] * b,
+                                                                       m[6] * r + m[7] * g + m[8] * b)
                             }
                         }
-                        let (cr, cg, cb) = inGamut
-                            ? signal.encode(w[0] * r + w[1] * g + w[2] * b, w[3] * r + w[4] * g + w[5] * b, w[6] * r + w[7] * g + w[8] * b)
-                            : signal.encode(m[0] * r + m[1] * g + m[2] * b,
-                                            m[3] * r + m[4] * g + m[5] * b,
-                                            m[6] * r + m[7] * g + m[8] * b)
-                        out[offset] = cr
-                        out[offset + 1] = cg
-                        out[offset + 2] = cb
+                        signal.encodeExactly(row.baseAddress!, pixels: width, into: out.baseAddress! + y * width * 3)
                     }
                 }
             }
+            count = width * height * 3
         }
         return HDRPixelBuffer(size: sdr.size, samples: samples, contentRect: content)
     }

@@ -109,13 +109,19 @@ final class HDRComposer: FrameFeed {
                 // A moving photo's frame is made for this frame alone: mixed in place (no second 12 MB frame to fault in).
                 let weights = self.weights(incoming: mixing.map { ($0.1, $0.2) }, visibility: Float(recipe.visibility))
                 let other = mixing?.0 ?? []
+                let bars = recipe.incoming.flatMap { sharedBars(recipe.photo, $0.photo) }
+                let (width, height) = (base.width, base.height)
                 base.withUnsafeMutableBufferPointer { frame in
                     other.withUnsafeBufferPointer { to in
                         // Without an incoming picture (a fade in or out) its weight is 0 and the frame stands in
                         // for it: an empty array's base address is not nil, and reading past it could fault.
                         let incoming = other.isEmpty ? UnsafePointer(frame.baseAddress!) : to.baseAddress!
-                        signal.mix(frame.baseAddress!, incoming, count: frame.count,
-                                   a: weights.a, b: weights.b, c: weights.c, into: frame.baseAddress!)
+                        if let bars {
+                            mixInside(bars, frame.baseAddress!, incoming, width: width, height: height, weights: weights)
+                        } else {
+                            signal.mix(frame.baseAddress!, incoming, count: frame.count,
+                                       a: weights.a, b: weights.b, c: weights.c, into: frame.baseAddress!)
+                        }
                     }
                 }
                 // The incoming frame, mixed, is spent (the pool takes back only a moving photo's, which it made).
@@ -198,6 +204,51 @@ final class HDRComposer: FrameFeed {
             for index in state.clips.keys.sorted() where index < photo {
                 state.warnings += state.clips[index]!.warnings
                 state.clips[index] = nil
+            }
+        }
+    }
+
+    /// The bars two moving photos' frames share (the same content rectangle inside the frame, bars
+    /// of the same colour, no caption over them), or nil.
+    private func sharedBars(_ photo: Int, _ other: Int) -> (content: Rect, r: UInt16, g: UInt16, b: UInt16)? {
+        let slides = state.withLock { ($0.slides[photo], $0.slides[other]) }
+        guard case .moving(let one)? = slides.0, case .moving(let two)? = slides.1, one.content == two.content,
+              one.caption == nil, two.caption == nil,
+              case .color(let r, let g, let b) = one.bars, case .color(let r2, let g2, let b2) = two.bars,
+              (r, g, b) == (r2, g2, b2) else { return nil }
+        return (one.content, r, g, b)
+    }
+
+    /// A dissolve between two moving frames with the same bars, mixed in place into `frame`: the
+    /// content rectangle row by row, and the bars' colour mixed once and painted (every bar sample
+    /// mixes the same two codes, and ``HDRSignal/mix(_:_:count:a:b:c:into:)`` works sample by
+    /// sample, so the codes are the ones the whole frame's mix gives).
+    private func mixInside(_ bars: (content: Rect, r: UInt16, g: UInt16, b: UInt16), _ frame: UnsafeMutablePointer<UInt16>,
+                           _ incoming: UnsafePointer<UInt16>, width: Int, height: Int, weights: (a: Float, b: Float, c: Float)) {
+        let rowSamples = width * 3
+        let content = bars.content
+        let (x0, x1) = (max(0, content.x), min(width, content.maxX))
+        let (y0, y1) = (max(0, content.y), min(height, content.maxY))
+        // One row of the bars' mixed colour, copied where the bars are.
+        withUnsafeTemporaryAllocation(of: UInt16.self, capacity: rowSamples) { row in
+            let colour = [bars.r, bars.g, bars.b]
+            var mixed: [UInt16] = [0, 0, 0]
+            colour.withUnsafeBufferPointer { c in
+                mixed.withUnsafeMutableBufferPointer { signal.mix(c.baseAddress!, c.baseAddress!, count: 3, a: weights.a, b: weights.b,
+                                                                  c: weights.c, into: $0.baseAddress!) }
+            }
+            for x in 0..<width { row[3 * x] = mixed[0]; row[3 * x + 1] = mixed[1]; row[3 * x + 2] = mixed[2] }
+            let colourRow = UnsafePointer(row.baseAddress!)
+            func paint(_ y: Int, _ columns: Range<Int>) {
+                guard !columns.isEmpty else { return }
+                (frame + y * rowSamples + columns.lowerBound * 3).update(from: colourRow, count: columns.count * 3)
+            }
+            for y in 0..<height {
+                guard y >= y0, y < y1, x0 < x1 else { paint(y, 0..<width); continue }
+                paint(y, 0..<x0)
+                let at = y * rowSamples + x0 * 3
+                signal.mix(frame + at, incoming + at, count: (x1 - x0) * 3, a: weights.a, b: weights.b, c: weights.c, into: frame + at)
+                paint(y, x1..<width)
             }
         }
     }
