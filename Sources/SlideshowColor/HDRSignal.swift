@@ -103,48 +103,13 @@ package struct HDRSignal: Sendable {
     }
 
     /// Code values of `pixels` pixels of linear BT.2020 light (three floats a pixel, in
-    /// reference whites), as ``encode(_:_:_:)`` gives them one by one, in one loop with nothing
-    /// called per sample (an HDR clip's look encodes every frame this way). Rounds as
-    /// ``mix(_:_:count:a:b:c:into:)`` does (half up), which can differ from ``encode(_:_:_:)``'s
-    /// rounding by one code in 65,535 on a tie.
-    package func encode(_ light: UnsafePointer<Float>, pixels: Int, into codes: UnsafeMutablePointer<UInt16>) {
-        let scale = Float(Self.referenceWhite / Self.peak)
-        let steps = Float(Curve.steps)
-        let curve = transfer == .pq ? Self.pqCurve : Self.hlgCurve
-        let factors = Self.hlgSceneFactor
-        let hlg = transfer == .hlg
-        curve.values.withUnsafeBufferPointer { table in
-            factors.values.withUnsafeBufferPointer { factorTable in
-                let (values, factorValues) = (table.baseAddress!, factorTable.baseAddress!)
-                @inline(__always) func look(_ x: Float, _ values: UnsafePointer<Float>) -> Float {
-                    let position = x.squareRoot() * steps
-                    let at = Int(position)
-                    return values[at] + (values[at + 1] - values[at]) * (position - Float(at))
-                }
-                for pixel in 0..<pixels {
-                    let o = pixel &* 3
-                    var r = max(0, min(1, light[o] * scale)), g = max(0, min(1, light[o + 1] * scale))
-                    var b = max(0, min(1, light[o + 2] * scale))
-                    if hlg {
-                        let factor = look(max(0, min(1, 0.2627 * r + 0.6780 * g + 0.0593 * b)), factorValues)
-                        (r, g, b) = (min(1, r * factor), min(1, g * factor), min(1, b * factor))
-                    }
-                    codes[o] = UInt16(max(0, min(65535, look(r, values) * 65535 + 0.5)))
-                    codes[o + 1] = UInt16(max(0, min(65535, look(g, values) * 65535 + 0.5)))
-                    codes[o + 2] = UInt16(max(0, min(65535, look(b, values) * 65535 + 0.5)))
-                }
-            }
-        }
-    }
-
-    /// Code values of `pixels` pixels of linear BT.2020 light (three floats a pixel, in
     /// reference whites), exactly as ``encode(_:_:_:)`` gives them one by one, code for code: the
     /// same operations in the same order, and its rounding, half away from zero. A slide's rows are
     /// encoded this way, in passes over 1,024 pixels at a time as ``mix(_:_:count:a:b:c:into:)``
     /// works (the light clamped; the curve's position, a square root; the curve, two look-ups; the
     /// rounding), so that all but the look-ups vectorise: no call, table retain or libm `roundf`
-    /// per sample.
-    package func encodeExactly(_ light: UnsafePointer<Float>, pixels: Int, into codes: UnsafeMutablePointer<UInt16>) {
+    /// per sample. (An HDR clip's look encodes its rows this way too.)
+    package func encode(_ light: UnsafePointer<Float>, pixels: Int, into codes: UnsafeMutablePointer<UInt16>) {
         let scale = Float(Self.referenceWhite / Self.peak)
         let steps = Float(Curve.steps)
         let curve = transfer == .pq ? Self.pqCurve : Self.hlgCurve
@@ -178,23 +143,33 @@ package struct HDRSignal: Sendable {
                                     (x[k], x[k + 1], x[k + 2]) = (min(1, r * factor), min(1, g * factor), min(1, b * factor))
                                 }
                             }
-                            for k in 0..<n {
-                                // `magnitude`: the same root (x ≥ 0), without libm's call for negatives (it vectorises).
-                                let position = x[k].magnitude.squareRoot() * steps
-                                let at = Self.floor(position)
-                                x[k] = position - at
-                                whole[k] = Self.integer(at)
-                            }
-                            for k in 0..<n {
-                                let at = Int(whole[k])
-                                signals[k] = values[at] + (values[at + 1] - values[at]) * x[k]
-                            }
+                            Self.curveSignals(x, count: n, values: values, steps: steps, whole: whole, into: signals)
                             for k in 0..<n { into[k] = Self.roundedCode(signals[k]) }
                             start += n
                         }
                     }
                 }
             }
+        }
+    }
+
+    /// The curve's signal at each of `count` values of light in 0…1 (`light`, overwritten), as
+    /// ``Curve/callAsFunction(_:)`` gives it, in two passes: the position on the curve (a square
+    /// root; its whole part into `whole`, the rest into `light`), which vectorises, then the
+    /// curve between the two entries around it (two look-ups).
+    @inline(__always) private static func curveSignals(_ light: UnsafeMutablePointer<Float>, count: Int, values: UnsafePointer<Float>,
+                                                       steps: Float, whole: UnsafeMutablePointer<Int32>, into signals: UnsafeMutablePointer<Float>) {
+        for k in 0..<count {
+            // `magnitude` changes nothing (the light is 0…1) but tells the compiler the root needs
+            // no libm call for a negative number: it vectorises.
+            let position = light[k].magnitude.squareRoot() * steps
+            let at = Self.floor(position)
+            light[k] = position - at
+            whole[k] = Self.integer(at)
+        }
+        for k in 0..<count {
+            let at = Int(whole[k])
+            signals[k] = values[at] + (values[at + 1] - values[at]) * light[k]
         }
     }
 
@@ -254,18 +229,7 @@ package struct HDRSignal: Sendable {
                             for k in 0..<n {
                                 fractions[k] = max(0, min(1, light[Int(from[k])] * a + light[Int(to[k])] * b + c))
                             }
-                            for k in 0..<n {
-                                // `magnitude` changes nothing (the light is clamped to 0…1) but tells the
-                                // compiler the root needs no libm call for a negative number: it vectorises.
-                                let position = fractions[k].magnitude.squareRoot() * steps
-                                let at = Self.floor(position)
-                                fractions[k] = position - at
-                                whole[k] = Self.integer(at)
-                            }
-                            for k in 0..<n {
-                                let at = Int(whole[k])
-                                signals[k] = values[at] + (values[at + 1] - values[at]) * fractions[k]
-                            }
+                            Self.curveSignals(fractions, count: n, values: values, steps: steps, whole: whole, into: signals)
                             for k in 0..<n {
                                 into[k] = UInt16(truncatingIfNeeded: Self.integer(Self.floor(max(0, min(65535, signals[k] * 65535 + 0.5)))))
                             }

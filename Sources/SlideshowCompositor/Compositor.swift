@@ -32,9 +32,9 @@ package struct Compositor: Sendable {
     /// The colour of the bars.
     package let background: RGBColor
     /// Where moving photos' frames get their arrays (``FramePool``); nil for new ones.
-    package var pool: FramePool? = nil
+    package var pool: FramePool<UInt8>? = nil
 
-    package init(size: Size, background: RGBColor, pool: FramePool? = nil) {
+    package init(size: Size, background: RGBColor, pool: FramePool<UInt8>? = nil) {
         self.size = size
         self.background = background
         self.pool = pool

@@ -51,10 +51,10 @@ package struct MovingPhoto: Sendable {
     /// The frame at motion time `time`: the bars (or backdrop) and the view resampled into ``content``.
     /// - Parameter pool: where the frame's array comes from (every byte is written), or nil for a new one.
     /// - Throws: ``ImageProblem`` when the picture cannot be resampled (``MotionResampler``).
-    package func picture(at time: Double, frameSize size: Size, background: RGBColor, pool: FramePool? = nil) throws(ImageProblem) -> PixelBuffer {
+    package func picture(at time: Double, frameSize size: Size, background: RGBColor, pool: FramePool<UInt8>? = nil) throws(ImageProblem) -> PixelBuffer {
         var problem: ImageProblem?
         let count = size.width * size.height * 3
-        var pixels = pool.flatMap { $0.byteCount == count ? $0.pixels() : nil }
+        var pixels = pool.flatMap { $0.count == count ? $0.take() : nil }
             ?? [UInt8](unsafeUninitializedCapacity: count) { _, initialised in initialised = count }
         pixels.withUnsafeMutableBufferPointer { buffer in
             let frame = buffer.baseAddress!

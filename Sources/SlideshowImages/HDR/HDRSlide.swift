@@ -58,7 +58,7 @@ package enum HDRSlide {
         }
         let linear = HDRSignal.sRGBLinear
         let m = HDRSignal.bt709ToBT2020
-        // Each row's BT.2020 light, encoded a row at a time (``HDRSignal/encodeExactly(_:pixels:into:)``:
+        // Each row's BT.2020 light, encoded a row at a time (``HDRSignal/encode(_:pixels:into:)``:
         // the codes ``HDRSignal/encode(_:_:_:)`` gives, without a call per pixel).
         var rowLight = [Float](repeating: 0, count: width * 3)
         // Every sample is written below, so the 12 MB are not cleared first.
@@ -119,7 +119,7 @@ package enum HDRSlide {
                                                                        m[6] * r + m[7] * g + m[8] * b)
                             }
                         }
-                        signal.encodeExactly(row.baseAddress!, pixels: width, into: out.baseAddress! + y * width * 3)
+                        signal.encode(row.baseAddress!, pixels: width, into: out.baseAddress! + y * width * 3)
                     }
                 }
             }

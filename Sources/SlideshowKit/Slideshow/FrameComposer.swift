@@ -31,7 +31,7 @@ final class FrameComposer: FrameFeed {
 
     /// The composed frames' arrays: as many spare as can be in flight (queued, converting,
     /// composing) besides the ones in use.
-    let pool: FramePool
+    let pool: FramePool<UInt8>
 
     let steps: [Step]
     private let builder: SlideBuilder

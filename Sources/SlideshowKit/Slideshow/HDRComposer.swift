@@ -24,8 +24,10 @@ final class HDRComposer: FrameFeed {
     private let plan: FramePlan
     private let signal: HDRSignal
     private let state = Mutex(State())
-    /// Where composed frames get their samples.
-    let pool: HDRFramePool
+    /// Where composed frames get their samples: two arrays, as many as are ever in flight (a
+    /// frame is composed only when the writer asks for it: the frame and a dissolve's incoming
+    /// one); drained before a photo's slide is made, so the peak stays what it was without it.
+    let pool: FramePool<UInt16>
 
     /// A photo's picture: a lifted slide, or a moving photo's lifted source and path.
     private enum Slide {
@@ -49,7 +51,7 @@ final class HDRComposer: FrameFeed {
         self.builder = builder
         self.plan = plan
         signal = HDRSignal(transfer)
-        pool = HDRFramePool(size: builder.slideshow.video.size)
+        pool = FramePool(size: builder.slideshow.video.size, capacity: 2)
         steps = plan.segments.flatMap { segment -> [FrameComposer.Step] in
             switch segment {
             case .hold(let photo, let frames): [FrameComposer.Step(frame: frames.lowerBound, hold: photo)]
@@ -284,7 +286,7 @@ final class HDRComposer: FrameFeed {
                          visibility: Float) -> [UInt16] {
         let (a, b, c) = weights(incoming: incoming.map { ($0.effect, $0.progress) }, visibility: visibility)
         let other = incoming?.codes ?? outgoing
-        var codes = outgoing.count == pool.count ? pool.samples()
+        var codes = outgoing.count == pool.count ? pool.take()
             : [UInt16](unsafeUninitializedCapacity: outgoing.count) { _, count in count = outgoing.count }
         codes.withUnsafeMutableBufferPointer { out in
             outgoing.withUnsafeBufferPointer { from in

@@ -38,9 +38,9 @@ struct HDRMovingPhoto: Sendable {
     /// The frame at motion time `time`.
     /// - Parameter pool: where the frame's array comes from (every sample is written), or nil for a new one.
     /// - Throws: ``ImageProblem`` when the picture cannot be resampled (``MotionResampler``).
-    func picture(at time: Double, frameSize size: Size, pool: HDRFramePool? = nil) throws(ImageProblem) -> HDRPixelBuffer {
+    func picture(at time: Double, frameSize size: Size, pool: FramePool<UInt16>? = nil) throws(ImageProblem) -> HDRPixelBuffer {
         let count = size.width * size.height * 3
-        var samples = pool.flatMap { $0.count == count ? $0.samples() : nil }
+        var samples = pool.flatMap { $0.count == count ? $0.take() : nil }
             ?? [UInt16](unsafeUninitializedCapacity: count) { _, initialised in initialised = count }
         samples.withUnsafeMutableBufferPointer { buffer in
             switch bars {
