@@ -72,7 +72,7 @@ bench-codecs: deps
 	$(SWIFT) build -c release --product slideshow
 	.build/release/slideshow-bench --codecs
 
-## bench-hdr: the HDR shows (moving and dissolving) against ffmpeg + libx265 on their own frames (issue 35: ≤ 1.2x, ≤ 300 MB), then the HDR show of cuts beside R1 (≤ 3x; release build)
+## bench-hdr: the HDR shows (moving and dissolving) against ffmpeg + libx265 on their own frames (issue 35: ≤ 1.2x, ≤ 300 MB), the HDR show of cuts beside R1 (≤ 3x), an HDR clip against ffmpeg (release build)
 bench-hdr: deps
 	$(SWIFT) build -c release --product slideshow-bench
 	$(SWIFT) build -c release --product slideshow
