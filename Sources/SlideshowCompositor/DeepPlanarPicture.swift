@@ -1,53 +1,14 @@
 import SlideshowPixels
 import SlideshowFormats
 
-/// An HDR picture's code values in three separate 16-bit planes, R, G and B, laid out as
-/// zimg reads them (``PlanarPicture``'s layout with two bytes a sample): every plane on a
-/// 64-byte boundary, every row padded to a multiple of 64 bytes.
-///
-/// An HDR moving photo's source is kept this way: made once from the lifted picture
-/// (``HDRPixelBuffer``), then only read by every frame's resample
-/// (``MotionResampler``).
-///
-/// `@unchecked Sendable`: the planes are written only while `init` runs and never after.
-package final class DeepPlanarPicture: @unchecked Sendable {
-    /// The width in pixels.
-    package let width: Int
-    /// The height in pixels.
-    package let height: Int
-    /// Bytes from one row of a plane to the next: `2 × width` rounded up to ``PlanarPicture/alignment``.
-    package let stride: Int
-    private let storage: UnsafeMutableRawPointer
+/// An HDR picture's planes: 16-bit code values.
+package typealias DeepPlanarPicture = Planes<UInt16>
 
-    /// The size.
-    package var size: Size { Size(width: width, height: height) }
-
+extension Planes where Sample == UInt16 {
     /// The planes of a packed HDR picture.
-    package init(_ picture: HDRPixelBuffer) {
-        width = picture.width
-        height = picture.height
-        stride = PlanarPicture.padded(width * 2)
-        storage = .allocate(byteCount: stride * height * 3, alignment: PlanarPicture.alignment)
-        let (r, g, b) = (plane(0), plane(1), plane(2))
-        let (width, height, rowSamples) = (width, height, stride / 2)
-        picture.samples.withUnsafeBufferPointer { packed in
-            for y in 0..<height {
-                let from = packed.baseAddress! + y * width * 3
-                let row = y * rowSamples
-                for x in 0..<width {
-                    r[row &+ x] = from[x &* 3]
-                    g[row &+ x] = from[x &* 3 &+ 1]
-                    b[row &+ x] = from[x &* 3 &+ 2]
-                }
-            }
-        }
-    }
-
-    deinit { storage.deallocate() }
-
-    /// Plane `index` (0 red, 1 green, 2 blue): `height` rows of ``stride`` bytes.
-    package func plane(_ index: Int) -> UnsafeMutablePointer<UInt16> {
-        (storage + index * stride * height).assumingMemoryBound(to: UInt16.self)
+    package convenience init(_ picture: HDRPixelBuffer) {
+        self.init(width: picture.width, height: picture.height)
+        picture.samples.withUnsafeBufferPointer { fill(from: $0.baseAddress!) }
     }
 }
 
