@@ -35,6 +35,10 @@ public struct Soundtrack: Sendable, Hashable {
     /// cut on the beat sets it so that each pass starts a whole number of beats after the one
     /// before (``MusicLayout/beatSeam(of:start:passLength:)``): the beat goes on across the seam.
     package var seam: Double? = nil
+    /// Seconds more of the music skipped on its first pass only; 0 by default. A show cut on the
+    /// beat enters the music less than a frame after ``start``, where its beats fall on the frames
+    /// (``MusicLayout/entry``); later passes start at ``start``, so the seams keep the beat.
+    package var entry: Double = 0
 
     /// The length of the equal-power crossfade at a loop's seam: 100 ms (4800 samples).
     public static let crossfade = MediaTime(value: 1, timescale: 10)

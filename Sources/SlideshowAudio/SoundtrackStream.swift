@@ -34,7 +34,7 @@ package final class SoundtrackStream {
     /// Sound ready to hand out (interleaved), from `readyStart` on.
     private var ready: [Float] = []
     private var readyStart = 0
-    /// The frames of the current pass still to skip (the start offset).
+    /// The frames of the current pass still to skip (the start offset, and on the first pass the entry).
     private var toSkip: Int
     /// Frames of music read in the current pass (after the skip).
     private var passFrames = 0
@@ -61,7 +61,7 @@ package final class SoundtrackStream {
             ?? Int(MediaTime.rescale(Soundtrack.crossfade.value, from: Soundtrack.crossfade.timescale, to: Int32(AudioFormat.sampleRate)))
         fadeInFrames = min(totalFrames, Int((soundtrack.fadeIn * rate).rounded()))
         fadeOutFrames = min(totalFrames / 2, Int((soundtrack.fadeOut * rate).rounded()))
-        toSkip = startFrames
+        toSkip = startFrames + Int((soundtrack.entry * rate).rounded())
         if let opened {
             reader = opened.reader
             pending = opened.first

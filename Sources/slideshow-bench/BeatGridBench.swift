@@ -41,7 +41,7 @@ let benchSongs: [BenchSong] = [
 ]
 
 /// The grid: photo counts 3 to 30 and lengths 6 to 60 s (every 3 s), placed without rendering
-/// (the analysis once per length, the planner per count, as validation does); then four shows
+/// (the analysis once per length, the planner per count, as validation does); then eight shows
 /// per song rendered small, their cuts measured against `aubio beat` on the video's own sound.
 func beatGridBenchmark(tool: String, ffmpeg: String, photos: [String], scratch: URL, songs folder: String, only: String? = nil) -> [String] {
     var lines = ["", "Cuts on the beat (issue 30): songs from ../shared/clips and \(folder); every photo count 3–30 × lengths 6–60 s",
@@ -55,6 +55,11 @@ func beatGridBenchmark(tool: String, ffmpeg: String, photos: [String], scratch: 
     lines.append(latency.map { String(format: "  librosa's beats lag a click track's by %.1f ms (taken off its beats below)", $0 * 1000) } ?? "  librosa is missing: only aubio's beats are measured")
     let essentiaLatency = trackerLatency(.essentia, ffmpeg: ffmpeg, scratch: scratch)
     lines.append(essentiaLatency.map { String(format: "  essentia's beats lag a click track's by %.1f ms (taken off its beats below)", $0 * 1000) } ?? "  essentia is missing (pip install essentia): its beats are not measured")
+    // SLIDESHOW_BENCH_CUTS=FILE writes every measured cut, one a line: song, photos, seconds, the
+    // cut's time, and the nearest beat of aubio, librosa and essentia from it (signed), and a quarter beat.
+    let cutDump = ProcessInfo.processInfo.environment["SLIDESHOW_BENCH_CUTS"].flatMap { path in
+        FileManager.default.createFile(atPath: path, contents: nil) ? FileHandle(forWritingAtPath: path) : nil
+    }
     for song in benchSongs where only.map({ song.file.localizedCaseInsensitiveContains($0) }) ?? true {
         let path = song.file.hasPrefix("shared:") ? URL(fileURLWithPath: "../shared/clips/" + song.file.dropFirst(7)).standardizedFileURL.path
             : song.file.hasPrefix("repo:") ? "Tests/BeatTests/Songs/" + song.file.dropFirst(5)
@@ -93,10 +98,12 @@ func beatGridBenchmark(tool: String, ffmpeg: String, photos: [String], scratch: 
         let fellBack = reasons.values.reduce(0, +)
         totals.fallbacks += fellBack
 
-        // Four shows rendered, their cuts against aubio's and librosa's beats in the video's sound.
+        // Eight shows rendered, their cuts against aubio's and librosa's beats in the video's sound:
+        // the trackers' answers move by a few cuts a song between two sounds less than a frame
+        // apart, so the more shows, the surer the share.
         var near = 0, measured = 0, worst = 0.0, nearLibrosa = 0, nearEither = 0, agree = 0, compared = 0
         var nearAtTempo = 0, nearOnset = 0, nearEssentia = 0, nearAny = 0, farther = 0, worstOfAll = 0.0
-        for (count, seconds) in [(5, 13), (9, 17), (12, 30), (24, 60)] {
+        for (count, seconds) in [(3, 6), (5, 13), (7, 11), (9, 17), (12, 30), (16, 40), (24, 60), (30, 45)] {
             let output = scratch.appendingPathComponent("beats-grid.mp4").path, sound = scratch.appendingPathComponent("beats-grid.wav").path
             let arguments = ["make"] + (0..<count).map { photos[$0 % photos.count] } + ["--duration", String(seconds), "--audio", path,
                              "--cuts", "beats", "--size", "160x120", "--preset", "ultrafast", "--fps", String(fps), "--json", "--overwrite", "-o", output]
@@ -122,6 +129,13 @@ func beatGridBenchmark(tool: String, ffmpeg: String, photos: [String], scratch: 
             let quarter = 15 / (song.bpm ?? report["tempo"] as? Double ?? 120)
             // The trackers need a few seconds to settle: cuts in the first 3 s are not measured.
             for cut in starts.dropFirst() where cut >= 3 {
+                if let dump = cutDump {
+                    // Each cut against each tracker's nearest beat, signed (the beat after the cut positive).
+                    func signed(_ beats: [Double]?) -> String {
+                        beats.flatMap { $0.min { abs($0 - cut) < abs($1 - cut) } }.map { String(format: "%.4f", $0 - cut) } ?? "-"
+                    }
+                    dump.write("\(name)\t\(count)\t\(seconds)\t\(String(format: "%.4f", cut))\t\(signed(beats))\t\(signed(second))\t\(signed(third))\t\(String(format: "%.4f", quarter))\n".data(using: .utf8)!)
+                }
                 let off = beats.map { abs($0 - cut) }.min() ?? .infinity
                 let offLibrosa = second?.map { abs($0 - cut) }.min() ?? .infinity
                 let offEssentia = third?.map { abs($0 - cut) }.min() ?? .infinity

@@ -138,6 +138,49 @@ import SlideshowAudio
         #expect(MusicLayout(soundtrack: Soundtrack(path: "song.mp3"), grid: grid, musicLength: 30, showLength: 20).beatSeam == nil)
     }
 
+    /// The show enters the music where its beats fall on the frames (``MusicLayout/entry``): at
+    /// 120 BPM with beats at 0.0123 + k × 0.5 s, 30 fps (15 frames a beat), it enters 0.0123 s
+    /// in and every beat of a 20 s show is on a frame (each was 0.37 of a frame off); after
+    /// `--audio-start` 1.3 s, 0.0123 s more. An 8 s loop of 16 beats keeps its whole-beat seam
+    /// (later passes start at the start, the first pass 0.0123 s shorter), and its passes start
+    /// 16 beats apart less the 5 ms declick: the first pass's beats on the frames, the later
+    /// ones 5 and 10 ms early. At 130 BPM (13.85 frames a beat) no entry puts every beat on a
+    /// frame: the one chosen has the least sum of the beats' distances to their frames of 1,000
+    /// tried across the frame.
+    @Test func theShowEntersTheMusicWithItsBeatsOnTheFrames() throws {
+        func offFrames(_ music: MusicLayout, _ grid: BeatGrid, _ seconds: Double) -> [Double] {
+            music.beats(of: grid, through: seconds).map { abs($0.time * 30 - ($0.time * 30).rounded()) }
+        }
+        let grid = BeatGrid(period: 0.5, phase: 0.0123, confidence: 1)
+        let plain = MusicLayout(soundtrack: Soundtrack(path: "song.mp3"), grid: grid, musicLength: 60, showLength: 20)
+        #expect(plain.entry == 0 && offFrames(plain, grid, 20).allSatisfy { abs($0 - 0.369) < 1e-9 })
+        let aligned = MusicLayout(soundtrack: Soundtrack(path: "song.mp3"), grid: grid, musicLength: 60, showLength: 20, framesPerSecond: 30)
+        #expect(abs(aligned.entry - 0.0123) < 1e-9 && aligned.start == 0)
+        #expect(offFrames(aligned, grid, 20).count == 41 && offFrames(aligned, grid, 20).allSatisfy { $0 < 1e-6 })
+        #expect(abs(aligned.beats(of: grid, through: 20)[0].time) < 1e-9)
+        let later = MusicLayout(soundtrack: Soundtrack(path: "song.mp3", start: 1.3), grid: grid, musicLength: 60, showLength: 20, framesPerSecond: 30)
+        #expect(abs(later.entry - 0.0123) < 1e-9 && later.start == 1.3)
+
+        // An 8 s loop of 16 beats under 20 s.
+        let loop = MusicLayout(soundtrack: Soundtrack(path: "loop.flac"), grid: grid, musicLength: 8, showLength: 20, framesPerSecond: 30)
+        #expect(abs(loop.entry - 0.0123) < 1e-9 && loop.beatSeam.map { abs($0 - 0.005) < 1e-9 } == true)
+        let loopOff = offFrames(loop, grid, 20)
+        #expect(loopOff.prefix(16).allSatisfy { $0 < 1e-6 } && loopOff.dropFirst(16).allSatisfy { $0 < 0.301 })
+
+        // 130 BPM: the entry chosen is the best of 1,000 tried across the frame, within 0.1%.
+        let odd = BeatGrid(period: 60.0 / 130, phase: 0.2, confidence: 1)
+        let chosen = MusicLayout(soundtrack: Soundtrack(path: "song.mp3"), grid: odd, musicLength: 60, showLength: 20, framesPerSecond: 30)
+        #expect(chosen.entry >= 0 && chosen.entry < 1.0 / 30)
+        let tried = (0..<1000).map { step in
+            var entered = MusicLayout()
+            entered.entry = Double(step) / 30_000
+            return offFrames(entered, odd, 20).reduce(0, +)
+        }
+        let best = try #require(tried.min()), got = offFrames(chosen, odd, 20).reduce(0, +)
+        #expect(got <= best * 1.001 + 1e-9, "\(got) frames off in all, against \(best)")
+        #expect(got < offFrames(MusicLayout(), odd, 20).reduce(0, +))
+    }
+
     /// The grid keeps its phase in one period and reads the tempo back.
     @Test func gridArithmetic() {
         let grid = BeatGrid(period: 0.5, phase: 1.7, confidence: 0.8)

@@ -46,12 +46,15 @@ import SlideshowKit
             #expect(distance(cut, toNearestOf: onsets) <= 0.025, "cut at \(cut) s: \(distance(cut, toNearestOf: onsets)) s from an onset heard")
         }
         // The seam: 16 beats after the pass's start, less the 5 ms declick.
-        let seam = try #require(prepared.beats?.seam)
+        let music = try #require(prepared.beats?.music)
+        let seam = try #require(music.beatSeam)
         #expect(abs(seam - 0.005) <= 0.004, "a seam of \(seam) s")
+        // The show enters the music less than a frame in, where its beats fall on the frames.
+        #expect(music.entry >= 0 && music.entry < 1.0 / 60, "the show enters the music \(music.entry) s in")
         // Every beat of the first pass's grid, carried straight on to the end, has an onset heard within 20 ms
         // (with 0.1 s crossfades, those after the first seam were 25 ms from the nearest fill and 0.1 s from the hit).
         for index in grid.beat(nearest: 4)...grid.beat(nearest: 21) {
-            let beat = grid.time(ofBeat: index)
+            let beat = grid.time(ofBeat: index) - music.entry
             #expect(distance(beat, toNearestOf: onsets) <= 0.02, "beat at \(beat) s: \(distance(beat, toNearestOf: onsets)) s from an onset heard")
         }
     }

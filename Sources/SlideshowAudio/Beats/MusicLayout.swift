@@ -23,6 +23,11 @@ package struct MusicLayout: Sendable, Hashable {
     package var crossfade: Double
     /// Seconds the music plays before the photos' time 0: an opening card's length, else 0.
     package var lead: Double
+    /// Seconds more of the music skipped on its first pass only (``Soundtrack/entry``): a show
+    /// cut on the beat enters the music less than a frame in, where its beats fall on the
+    /// frames (``frameAligned(_:grid:framesPerSecond:showLength:entered:)``). Later passes start at ``start``, so the
+    /// seams keep their beat.
+    package var entry: Double = 0
     /// The ``crossfade`` when it was chosen to keep the beat across the seams
     /// (``beatSeam(of:start:passLength:)``), for the soundtrack to loop with (``Soundtrack/seam``).
     package private(set) var beatSeam: Double? = nil
@@ -60,8 +65,11 @@ package struct MusicLayout: Sendable, Hashable {
     }
 
     /// The layout of a soundtrack under a show cut on `grid`'s beat: when the music loops, each
-    /// pass starts a whole number of beats after the one before (``beatSeam``).
-    package init(soundtrack: Soundtrack, grid: BeatGrid?, musicLength: Double, showLength: Double, lead: Double = 0) {
+    /// pass starts a whole number of beats after the one before (``beatSeam``); with a frame
+    /// rate, the show enters the music less than a frame after `--audio-start`, where its beats
+    /// fall closest to the frames (``entry``).
+    package init(soundtrack: Soundtrack, grid: BeatGrid?, musicLength: Double, showLength: Double, lead: Double = 0,
+                 framesPerSecond: Int? = nil) {
         let pass = musicLength - soundtrack.start
         var looped = soundtrack
         if let grid, soundtrack.loops, pass > 0, pass < showLength + lead {
@@ -69,6 +77,48 @@ package struct MusicLayout: Sendable, Hashable {
         }
         self.init(soundtrack: looped, musicLength: musicLength, showLength: showLength, lead: lead)
         beatSeam = looped.seam
+        if let grid, let framesPerSecond {
+            self = Self.frameAligned(self, grid: grid, framesPerSecond: framesPerSecond, showLength: showLength) { entry in
+                var entered = self
+                entered.entry = entry
+                return entered
+            }
+        }
+    }
+
+    /// The layout, among `layout` and those that enter the music later by less than one frame
+    /// (`entered(entry)`), whose beats lie closest to the frames: the least sum over the show's
+    /// beats of the distance from each beat to its nearest frame; the earliest of equals.
+    ///
+    /// A cut goes to a beat's nearest frame, so with beats between two frames every cut is up
+    /// to half a frame (17 ms at 30 fps) off the beat that is heard. A beat of a whole number of
+    /// frames (120 BPM at 30 or 24 fps, 90 at 30) falls on the frames all through when the
+    /// show enters the music where one beat falls on a frame: then every cut is on its beat to
+    /// the sample. Other tempi take the entry that puts the beats nearest their frames in all.
+    /// The optimum of such a sum lies where one beat falls on a frame, so those entries are the
+    /// candidates (the first pass's beats'; later passes are scored as they fall). The show's
+    /// first sound is then at most one frame later in the music: inaudible, and the same for
+    /// every render.
+    static func frameAligned(_ layout: MusicLayout, grid: BeatGrid, framesPerSecond: Int, showLength: Double,
+                             entered: (Double) -> MusicLayout) -> MusicLayout {
+        let fps = Double(framesPerSecond)
+        func offFrames(_ candidate: MusicLayout) -> Double {
+            candidate.beats(of: grid, through: showLength).reduce(0) { sum, beat in
+                let frames = beat.time * fps
+                return sum + abs(frames - frames.rounded())
+            }
+        }
+        let beats = layout.beats(of: grid, through: min(showLength, layout.passLength ?? showLength))
+        let entries = Set(beats.map { beat in
+            let frames = beat.time * fps
+            return (frames - frames.rounded(.down)) / fps
+        }).filter { $0 > 0 && $0 < 1 / fps }.sorted()
+        var best = layout, bestOff = offFrames(layout)
+        for entry in entries {
+            let candidate = entered(entry), off = offFrames(candidate)
+            if off < bestOff - 1e-9 { (best, bestOff) = (candidate, off) }
+        }
+        return best
     }
 
     /// The shortest overlap at a seam that keeps the beat: 5 ms, a declick.
@@ -107,7 +157,7 @@ package struct MusicLayout: Sendable, Hashable {
         return nil
     }
 
-    /// The video time (from the music's start, before any card) where each pass starts
+    /// The video time (from the music's start, before any card and ``entry``) where each pass starts
     /// (`k × (passLength − crossfade)`), for a video `duration` seconds long.
     package func passStarts(through duration: Double) -> [Double] {
         guard let pass = passLength, loops else { return [0] }
@@ -121,9 +171,10 @@ package struct MusicLayout: Sendable, Hashable {
     /// modulo `every` are kept (`every` 2 for every other beat; the index counts in music time,
     /// so every pass keeps the same beats).
     package func beats(of grid: BeatGrid, every: Int = 1, offset: Int = 0, through duration: Double) -> [(time: Double, index: Int)] {
-        lead == 0 ? videoBeats(of: grid, every: every, offset: offset, through: duration)
-            : videoBeats(of: grid, every: every, offset: offset, through: duration + lead).compactMap {
-                $0.time >= lead ? ($0.time - lead, $0.index) : nil
+        let shift = lead + entry
+        return shift == 0 ? videoBeats(of: grid, every: every, offset: offset, through: duration)
+            : videoBeats(of: grid, every: every, offset: offset, through: duration + shift).compactMap {
+                $0.time >= shift ? ($0.time - shift, $0.index) : nil
             }
     }
 

@@ -387,8 +387,12 @@ struct Renderer {
     /// without such clips has the music's stream, exactly as before the mixer.
     private func prepareSoundtrack(frameCount: Int, framesPerSecond: Int) throws(RenderError) -> (SoundtrackFeed?, LoudnessReport?) {
         var music = slideshow.soundtrack
-        // Cut on the beat, the music's seams keep the beat (as the cuts were laid out).
-        music?.seam = prepared.beats?.seam
+        // Cut on the beat, the music enters and loops as the cuts were laid out: its beats on
+        // the frames, its seams keeping the beat.
+        if let layout = prepared.beats?.music {
+            music?.entry = layout.entry
+            music?.seam = layout.beatSeam
+        }
         // With the show as long as the music, the music does not loop: a rounding to whole
         // frames may leave a few milliseconds of silence at the end, under the fade-out.
         if case .soundtrack = slideshow.length { music?.loops = false }

@@ -73,7 +73,8 @@ extension Slideshow {
                                                 requested: Int((transitionDuration * Double(fps)).rounded()))
         // The music loops where its decoded samples end, which the analysis has just measured,
         // each pass a whole number of beats after the one before.
-        let music = MusicLayout(soundtrack: soundtrack, grid: grid, musicLength: soundtrack.start + heard, showLength: showLength, lead: lead)
+        let music = MusicLayout(soundtrack: soundtrack, grid: grid, musicLength: soundtrack.start + heard, showLength: showLength, lead: lead,
+                                framesPerSecond: fps)
         switch BeatCutPlanner.place(frameCount: even.frameCount, framesPerSecond: fps, evenCuts: Array(bounds.dropFirst().dropLast()),
                                     transitionFrames: resolved.map { $0 == .none ? 0 : length }, clips: clips, grid: grid, music: music) {
         case .success(let cuts):
@@ -83,9 +84,9 @@ extension Slideshow {
                   timeline.frameCount == even.frameCount else {
                 return (even, BeatCutReport(grid: grid, fallback: .noSteadyBeat))   // not reached: durations give back the cuts
             }
-            return (timeline, BeatCutReport(grid: grid, fallback: nil, seam: music.beatSeam))
+            return (timeline, BeatCutReport(grid: grid, fallback: nil, music: music))
         case .failure(let why):
-            return (even, BeatCutReport(grid: grid, fallback: why, seam: music.beatSeam))
+            return (even, BeatCutReport(grid: grid, fallback: why, music: music))
         }
     }
 }
@@ -97,8 +98,10 @@ public struct BeatCutReport: Sendable, Hashable {
     public var grid: BeatGrid?
     /// Why the cuts stayed even; nil when they are on the beat.
     public var fallback: BeatCutFallback?
-    /// The overlap at the music's seams that keeps its beat (``Soundtrack/seam``), when it loops.
-    package var seam: Double? = nil
+    /// How the music lies under the cuts: where the show enters it (``MusicLayout/entry``, less
+    /// than a frame after `--audio-start`, its beats on the frames) and the overlap at its
+    /// seams that keeps its beat (``MusicLayout/beatSeam``, ``Soundtrack/seam``); nil without music.
+    package var music: MusicLayout? = nil
 
     /// Creates a report.
     public init(grid: BeatGrid?, fallback: BeatCutFallback?) {
@@ -106,8 +109,8 @@ public struct BeatCutReport: Sendable, Hashable {
         self.fallback = fallback
     }
 
-    package init(grid: BeatGrid?, fallback: BeatCutFallback?, seam: Double?) {
+    package init(grid: BeatGrid?, fallback: BeatCutFallback?, music: MusicLayout?) {
         self.init(grid: grid, fallback: fallback)
-        self.seam = seam
+        self.music = music
     }
 }
