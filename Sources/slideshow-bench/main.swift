@@ -28,7 +28,7 @@ import SlideshowWriter
 // With --camera, only issue 33's camera-clip figures (C5 interlaced 1080i, C6 Motion JPEG; ClipBench.swift), which --clips also prints.
 // With --formats, only the phone-format figures of issue 11 (PhoneFormatBench.swift; HEICs from --media DIR, default ../shared/media).
 // With --codecs, only each codec's R1 and R3 beside H.264's (CodecBench.swift, issue 34); a full run prints them after R2/R3.
-// With --hdr, only the HDR shows (moving and dissolving) beside ffmpeg + libx265 on their own decoded frames (HDRBench.swift, issue 35;
+// With --hdr, only the HDR shows (moving and dissolving) beside ffmpeg + libx265 on the frames they encode (HDRBench.swift, issue 35;
 // the HEIC from --clip-folder DIR), then the HDR show of cuts beside R1 (with --hdr-cuts, only that), then the HDR clip figures
 // (HDRClipBench.swift): an HDR clip in a --hdr pq show against ffmpeg's zscale and libx265 (with --hdr-clips, only these).
 
