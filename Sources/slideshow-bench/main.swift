@@ -5,6 +5,7 @@ import SlideshowFormats
 import SlideshowImages
 import SlideshowLooks
 import SlideshowPixels
+import SlideshowPlan
 import SlideshowSupport
 import SlideshowWriter
 
@@ -52,6 +53,7 @@ var hdrClipsOnly = false
 var hdrCutsOnly = false
 var songFolder = "../songs"
 var songFilter: String?
+var exactFramesJob: [String]?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -77,6 +79,8 @@ while let argument = arguments.popFirst() {
     case "--hdr-cuts": hdrCutsOnly = true
     case "--songs": songFolder = arguments.popFirst() ?? songFolder
     case "--song": songFilter = arguments.popFirst()
+    // Internal, for --hdr: makes one HDR show's exact frames in a process of its own (``exactHDRFrames``).
+    case "--exact-hdr-frames": exactFramesJob = Array(arguments.prefix(4)); arguments = arguments.dropFirst(4)
     default:
         print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --motion | --r2 | --r3 | --draft | --audio | --beats | --slides | --formats | --clips | --camera | --pick | --codecs | --hdr | --hdr-cuts | --hdr-clips] [--media DIR] [--clip-folder DIR] [--songs DIR] [--song NAME-PART]")
         exit(64)
@@ -85,6 +89,16 @@ while let argument = arguments.popFirst() {
 
 // The floor is measured in this process, under the same memory settings as the tool's.
 ProcessTuning.configureForRendering()
+
+// --exact-hdr-frames FFMPEG HEIC MOTION RAW: the HDR bench's peer's input, made here and not in the
+// bench's own process, whose peak memory every program it starts would otherwise report as its own
+// (`posix_spawn` shares the bench's memory until `exec`, whose peak the child's `ru_maxrss` keeps).
+if let job = exactFramesJob {
+    guard job.count == 4, let motion = MotionStyle(rawValue: job[2]) else { exit(64) }
+    let folder = URL(fileURLWithPath: job[3]).deletingLastPathComponent()
+    exit(exactHDRFrames(heic: job[1], transition: .fade, motion: motion, ffmpeg: job[0], raw: job[3],
+                        scratch: { folder.appendingPathComponent($0).path }) ? 0 : 1)
+}
 
 let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("slideshow").path
 let photos = ["camera_nikon_d90_12mp.jpg", "camera_canon_eos5d_13mp_portrait.jpg", "camera_apple_iphone4s_8mp_orient6.jpg"]
