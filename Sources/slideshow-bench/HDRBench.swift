@@ -11,8 +11,8 @@ import Synchronization
 // and ``VideoSettings/x265Parameters`` of a PQ show, the colour tags and SAR). The frames are the
 // very pictures the show gives its x265 (``exactHDRFrames``), not the show's output decoded: x265
 // spends less on pictures it has already coded once (their fine detail is gone), and on the moving
-// show ffmpeg took 13.7 s on the decoded frames against 14.7 s on the show's own, whose file came
-// out within 3 bytes of the show's (2,855,530 against 2,855,527).
+// show ffmpeg took 14.0 s of CPU on the decoded frames against 14.85 s on the show's own, whose
+// file came out within 3 bytes of the show's (2,855,530 against 2,855,527).
 // Medians of `runs` alternating runs of user + system CPU; targets: the moving show at most 1.2x
 // the peer's CPU, peak memory at most 300 MB.
 // Then the HDR show of cuts (the same three photos, 3 s, `--hdr pq`) beside R1 (the three camera
