@@ -147,6 +147,7 @@ extension VideoSettings {
             // HDR10: the mastering display and content light level as SEI at each IDR.
             parameters += ":hdr10=1:master-display=\(HDRMetadata.x265MasteringDisplay):max-cll=\(HDRMetadata.maxCLL),\(HDRMetadata.maxFALL)"
         }
+        if losslessHEVC { parameters += ":lossless=1" }
         return parameters
     }
 

@@ -111,6 +111,10 @@ public struct VideoSettings: Sendable, Hashable {
     /// 4K or more, whose decoder's pictures leave no room for a motion encoder's lookahead
     /// within 300 MB.
     package var motionRuns = true
+    /// Whether x265 codes every picture losslessly (`lossless=1`, ``x265Parameters``): never in a
+    /// show; the benchmark renders with it (and every held frame encoded) to hand ffmpeg + libx265
+    /// exactly the pictures a show gives its encoder.
+    package var losslessHEVC = false
 
     /// The x264 presets, fastest first.
     public static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]

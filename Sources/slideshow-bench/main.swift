@@ -5,6 +5,7 @@ import SlideshowFormats
 import SlideshowImages
 import SlideshowLooks
 import SlideshowPixels
+import SlideshowPlan
 import SlideshowSupport
 import SlideshowWriter
 
@@ -28,7 +29,7 @@ import SlideshowWriter
 // With --camera, only issue 33's camera-clip figures (C5 interlaced 1080i, C6 Motion JPEG; ClipBench.swift), which --clips also prints.
 // With --formats, only the phone-format figures of issue 11 (PhoneFormatBench.swift; HEICs from --media DIR, default ../shared/media).
 // With --codecs, only each codec's R1 and R3 beside H.264's (CodecBench.swift, issue 34); a full run prints them after R2/R3.
-// With --hdr, only the HDR shows (moving and dissolving) beside ffmpeg + libx265 on their own decoded frames (HDRBench.swift, issue 35;
+// With --hdr, only the HDR shows (moving and dissolving) beside ffmpeg + libx265 on the frames they encode (HDRBench.swift, issue 35;
 // the HEIC from --clip-folder DIR), then the HDR show of cuts beside R1 (with --hdr-cuts, only that), then the HDR clip figures
 // (HDRClipBench.swift): an HDR clip in a --hdr pq show against ffmpeg's zscale and libx265 (with --hdr-clips, only these).
 
@@ -52,6 +53,7 @@ var hdrClipsOnly = false
 var hdrCutsOnly = false
 var songFolder = "../songs"
 var songFilter: String?
+var exactFramesJob: [String]?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -77,6 +79,8 @@ while let argument = arguments.popFirst() {
     case "--hdr-cuts": hdrCutsOnly = true
     case "--songs": songFolder = arguments.popFirst() ?? songFolder
     case "--song": songFilter = arguments.popFirst()
+    // Internal, for --hdr: makes one HDR show's exact frames in a process of its own (``exactHDRFrames``).
+    case "--exact-hdr-frames": exactFramesJob = Array(arguments.prefix(4)); arguments = arguments.dropFirst(4)
     default:
         print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --motion | --r2 | --r3 | --draft | --audio | --beats | --slides | --formats | --clips | --camera | --pick | --codecs | --hdr | --hdr-cuts | --hdr-clips] [--media DIR] [--clip-folder DIR] [--songs DIR] [--song NAME-PART]")
         exit(64)
@@ -85,6 +89,16 @@ while let argument = arguments.popFirst() {
 
 // The floor is measured in this process, under the same memory settings as the tool's.
 ProcessTuning.configureForRendering()
+
+// --exact-hdr-frames FFMPEG HEIC MOTION RAW: the HDR bench's peer's input, made here and not in the
+// bench's own process, whose peak memory every program it starts would otherwise report as its own
+// (`posix_spawn` shares the bench's memory until `exec`, whose peak the child's `ru_maxrss` keeps).
+if let job = exactFramesJob {
+    guard job.count == 4, let motion = MotionStyle(rawValue: job[2]) else { exit(64) }
+    let folder = URL(fileURLWithPath: job[3]).deletingLastPathComponent()
+    exit(exactHDRFrames(heic: job[1], transition: .fade, motion: motion, ffmpeg: job[0], raw: job[3],
+                        scratch: { folder.appendingPathComponent($0).path }) ? 0 : 1)
+}
 
 let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("slideshow").path
 let photos = ["camera_nikon_d90_12mp.jpg", "camera_canon_eos5d_13mp_portrait.jpg", "camera_apple_iphone4s_8mp_orient6.jpg"]

@@ -75,6 +75,52 @@ struct HDRConversionTests {
         #expect(ourPlanes[0][4] == 64 + Int((0.2627 * 876).rounded()))
     }
 
+    /// The benchmark's peer is given exactly the pictures a show gives its x265 by a render with
+    /// ``VideoSettings/losslessHEVC``: x265 then codes them losslessly (`lossless=1`, never in a
+    /// show), so that ffmpeg decodes each one to the converter's very code values.
+    @Test("x265 lossless (the benchmark's exact frames): every frame decodes to the converted picture's code values")
+    func losslessFramesDecodeExactly() async throws {
+        let size = Size(width: 64, height: 32)
+        var settings = VideoSettings(size: size, hold: .encode, codec: .hevc)
+        settings.hdr = .pq
+        #expect(!settings.x265Parameters.contains("lossless"))
+        settings.losslessHEVC = true
+        #expect(settings.x265Parameters.hasSuffix(":lossless=1"))
+        // Two pictures of fine detail a lossy coder would smooth: a hash of each sample's place.
+        let buffers = (0..<2).map { frame in
+            HDRPixelBuffer(size: size, samples: (0..<(size.width * size.height * 3)).map { UInt16(truncatingIfNeeded: ($0 &* 2654435761 &+ frame &* 40503) >> 7) })
+        }
+        let converter = try ColorConverter(size: size, hdr: .pq)
+        let expected = try buffers.map { Self.planes16(try converter.convert($0), size: size) }
+
+        let folder = try TemporaryFolder()
+        let path = folder.path("lossless.mp4"), out = folder.path("out.yuv")
+        let writer = try AssetWriter(outputPath: path, settings: settings, overwrite: true)
+        let input = AssetWriterInput(settings: writer.settings)
+        let adaptor = PixelBufferAdaptor(assetWriterInput: input)
+        writer.add(input)
+        try writer.startWriting()
+        writer.startSession(atSourceTime: .zero)
+        let step = await input.feed(on: DispatchQueue(label: "lossless")) { index in
+            guard index < buffers.count else { return .finished }
+            return adaptor.append(buffers[index], withPresentationTime: MediaTime(value: Int64(index), timescale: 30)) ? .appended : .stopped
+        }
+        #expect(step == .finished)
+        writer.endSession(atSourceTime: MediaTime(value: Int64(buffers.count), timescale: 30))
+        try await writer.finishWriting()
+        let result = try run(which("ffmpeg")!, ["-v", "error", "-i", path, "-f", "rawvideo", "-pix_fmt", "yuv420p10le", out])
+        #expect(result.status == 0, "\(result.stderr)")
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))
+        let values = stride(from: 0, to: bytes.count, by: 2).map { Int(bytes[$0]) | Int(bytes[$0 + 1]) << 8 }
+        let lumaCount = size.width * size.height, chromaCount = lumaCount / 4, frameCount = lumaCount + 2 * chromaCount
+        try #require(values.count == 2 * frameCount, "\(values.count) samples decoded")
+        for (frame, planes) in expected.enumerated() {
+            let decoded = values[(frame * frameCount)..<((frame + 1) * frameCount)]
+            let differing = zip(decoded, planes[0] + planes[1] + planes[2]).filter { $0 != $1 }.count
+            #expect(differing == 0, "frame \(frame): \(differing) of \(frameCount) samples differ")
+        }
+    }
+
     /// The three planes as 10-bit values, rows without padding.
     static func planes16(_ picture: EncoderPicture, size: Size) -> [[Int]] {
         let frame = picture.frame
