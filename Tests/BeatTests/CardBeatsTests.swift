@@ -34,10 +34,11 @@ import SlideshowText
         let starts = (0..<6).map { prepared.timeline.frames(ofPhoto: $0).lowerBound }
         #expect(prepared.plan.photoStarts == starts)
         // Each cut in the video's time (after the card) is within half a frame of a beat of the
-        // music, which plays from the video's first frame (from 0 s, outlasting the show).
+        // music, which plays from the video's first frame (entered less than a frame in, outlasting the show).
+        let entry = try #require(prepared.beats?.music?.entry)
         for cut in starts.dropFirst() {
             let video = Double(cut + cardFrames) / 30
-            let off = abs(grid.time(ofBeat: grid.beat(nearest: video)) - video)
+            let off = abs(grid.time(ofBeat: grid.beat(nearest: video + entry)) - entry - video)
             #expect(off <= 0.5 / 30 + 1e-9, "cut at \(video) s of the video is \(off) s from the beat")
         }
     }

@@ -29,10 +29,13 @@ import SlideshowSupport
         let starts = (0..<6).map { prepared.timeline.frames(ofPhoto: $0).lowerBound }
         #expect(starts != [0, 75, 150, 225, 300, 375])
         #expect(prepared.plan.photoStarts == starts)
-        // Every cut within half a frame of a beat of the grid (the music starts at 0 and outlasts the show).
+        // Every cut within half a frame of a beat of the grid as heard (the music outlasts the show; the show
+        // enters it less than a frame in, where its beats fall on the frames).
+        let entry = try #require(prepared.beats?.music?.entry)
+        #expect(entry >= 0 && entry < 1.0 / 30)
         for cut in starts.dropFirst() {
             let time = Double(cut) / 30
-            #expect(abs(grid.time(ofBeat: grid.beat(nearest: time)) - time) <= 0.5 / 30 + 1e-9, "cut at \(time) s")
+            #expect(abs(grid.time(ofBeat: grid.beat(nearest: time + entry)) - entry - time) <= 0.5 / 30 + 1e-9, "cut at \(time) s")
         }
         // Even cuts without --cuts beats: the same show, the same frames, no grid.
         show.cuts = .even

@@ -203,8 +203,8 @@ struct ClipShowTests {
         #expect(beats.warnings.isEmpty)
         let cut = beats.plan.photoStarts[1]
         #expect(beats.plan.frameCount == 240 && (209...212).contains(cut))
-        let time = Double(cut) / 30
-        #expect(cut == 209 || abs(grid.time(ofBeat: grid.beat(nearest: time)) - time) <= 0.5 / 30 + 1e-9, "cut at \(time) s, \(grid)")
+        let time = Double(cut) / 30, entry = beats.beats?.music?.entry ?? 0
+        #expect(cut == 209 || abs(grid.time(ofBeat: grid.beat(nearest: time + entry)) - entry - time) <= 0.5 / 30 + 1e-9, "cut at \(time) s, \(grid)")
     }
 
     /// A clip among photos with cuts on the beat (issue 30): the photos' cuts on the beat, the
@@ -228,9 +228,11 @@ struct ClipShowTests {
         let length = Int((clip.duration * 30).rounded())
         let starts = prepared.plan.photoStarts + [prepared.plan.frameCount]
         #expect(prepared.plan.frameCount == 600)
+        // The music as heard: entered less than a frame in (``MusicLayout/entry``).
+        let entry = prepared.beats?.music?.entry ?? 0
         func onBeat(_ frame: Int) -> Bool {
             let time = Double(frame) / 30
-            return abs(grid.time(ofBeat: grid.beat(nearest: time)) - time) <= 0.5 / 30 + 1e-9
+            return abs(grid.time(ofBeat: grid.beat(nearest: time + entry)) - entry - time) <= 0.5 / 30 + 1e-9
         }
         // Every cut on a beat but the clip's end, which is on one only when trimmed to it.
         for cut in 1..<items.count where cut != index + 1 { #expect(onBeat(starts[cut]), "cut \(cut) at frame \(starts[cut]) of \(starts)") }
