@@ -22,6 +22,8 @@ let package = Package(
     ],
     targets: [
         // C libraries, each behind one shim header.
+        // libavfilter's headers only: the library is loaded when a filter graph is first built
+        // (SlideshowFFmpeg/FilterLibrary.swift), not linked (module.modulemap).
         .systemLibrary(
             name: "CFFmpeg",
             pkgConfig: "libavformat",

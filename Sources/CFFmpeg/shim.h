@@ -1,5 +1,8 @@
 // One header over FFmpeg 5.1's libavformat, libavcodec, libswscale, libswresample, libavfilter (the
-// deinterlacer's filter graph) and libavutil.
+// deinterlacer's and the GIF's filter graphs) and libavutil. libavfilter is not linked (the module
+// map links the others): its headers give the types, and its functions are looked up when the
+// first graph is built (SlideshowFFmpeg's FilterLibrary), so that it and the 26 libraries only it
+// needs are not loaded by every run.
 //
 // It exists because Swift imports neither function-like macros (AVERROR, av_err2str) nor
 // some macro constants (AVERROR_EOF, AVERROR_INVALIDDATA, AV_NOPTS_VALUE); each is re-exposed below as a static

@@ -6,14 +6,18 @@ package struct FFmpegError: Error, CustomStringConvertible {
     package var call: String
     /// Its negative return code (an `AVERROR`).
     package var code: Int32
+    /// Our own words when FFmpeg has none for the failure (a library the loader could not load).
+    package var reason: String?
 
-    package init(call: String, code: Int32) {
+    package init(call: String, code: Int32, reason: String? = nil) {
         self.call = call
         self.code = code
+        self.reason = reason
     }
 
-    /// FFmpeg's message for the code.
+    /// The reason given, or else FFmpeg's message for the code.
     package var message: String {
+        if let reason { return reason }
         var buffer = [CChar](repeating: 0, count: 256)
         shim_av_strerror(code, &buffer, buffer.count)
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

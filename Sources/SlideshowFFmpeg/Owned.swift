@@ -145,19 +145,24 @@ package func setOption(_ options: inout OpaquePointer?, _ key: String, _ value: 
 }
 
 /// An owned `AVFilterGraph` (`avfilter_graph_alloc` … `avfilter_graph_free`), which owns the
-/// filters created in it: they are freed with it and never on their own.
+/// filters created in it: they are freed with it and never on their own. Every libavfilter call
+/// goes through it, to the library loaded at the first graph (``FilterLibrary``).
 package final class OwnedFilterGraph {
     package let pointer: UnsafeMutablePointer<AVFilterGraph>
+    private let library: FilterLibrary
 
-    /// - Throws: ``FFmpegError`` (`ENOMEM`) when the graph cannot be allocated.
+    /// - Throws: ``FFmpegError``: libavfilter cannot be loaded (naming it and why), or `ENOMEM`
+    ///   when the graph cannot be allocated.
     package init() throws(FFmpegError) {
-        guard let pointer = avfilter_graph_alloc() else { throw FFmpegError(call: "avfilter_graph_alloc", code: -ENOMEM) }
+        let library = try FilterLibrary.loaded()
+        guard let pointer = library.graphAlloc() else { throw FFmpegError(call: "avfilter_graph_alloc", code: -ENOMEM) }
+        self.library = library
         self.pointer = pointer
     }
 
     deinit {
         var pointer: UnsafeMutablePointer<AVFilterGraph>? = pointer
-        avfilter_graph_free(&pointer)
+        library.graphFree(&pointer)
     }
 
     /// A filter of this graph (owned by it): `kind` (`buffer`, `bwdif`, `palettegen`, …) under
@@ -165,10 +170,38 @@ package final class OwnedFilterGraph {
     /// - Throws: ``FFmpegError``: `ENOSYS` when this FFmpeg has no such filter, or what
     ///   `avfilter_graph_create_filter` returned.
     package func filter(_ kind: String, name: String, arguments: String?) throws(FFmpegError) -> UnsafeMutablePointer<AVFilterContext> {
-        guard let filter = avfilter_get_by_name(kind) else { throw FFmpegError(call: "avfilter_get_by_name(\(kind))", code: -ENOSYS) }
+        guard let filter = library.getByName(kind) else { throw FFmpegError(call: "avfilter_get_by_name(\(kind))", code: -ENOSYS) }
         var context: UnsafeMutablePointer<AVFilterContext>?
-        try check(avfilter_graph_create_filter(&context, filter, name, arguments, nil, pointer), "avfilter_graph_create_filter(\(kind))")
+        try check(library.createFilter(&context, filter, name, arguments, nil, pointer), "avfilter_graph_create_filter(\(kind))")
         guard let context else { throw FFmpegError(call: "avfilter_graph_create_filter(\(kind))", code: -ENOMEM) }
         return context
+    }
+
+    /// Links `source`'s output pad to `destination`'s input pad (`avfilter_link`).
+    package func link(_ source: UnsafeMutablePointer<AVFilterContext>, _ sourcePad: UInt32,
+                      to destination: UnsafeMutablePointer<AVFilterContext>, _ destinationPad: UInt32) throws(FFmpegError) {
+        try check(library.link(source, sourcePad, destination, destinationPad), "avfilter_link")
+    }
+
+    /// Checks the links and negotiates the formats (`avfilter_graph_config`), once all filters are linked.
+    package func configure() throws(FFmpegError) {
+        try check(library.graphConfig(pointer, nil), "avfilter_graph_config")
+    }
+
+    /// Gives a `buffer` source of this graph a frame, or the end of its stream with nil
+    /// (`av_buffersrc_add_frame_flags`); its return code, for the caller to check.
+    package func add(_ frame: UnsafeMutablePointer<AVFrame>?, to source: UnsafeMutablePointer<AVFilterContext>, flags: Int32) -> Int32 {
+        library.addFrame(source, frame, flags)
+    }
+
+    /// Takes the next frame out of a `buffersink` of this graph (`av_buffersink_get_frame`); its
+    /// return code (`EAGAIN` when none is ready), for the caller to check.
+    package func take(from sink: UnsafeMutablePointer<AVFilterContext>, into frame: UnsafeMutablePointer<AVFrame>) -> Int32 {
+        library.getFrame(sink, frame)
+    }
+
+    /// The time base of a `buffersink`'s frames, once the graph is configured.
+    package func timeBase(of sink: UnsafeMutablePointer<AVFilterContext>) -> AVRational {
+        library.timeBase(sink)
     }
 }

@@ -60,33 +60,33 @@ package final class Deinterlacer {
         let bwdif = try graph.filter("bwdif", name: "deinterlace",
                                      arguments: "mode=\(rate == .field ? "send_field" : "send_frame"):parity=auto:deint=interlaced")
         let sink = try graph.filter("buffersink", name: "out", arguments: nil)
-        try check(avfilter_link(source, 0, bwdif, 0), "avfilter_link")
-        try check(avfilter_link(bwdif, 0, sink, 0), "avfilter_link")
-        try check(avfilter_graph_config(graph.pointer, nil), "avfilter_graph_config")
+        try graph.link(source, 0, to: bwdif, 0)
+        try graph.link(bwdif, 0, to: sink, 0)
+        try graph.configure()
         self.key = key
         self.graph = graph
         self.source = source
         self.sink = sink
-        self.timeBase = av_buffersink_get_time_base(sink)
+        self.timeBase = graph.timeBase(of: sink)
     }
 
     /// Gives the graph one frame (its `pts` in the time base the graph was built with); the
     /// frame is left as it is (the graph takes a reference of its own).
     /// - Throws: ``FFmpegError`` when the graph refuses it.
     package func send(_ frame: UnsafeMutablePointer<AVFrame>) throws(FFmpegError) {
-        try check(av_buffersrc_add_frame_flags(source, frame, Int32(AV_BUFFERSRC_FLAG_KEEP_REF)), "av_buffersrc_add_frame_flags")
+        try check(graph.add(frame, to: source, flags: Int32(AV_BUFFERSRC_FLAG_KEEP_REF)), "av_buffersrc_add_frame_flags")
     }
 
     /// Tells the graph no more frames come: the ones it holds come out.
     package func end() {
         // It fails only on a source already ended.
-        _ = av_buffersrc_add_frame_flags(source, nil, 0)
+        _ = graph.add(nil, to: source, flags: 0)
     }
 
     /// The next deinterlaced picture into `frame` (unreferenced first), if one is ready.
     package func receive(into frame: UnsafeMutablePointer<AVFrame>) -> Output {
         av_frame_unref(frame)
-        let code = av_buffersink_get_frame(sink, frame)
+        let code = graph.take(from: sink, into: frame)
         if code >= 0 { return .frame }
         return code == shim_averror_eagain() ? .needsInput : .endOfStream
     }

@@ -42,7 +42,8 @@ package final class WriterEngine {
     private let motion: MotionRuns?
     /// With ``motion``: the stream's one SPS, into which the stills encoder's slices are rewritten.
     private let sharedSequence: SharedSequence?
-    /// The last picture given to the encoder, for held frames it encodes again.
+    /// The last picture given to the encoder, for held frames it encodes again: kept until the
+    /// next one only when it may be encoded again (no skip writer, or a run's hold to end).
     private var lastPicture: EncoderPicture?
     /// With ``motion``: the last picture appended, not yet given to an encoder.
     private var waiting: (picture: EncoderPicture, index: Int64)?
@@ -131,6 +132,10 @@ package final class WriterEngine {
             if held { try hold(until: index) }
             lastPicture = picture
             try encode(at: index, forceIDR: lastFrame < 0 || held)
+            // The encoder has copied the picture, and held frames are skip slices: its buffer
+            // goes back to the pool now, so the next picture is converted into the same one
+            // (a 10-bit 1080p picture is 6 MB of an HDR show's 300 MB).
+            if stillsSkip != nil { lastPicture = nil }
         }
         lastFrame = index
     }

@@ -173,16 +173,16 @@ final class GIFEncoder: AnimatedEncoder {
         let generate = try graph.filter("palettegen", name: "palettegen",
                                         arguments: "max_colors=256:reserve_transparent=0:stats_mode=full")
         let sink = try graph.filter("buffersink", name: "out", arguments: nil)
-        try check(avfilter_link(source, 0, generate, 0), "avfilter_link")
-        try check(avfilter_link(generate, 0, sink, 0), "avfilter_link")
-        try check(avfilter_graph_config(graph.pointer, nil), "avfilter_graph_config")
+        try graph.link(source, 0, to: generate, 0)
+        try graph.link(generate, 0, to: sink, 0)
+        try graph.configure()
         for (index, frame) in frames.enumerated() {
             frame.pointer.pointee.pts = Int64(index)
-            try check(av_buffersrc_add_frame_flags(source, frame.pointer, Int32(AV_BUFFERSRC_FLAG_KEEP_REF)), "av_buffersrc_add_frame_flags")
+            try check(graph.add(frame.pointer, to: source, flags: Int32(AV_BUFFERSRC_FLAG_KEEP_REF)), "av_buffersrc_add_frame_flags")
         }
-        try check(av_buffersrc_add_frame_flags(source, nil, 0), "av_buffersrc_add_frame_flags(end)")
+        try check(graph.add(nil, to: source, flags: 0), "av_buffersrc_add_frame_flags(end)")
         let palette = try OwnedFrame()
-        try check(av_buffersink_get_frame(sink, palette.pointer), "av_buffersink_get_frame(palettegen)")
+        try check(graph.take(from: sink, into: palette.pointer), "av_buffersink_get_frame(palettegen)")
         return palette
     }
 }
@@ -202,25 +202,25 @@ private final class PaletteMapping {
                                              arguments: "video_size=\(paletteSize):pix_fmt=\(palette.pointer.pointee.format):time_base=1/100:pixel_aspect=1/1")
         let use = try graph.filter("paletteuse", name: "paletteuse", arguments: dither)
         sink = try graph.filter("buffersink", name: "out", arguments: nil)
-        try check(avfilter_link(source, 0, use, 0), "avfilter_link")
-        try check(avfilter_link(paletteSource, 0, use, 1), "avfilter_link")
-        try check(avfilter_link(use, 0, sink, 0), "avfilter_link")
-        try check(avfilter_graph_config(graph.pointer, nil), "avfilter_graph_config")
+        try graph.link(source, 0, to: use, 0)
+        try graph.link(paletteSource, 0, to: use, 1)
+        try graph.link(use, 0, to: sink, 0)
+        try graph.configure()
         palette.pointer.pointee.pts = 0
-        try check(av_buffersrc_add_frame_flags(paletteSource, palette.pointer, Int32(AV_BUFFERSRC_FLAG_KEEP_REF)), "av_buffersrc_add_frame_flags(palette)")
-        try check(av_buffersrc_add_frame_flags(paletteSource, nil, 0), "av_buffersrc_add_frame_flags(palette end)")
+        try check(graph.add(palette.pointer, to: paletteSource, flags: Int32(AV_BUFFERSRC_FLAG_KEEP_REF)), "av_buffersrc_add_frame_flags(palette)")
+        try check(graph.add(nil, to: paletteSource, flags: 0), "av_buffersrc_add_frame_flags(palette end)")
     }
 
     func send(_ frame: UnsafeMutablePointer<AVFrame>) throws(FFmpegError) {
         frame.pointee.pts = next
         next += 1
-        try check(av_buffersrc_add_frame_flags(source, frame, Int32(AV_BUFFERSRC_FLAG_KEEP_REF)), "av_buffersrc_add_frame_flags")
+        try check(graph.add(frame, to: source, flags: Int32(AV_BUFFERSRC_FLAG_KEEP_REF)), "av_buffersrc_add_frame_flags")
     }
 
     /// The mapped picture, false when none is ready.
     func receive(into frame: UnsafeMutablePointer<AVFrame>) throws(FFmpegError) -> Bool {
         av_frame_unref(frame)
-        let code = av_buffersink_get_frame(sink, frame)
+        let code = graph.take(from: sink, into: frame)
         if code == shim_averror_eagain() { return false }
         try check(code, "av_buffersink_get_frame(paletteuse)")
         return true
