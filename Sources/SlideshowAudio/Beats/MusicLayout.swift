@@ -25,8 +25,8 @@ package struct MusicLayout: Sendable, Hashable {
     package var lead: Double
     /// Seconds more of the music skipped on its first pass only (``Soundtrack/entry``): a show
     /// cut on the beat enters the music less than a frame in, where its beats fall on the
-    /// frames (``frameAligned(_:grid:framesPerSecond:showLength:entered:)``). Later passes start at ``start``, so the
-    /// seams keep their beat.
+    /// frames (``frameAlignedEntry(of:grid:framesPerSecond:showLength:)``). Later passes start
+    /// at ``start``, so the seams keep their beat.
     package var entry: Double = 0
     /// The ``crossfade`` when it was chosen to keep the beat across the seams
     /// (``beatSeam(of:start:passLength:)``), for the soundtrack to loop with (``Soundtrack/seam``).
@@ -78,17 +78,13 @@ package struct MusicLayout: Sendable, Hashable {
         self.init(soundtrack: looped, musicLength: musicLength, showLength: showLength, lead: lead)
         beatSeam = looped.seam
         if let grid, let framesPerSecond {
-            self = Self.frameAligned(self, grid: grid, framesPerSecond: framesPerSecond, showLength: showLength) { entry in
-                var entered = self
-                entered.entry = entry
-                return entered
-            }
+            entry = Self.frameAlignedEntry(of: self, grid: grid, framesPerSecond: framesPerSecond, showLength: showLength)
         }
     }
 
-    /// The layout, among `layout` and those that enter the music later by less than one frame
-    /// (`entered(entry)`), whose beats lie closest to the frames: the least sum over the show's
-    /// beats of the distance from each beat to its nearest frame; the earliest of equals.
+    /// The entry into the music, 0 or later by less than one frame, that puts `layout`'s beats
+    /// closest to the frames: the least sum over the show's beats of the distance from each beat
+    /// to its nearest frame; the earliest of equals.
     ///
     /// A cut goes to a beat's nearest frame, so with beats between two frames every cut is up
     /// to half a frame (17 ms at 30 fps) off the beat that is heard. A beat of a whole number of
@@ -99,11 +95,12 @@ package struct MusicLayout: Sendable, Hashable {
     /// candidates (the first pass's beats'; later passes are scored as they fall). The show's
     /// first sound is then at most one frame later in the music: inaudible, and the same for
     /// every render.
-    static func frameAligned(_ layout: MusicLayout, grid: BeatGrid, framesPerSecond: Int, showLength: Double,
-                             entered: (Double) -> MusicLayout) -> MusicLayout {
+    static func frameAlignedEntry(of layout: MusicLayout, grid: BeatGrid, framesPerSecond: Int, showLength: Double) -> Double {
         let fps = Double(framesPerSecond)
-        func offFrames(_ candidate: MusicLayout) -> Double {
-            candidate.beats(of: grid, through: showLength).reduce(0) { sum, beat in
+        func offFrames(_ entry: Double) -> Double {
+            var candidate = layout
+            candidate.entry = entry
+            return candidate.beats(of: grid, through: showLength).reduce(0) { sum, beat in
                 let frames = beat.time * fps
                 return sum + abs(frames - frames.rounded())
             }
@@ -113,10 +110,10 @@ package struct MusicLayout: Sendable, Hashable {
             let frames = beat.time * fps
             return (frames - frames.rounded(.down)) / fps
         }).filter { $0 > 0 && $0 < 1 / fps }.sorted()
-        var best = layout, bestOff = offFrames(layout)
+        var best = layout.entry, bestOff = offFrames(best)
         for entry in entries {
-            let candidate = entered(entry), off = offFrames(candidate)
-            if off < bestOff - 1e-9 { (best, bestOff) = (candidate, off) }
+            let off = offFrames(entry)
+            if off < bestOff - 1e-9 { (best, bestOff) = (entry, off) }
         }
         return best
     }
