@@ -97,17 +97,19 @@ package struct MusicLayout: Sendable, Hashable {
     /// every render.
     static func frameAlignedEntry(of layout: MusicLayout, grid: BeatGrid, framesPerSecond: Int, showLength: Double) -> Double {
         let fps = Double(framesPerSecond)
+        // An entry moves every beat the same: the show's beats without one, to a frame past its
+        // end, are worked out once; an entry e hears those from e to the show's length plus e.
+        let times = layout.beats(of: grid, through: showLength + 1 / fps).map(\.time)
         func offFrames(_ entry: Double) -> Double {
-            var candidate = layout
-            candidate.entry = entry
-            return candidate.beats(of: grid, through: showLength).reduce(0) { sum, beat in
-                let frames = beat.time * fps
+            times.reduce(0) { sum, time in
+                guard time >= entry, time - entry <= showLength else { return sum }
+                let frames = (time - entry) * fps
                 return sum + abs(frames - frames.rounded())
             }
         }
-        let beats = layout.beats(of: grid, through: min(showLength, layout.passLength ?? showLength))
-        let entries = Set(beats.map { beat in
-            let frames = beat.time * fps
+        let firstPass = min(showLength, layout.passLength ?? showLength)
+        let entries = Set(times.filter { $0 <= firstPass }.map { time in
+            let frames = time * fps
             return (frames - frames.rounded(.down)) / fps
         }).filter { $0 > 0 && $0 < 1 / fps }.sorted()
         var best = layout.entry, bestOff = offFrames(best)
