@@ -2,7 +2,6 @@ import Foundation
 import SlideshowKit
 import SlideshowPlan
 import SlideshowWriter
-import Synchronization
 
 // HDR shows against ffmpeg + libx265 (issue 35): the moving HDR show (three copies of the shared
 // gain-map HEIC, 3 s, 1080p, `--hdr pq --transition fade --motion zoom-in`) and the same show
@@ -82,14 +81,7 @@ func exactHDRFrames(heic: String, transition: TransitionEffect, motion: MotionSt
     }
     losslessShow.video.losslessHEVC = true
     let show = losslessShow
-    let done = DispatchSemaphore(value: 0)
-    let rendered = Atomic(false)
-    Task.detached {
-        if (try? await show.render()) != nil { rendered.store(true, ordering: .relaxed) }
-        done.signal()
-    }
-    done.wait()
-    guard rendered.load(ordering: .relaxed) else { return false }
+    guard waitFor({ (try? await show.render()) != nil }) else { return false }
     return measure(ffmpeg, ["-loglevel", "error", "-i", lossless, "-f", "rawvideo", "-pix_fmt", "yuv420p10le", "-y", raw]).status == 0
 }
 

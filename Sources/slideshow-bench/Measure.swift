@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What one run of a program cost: wall time, CPU time (user + system) and peak resident memory.
 struct Cost {
@@ -34,6 +35,20 @@ func measure(_ executable: String, _ arguments: [String]) -> Cost {
 }
 
 private func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+
+/// Runs `body` on a task of its own and waits for its result: the bench is synchronous code
+/// that drives the library's async API.
+func waitFor<Result: Sendable>(_ body: @escaping @Sendable () async -> Result) -> Result {
+    let done = DispatchSemaphore(value: 0)
+    let result = Mutex<Result?>(nil)
+    Task.detached {
+        let value = await body()
+        result.withLock { $0 = value }
+        done.signal()
+    }
+    done.wait()
+    return result.withLock { $0! }
+}
 
 /// Times a block in this process.
 func time(_ body: () throws -> Void) rethrows -> Double {

@@ -204,8 +204,7 @@ func encodeDistinctFrames(_ slides: [PixelBuffer], to path: String) throws {
     writer.add(input)
     try writer.startWriting()
     writer.startSession(atSourceTime: .zero)
-    let done = DispatchSemaphore(value: 0)
-    Task.detached {
+    waitFor {
         // At the job's own times (x264 gives a picture shown longer more bits); the held
         // frames between cost nothing, so this is the encoding of the distinct frames only.
         let step = await input.feed(on: DispatchQueue(label: "floor")) { index in
@@ -216,9 +215,7 @@ func encodeDistinctFrames(_ slides: [PixelBuffer], to path: String) throws {
             writer.endSession(atSourceTime: MediaTime(value: Int64(slides.count) * 30, timescale: 30))
             try? await writer.finishWriting()
         }
-        done.signal()
     }
-    done.wait()
 }
 
 // 3. Memory and time as the show grows (run before the floor, see there): 3 to 60 photos, one second each.
