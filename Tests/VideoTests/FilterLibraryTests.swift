@@ -17,22 +17,14 @@ struct FilterLibraryTests {
 
     @Test("a library that cannot be loaded is named, with the loader's reason")
     func missing() {
-        do {
-            _ = try FilterLibrary(fileName: "libavfilter.so.99")
-            Issue.record("a missing library loaded")
-        } catch {
-            #expect(error.call == "dlopen(libavfilter.so.99)")
-            #expect("\(error)" == "dlopen(libavfilter.so.99): libavfilter.so.99: cannot open shared object file: No such file or directory")
-        }
+        let error = #expect(throws: FFmpegError.self) { try FilterLibrary(fileName: "libavfilter.so.99") }
+        #expect(error?.call == "dlopen(libavfilter.so.99)")
+        #expect(error.map { "\($0)" } == "dlopen(libavfilter.so.99): libavfilter.so.99: cannot open shared object file: No such file or directory")
     }
 
     @Test("a library without the functions is named with the one it lacks")
     func notLibavfilter() {
-        do {
-            _ = try FilterLibrary(fileName: "libavutil.so.57")
-            Issue.record("libavutil passed for libavfilter")
-        } catch {
-            #expect("\(error)".hasPrefix("dlsym(libavutil.so.57, avfilter_version): "), "\(error)")
-        }
+        let error = #expect(throws: FFmpegError.self) { try FilterLibrary(fileName: "libavutil.so.57") }
+        #expect(error.map { "\($0)".hasPrefix("dlsym(libavutil.so.57, avfilter_version): ") } == true, "\(String(describing: error))")
     }
 }
