@@ -123,8 +123,11 @@ import SlideshowAudio
         #expect(abs(try seam(0, 7.996) - 0.005) < 1e-9)
         #expect(abs(try seam(0, 7.7) - 0.2) < 1e-9)
         #expect(abs(try seam(1.3, 6.7) - 0.2) < 1e-9)
-        // Fewer than four beats in the pass: the usual crossfade.
-        #expect(MusicLayout.beatSeam(of: grid, start: 0, passLength: 1.8) == nil)
+        // A short pass steps as many whole beats as fit, two at least: 1.8 s (3.6 beats) every
+        // 3 beats, 1 s every 2 (a declick); a pass of under two beats keeps the usual crossfade.
+        #expect(abs(try seam(0, 1.8) - 0.3) < 1e-9)
+        #expect(abs(try seam(0, 1) - 0.005) < 1e-9)
+        #expect(MusicLayout.beatSeam(of: grid, start: 0, passLength: 0.7) == nil)
         // A grid that follows the music: the step ends one local period after the last beat that fits.
         let tracked = BeatGrid(beats: [0, 0.5, 1, 1.5, 2, 2.5, 3.02, 3.54], confidence: 1)
         #expect(abs(try #require(MusicLayout.beatSeam(of: tracked, start: 0, passLength: 4.1)) - 0.04) < 1e-9)

@@ -76,6 +76,24 @@ import SlideshowAudio
         #expect(try BeatAnalysis.grid(path: path, start: 0, length: 8) != nil)
     }
 
+    /// A one-bar loop (four kicks at 128 BPM, 1.875 s) is shorter than four seconds, but a show
+    /// loops it: analysed as heard, repeated seam to seam, it has its beat (128 BPM or the
+    /// half-time 64), and its length stays the pass's, where it loops. Heard once it has none.
+    @Test func aOneBarLoopHasTheBeatItIsHeardWith() throws {
+        let folder = try TemporaryFolder()
+        let kick = "aevalsrc=exprs='exp(-30*mod(t\\,0.46875))*sin(2*PI*60*mod(t\\,0.46875))':s=48000"
+        let path = try generate(kick, seconds: 1.875, in: folder, name: "bar.wav")
+        #expect(try BeatAnalysis.grid(path: path, length: 20) == nil)
+        #expect(try BeatAnalysis.analyse(Soundtrack(path: path, loops: false), showLength: 20).grid == nil)
+        let (grid, heard) = try BeatAnalysis.analyse(Soundtrack(path: path), showLength: 20)
+        let found = try #require(grid)
+        #expect([0.46875, 0.9375].contains { abs(found.period - $0) < 0.003 }, "\(found)")
+        #expect(abs(heard - 1.875) < 0.001)
+        // The pass steps whole beats: its seam is a declick, not the usual 0.1 s that would bring each pass back early.
+        let music = MusicLayout(soundtrack: Soundtrack(path: path), grid: found, musicLength: heard, showLength: 20)
+        #expect(music.beatSeam.map { $0 < 0.02 } == true, "\(String(describing: music.beatSeam))")
+    }
+
     /// Unreadable music is the soundtrack's error, by kind.
     @Test func missingMusicThrowsByKind() {
         #expect(throws: AudioError(path: "/nonexistent/song.mp3", kind: .missing, reason: "no such audio file")) {

@@ -60,13 +60,20 @@ public enum BeatAnalysis {
     /// padding (the shared 120-BPM MP3 states 25.051 s and decodes to 25.000 s: laid out on the
     /// stated length, a looped show's cuts came 51 ms late in its second pass, 102 in its third).
     /// - Throws: as ``grid(path:start:length:)``.
+    ///
+    /// A loop shorter than ``minimumLength`` (a bar of a house loop: 1.9 s at 128 BPM) holds too
+    /// few beats to check a grid on; the show hears it again and again, so it is analysed as
+    /// heard: the pass repeated up to the show's length, seam to seam.
     public static func analyse(_ soundtrack: Soundtrack, showLength: Double) throws(AudioError) -> (grid: BeatGrid?, heard: Double) {
-        let profile = try onsetProfile(path: soundtrack.path, start: soundtrack.start, length: showLength)
-        return (profile.duration >= minimumLength ? BeatGridFit.fit(profile) : nil, profile.duration)
+        let profile = try onsetProfile(path: soundtrack.path, start: soundtrack.start, length: showLength, repeating: soundtrack.loops)
+        return (profile.duration >= minimumLength ? BeatGridFit.fit(profile) : nil, profile.pass ?? profile.duration)
     }
 
     /// Streams the part and collects aubio's onset function and onsets.
-    package static func onsetProfile(path: String, start: Double, length: Double) throws(AudioError) -> OnsetProfile {
+    /// - Parameter repeating: whether music that ends before `length` and is shorter than
+    ///   ``minimumLength`` is analysed repeated to `length` (``OnsetProfile/pass`` then gives
+    ///   its length), as a looped soundtrack is heard.
+    package static func onsetProfile(path: String, start: Double, length: Double, repeating: Bool = false) throws(AudioError) -> OnsetProfile {
         guard start.isFinite, start >= 0, length.isFinite, length >= 0 else {
             throw AudioError(path: path, kind: .invalidSettings, reason: "the beat analysis needs a start and a length of 0 s or more, not \(start) s and \(length) s")
         }
@@ -84,6 +91,8 @@ public enum BeatAnalysis {
         var pending: Float = 0
         var pendingCount = 0
         var levels: [Float] = []
+        // The analysis samples of a short pass, kept to be fed again when it loops.
+        var short: [Float]? = repeating ? [] : nil
         // A cancelled validation stops here (its stage then throws `.cancelled`).
         while toRead > 0, !Cancellation.isCancelled, let chunk = try reader.read() {
             var frames = chunk.count / AudioFormat.channels
@@ -110,6 +119,7 @@ public enum BeatAnalysis {
                     }
                 }
             }
+            if short != nil { short = Double(read) / rate < minimumLength ? short! + mono : nil }
             mono.withUnsafeBufferPointer { samples in
                 detector.feed(samples) { value, level in
                     novelty.append(value)
@@ -117,8 +127,28 @@ public enum BeatAnalysis {
                 }
             }
         }
+        var analysed = Double(read) / rate, pass: Double?
+        if let short, !short.isEmpty, toRead > 0, !Cancellation.isCancelled {
+            // The music ended within the first few seconds and loops: its pass again, to the show's length.
+            pass = analysed
+            let target = Int((length * Double(analysisRate)).rounded())
+            var fed = short.count
+            while fed < target {
+                let part = short.prefix(target - fed)
+                part.withUnsafeBufferPointer { samples in
+                    detector.feed(samples) { value, level in
+                        novelty.append(value)
+                        levels.append(level)
+                    }
+                }
+                fed += part.count
+            }
+            analysed = Double(fed) / Double(analysisRate)
+        }
         let hopSeconds = Double(hop) / Double(analysisRate)
-        return OnsetProfile(hopSeconds: hopSeconds, start: start, duration: Double(read) / rate, novelty: novelty,
-                            onsets: BeatGridFit.onsets(in: novelty, levels: levels, hopSeconds: hopSeconds, start: start))
+        var profile = OnsetProfile(hopSeconds: hopSeconds, start: start, duration: analysed, novelty: novelty,
+                                   onsets: BeatGridFit.onsets(in: novelty, levels: levels, hopSeconds: hopSeconds, start: start))
+        profile.pass = pass
+        return profile
     }
 }

@@ -13,6 +13,10 @@ package struct OnsetProfile: Sendable {
     package var novelty: [Float]
     /// Onsets: music time and strength (the onset function's peak near it).
     package var onsets: [(time: Double, strength: Double)]
+    /// The music's length when it ended before the part and was analysed repeated (a short
+    /// loop, ``BeatAnalysis/onsetProfile(path:start:length:repeating:)``): times past it are
+    /// its later passes; nil when the music was analysed once.
+    package var pass: Double? = nil
 
     package init(hopSeconds: Double, start: Double, duration: Double, novelty: [Float], onsets: [(time: Double, strength: Double)]) {
         self.hopSeconds = hopSeconds

@@ -128,8 +128,10 @@ package struct MusicLayout: Sendable, Hashable {
     package static let beatSeamTolerance = 0.01
 
     /// The overlap at a loop's seam that starts each pass a whole number of beats after the
-    /// one before, so the beat goes on across the seam; nil when the pass holds fewer than
-    /// four beats (then the seam keeps ``Soundtrack/crossfade``).
+    /// one before, so the beat goes on across the seam; nil when no step of two beats or more
+    /// fits in the pass with at most half of it overlapping (then the seam keeps
+    /// ``Soundtrack/crossfade``). A one-bar loop at a half-time beat (a 1.9 s house loop at
+    /// 64 BPM) steps two beats.
     ///
     /// With the usual 100 ms overlap, a loop of whole bars comes back 100 ms early at every
     /// seam: its beat stumbles there, and a listener (or a beat tracker) hears the next cuts
@@ -145,7 +147,7 @@ package struct MusicLayout: Sendable, Hashable {
         var first = grid.beat(nearest: start)
         if grid.time(ofBeat: first) < start { first += 1 }
         var last = grid.beat(nearest: start + passLength)
-        while last > first + 3 {
+        while last > first {
             let step = 2 * grid.time(ofBeat: last) - grid.time(ofBeat: last - 1) - grid.time(ofBeat: first)
             if step <= passLength + beatSeamTolerance {
                 let seam = max(passLength - step, shortestBeatSeam)
