@@ -36,7 +36,7 @@ import SlideshowAudio
         let placed = BeatCutPlanner.place(frameCount: 180, framesPerSecond: 30, evenCuts: (1..<10).map { $0 * 18 }, grid: grid, music: MusicLayout())
         #expect(placed == .failure(.shareOutOfBounds(photo: 1, beats: 0.6)))
         let why = BeatCutFallback.shareOutOfBounds(photo: 1, beats: 0.6)
-        #expect(why.description == "photo 2's time (0.6 beats) cannot become a whole number of beats within 25% of it; the cuts stay even")
+        #expect(why.description == "photo 2's time (0.6 beats) cannot become a whole number of beats within 25% of it while every other photo's does too; the cuts stay even")
         #expect(why.reason == "no-assignment" && why.photo == 1)
     }
 
@@ -222,7 +222,7 @@ import SlideshowAudio
         #expect(Self.bruteForce(frameCount: 330, even: [0] + even + [330], beats: Self.beatFrames(grid, fps: 30, frames: 330)) == nil)
         #expect(placed == .failure(.shareOutOfBounds(photo: 5, beats: 47.0 / 15)))
         #expect(BeatCutFallback.shareOutOfBounds(photo: 5, beats: 47.0 / 15).description
-                == "photo 6's time (3.13 beats) cannot become a whole number of beats within 25% of it; the cuts stay even")
+                == "photo 6's time (3.13 beats) cannot become a whole number of beats within 25% of it while every other photo's does too; the cuts stay even")
     }
 
     /// The grid of the issue over one grid (120 BPM, the beat at 0.043 s): 5 to 13 photos in
@@ -264,6 +264,36 @@ import SlideshowAudio
                 }
             }
         }
+    }
+
+    /// A groove at 60 BPM whose eighths are a 120-BPM level (``BeatGrid/halved()``): 14 photos
+    /// in 33 s at 24 fps have shares of 2.36 beats (56 or 57 frames), so each may take 2 beats
+    /// and no more (3 is 27% over): 26 s for 13 cuts leaves the last photo 7 s, and there is no
+    /// placement on the beat. On the faster level's beats (4, 5 or 6 half beats a share) there
+    /// is one, every share within ±25%. Without the faster level the cuts stay even.
+    @Test func theFasterLevelPlacesWhatTheBeatCannot() throws {
+        var grid = BeatGrid(period: 1, phase: 0.25, confidence: 1)
+        let even = (1..<14).map { $0 * 792 / 14 }
+        let slow = BeatCutPlanner.place(frameCount: 792, framesPerSecond: 24, evenCuts: even, grid: grid, music: MusicLayout())
+        guard case .failure(let why) = slow else {
+            Issue.record("placed on the slower level: \(slow)")
+            return
+        }
+        #expect(why.reason == "no-assignment")
+        #expect(Self.bruteForce(frameCount: 792, even: [0] + even + [792], beats: Self.beatFrames(grid, fps: 24, frames: 792)) == nil)
+
+        grid.fasterWeakBeats = []
+        let faster = try #require(grid.halved())
+        #expect(faster.period == 0.5 && faster.phase == 0.25)
+        let cuts = try BeatCutPlanner.place(frameCount: 792, framesPerSecond: 24, evenCuts: even, grid: grid, music: MusicLayout()).get()
+        #expect(cuts.grid == faster && cuts.beatsPerStep == 1)
+        #expect(cuts.cuts.allSatisfy { ($0 - 6) % 12 == 0 }, "\(cuts.cuts)")
+        #expect(cuts.cuts.contains { ($0 - 6) % 24 == 12 }, "\(cuts.cuts)")
+        Self.expectShares(cuts.photoStarts + [792], even: [0] + even + [792])
+
+        // A tracked beat's halves lie halfway between its beats.
+        let tracked = BeatGrid(beats: [0.1, 1.1, 2.14, 3.1], confidence: 1)
+        #expect(zip(tracked.halving().tracked, [0.1, 0.6, 1.1, 1.62, 2.14, 2.62, 3.1]).allSatisfy { abs($0 - $1) < 1e-12 })
     }
 
     /// Shares of 1.5 beats: no whole number of beats lies within 1.125 … 1.875, so no

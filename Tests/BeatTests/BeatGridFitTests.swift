@@ -32,6 +32,27 @@ import SlideshowAudio
         #expect(abs(grid.phase - 0.1) < 0.012, "\(grid)")
     }
 
+    /// Kicks at 60 BPM with quiet hats halfway (a third as loud): the beat is the slower level,
+    /// 1 s, and the faster one (120 BPM) is the music's too, its hats weak. At 100 BPM with
+    /// eighths (above), the faster level (200 BPM) is out of range: none.
+    @Test func theSlowerOfTwoLevelsKeepsTheFasterOne() throws {
+        let kicks = stride(from: 0.2, to: 20, by: 1.0).map { (time: $0, strength: Float(1)) }
+        let hats = stride(from: 0.7, to: 20, by: 1.0).map { (time: $0, strength: Float(0.3)) }
+        let grid = try #require(BeatGridFit.fit(profile(kicks + hats, seconds: 20)))
+        #expect(abs(grid.period - 1) < 0.004 && abs(grid.phase - 0.2) < 0.012, "\(grid)")
+        let faster = try #require(grid.halved())
+        #expect(abs(faster.period - 0.5) < 0.002)
+        let kick = faster.beat(nearest: 5.2), hat = faster.beat(nearest: 5.7)
+        #expect(hat == kick + 1 && abs(faster.time(ofBeat: hat) - 5.7) < 0.012)
+        let heard = (faster.beat(nearest: 0.2)...faster.beat(nearest: 19.7)).filter { !faster.weakBeats.contains($0) }
+        #expect(heard.count == 20 && heard.allSatisfy { abs(faster.time(ofBeat: $0).truncatingRemainder(dividingBy: 1) - 0.2) < 0.012 },
+                "\(heard.map { faster.time(ofBeat: $0) })")
+
+        let eighths = stride(from: 0.1, to: 20, by: 0.6).map { (time: $0, strength: Float(1)) }
+            + stride(from: 0.4, to: 20, by: 0.6).map { (time: $0, strength: Float(0.8)) }
+        #expect(try #require(BeatGridFit.fit(profile(eighths, seconds: 20))).halved() == nil)
+    }
+
     /// A tresillo (hits 3 + 3 + 2 eighths apart, loud) over quiet quarter notes at 120 BPM: the
     /// loud hits 0.75 s apart suggest 80 BPM (3:2); the beat is 0.5 s.
     @Test func aTresilloDoesNotMakeThreeTwo() throws {

@@ -29,7 +29,7 @@ public enum BeatCutFallback: Error, Sendable, Hashable, CustomStringConvertible 
         case .unreadableMusic(let reason): "the music's beat could not be read (\(reason)); the cuts stay even"
         case .noBeatNearCut(let cut): "the music has no beat near cut \(cut + 1) (it ends before it); the cuts stay even"
         case .shareOutOfBounds(let photo, let beats):
-            "photo \(photo + 1)'s time (\(Message.seconds((beats * 100).rounded() / 100)) beats) cannot become a whole number of beats within 25% of it; the cuts stay even"
+            "photo \(photo + 1)'s time (\(Message.seconds((beats * 100).rounded() / 100)) beats) cannot become a whole number of beats within 25% of it while every other photo's does too; the cuts stay even"
         case .transitionsDoNotFit(let photo): "photo \(photo + 1)'s transitions would not fit its time if cut on the beat; the cuts stay even"
         }
     }
@@ -91,7 +91,11 @@ public struct BeatCuts: Sendable, Hashable {
 /// even share S of a photo: every 4th beat when S spans at least 8 beats, every 2nd when it
 /// spans at least 4, else every beat. Of the n ways to take every nth beat (which beat counts
 /// as the first), the one that moves the cuts least in total wins. When a coarser grid has no
-/// placement, the next finer one is tried; every beat is the last resort.
+/// placement, the next finer one is tried; every beat is the last resort, unless the beat is
+/// the slower of two levels the music has (``BeatGrid/halved()``: a groove at 60 BPM whose
+/// eighths are a 120-BPM pulse). Then the faster level's beats are tried last: shares of 2.4
+/// beats at 60 BPM (2.4 s) can only take 2 beats each, too few in total, while at 120 BPM
+/// they may take 4, 5 or 6 half beats.
 ///
 /// **The cuts: one choice for the whole show.** Every cut goes to a beat of the grid (rounded
 /// to the nearest frame, so a transition's centre, which is the cut, lands there too), chosen
@@ -141,12 +145,26 @@ package enum BeatCutPlanner {
             return .success(BeatCuts(cuts: evenCuts, frameCount: frameCount, beatsPerStep: 1, grid: grid, offBeat: Array(evenCuts.indices)))
         }
 
+        let placed = place(frameCount: frameCount, framesPerSecond: framesPerSecond, bounds: bounds, transitionFrames: transitionFrames,
+                           clips: clips, grid: grid, music: music)
+        // The slower of two levels is the beat; the faster one's beats may have a placement.
+        guard case .failure = placed, let faster = grid.halved() else { return placed }
+        let onFaster = place(frameCount: frameCount, framesPerSecond: framesPerSecond, bounds: bounds, transitionFrames: transitionFrames,
+                             clips: clips, grid: faster, music: music, steps: [1])
+        if case .success = onFaster { return onFaster }
+        return placed
+    }
+
+    /// ``place(frameCount:framesPerSecond:evenCuts:transitionFrames:clips:grid:music:)`` on one
+    /// grid: its coarsest step that `steps` allows first.
+    private static func place(frameCount: Int, framesPerSecond: Int, bounds: [Int], transitionFrames: [Int], clips: [Bool],
+                              grid: BeatGrid, music: MusicLayout, steps allowed: [Int] = [4, 2, 1]) -> Result<BeatCuts, BeatCutFallback> {
         let fps = Double(framesPerSecond)
         let show = Show(bounds: bounds, transitions: transitionFrames, clips: clips.isEmpty ? Array(repeating: false, count: bounds.count - 1) : clips,
                         trim: Int((clipTrim * grid.period * fps).rounded(.down)))
         let photoShares = show.shares.indices.filter { !show.clips[$0] }.map { show.shares[$0] }
         let shortest = Double(photoShares.min() ?? show.shares.min()!) / fps
-        let steps = [4, 2, 1].filter { $0 == 1 || Double($0) * grid.period <= shortest / 2 }
+        let steps = allowed.filter { $0 == 1 || Double($0) * grid.period <= shortest / 2 }
         let duration = Double(frameCount) / fps
         var failure: BeatCutFallback = .noSteadyBeat
         for step in steps {

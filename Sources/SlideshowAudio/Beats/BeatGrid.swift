@@ -24,6 +24,11 @@ public struct BeatGrid: Sendable, Hashable, CustomStringConvertible {
     /// The beats of the part analysed that carry no attack (no onset on them, or a faint one:
     /// ``BeatGridFit/weakBeats(of:in:)``), by index; cuts avoid them where a heard beat is near.
     public package(set) var weakBeats: Set<Int> = []
+    /// The weak beats of the level at half the period (``halved()``), when that level is one
+    /// of the music's: the faster of two levels, the slower chosen as the beat
+    /// (``BeatGridFit/octave(_:lag:)``); nil when it is not (the beat is the faster level, or
+    /// the only one in range).
+    package var fasterWeakBeats: Set<Int>?
 
     /// Creates a straight grid; the phase is brought into `0 ..< period`.
     public init(period: Double, phase: Double, confidence: Double) {
@@ -50,6 +55,25 @@ public struct BeatGrid: Sendable, Hashable, CustomStringConvertible {
         self.init(period: period, phase: meanTime - meanIndex * period, confidence: confidence)
         firstTracked = Int(((beats[0] - phase) / period).rounded())
         tracked = beats
+    }
+
+    /// The level at half the period, on which ``BeatCutPlanner`` places the cuts when this one
+    /// has no placement: beat 2k or 2k + 1 is this grid's beat k, and the beats between lie
+    /// halfway from one beat to the next. Nil when that level is not the music's
+    /// (``fasterWeakBeats``).
+    package func halved() -> BeatGrid? {
+        guard let weak = fasterWeakBeats else { return nil }
+        var grid = halving()
+        grid.weakBeats = weak
+        return grid
+    }
+
+    /// ``halved()`` without its weak beats, for ``BeatGridFit`` to find them on.
+    package func halving() -> BeatGrid {
+        guard tracked.count >= 2 else { return BeatGrid(period: period / 2, phase: phase, confidence: confidence) }
+        var beats: [Double] = []
+        for (beat, next) in zip(tracked, tracked.dropFirst()) { beats += [beat, (beat + next) / 2] }
+        return BeatGrid(beats: beats + [tracked.last!], confidence: confidence)
     }
 
     /// The tempo in beats per minute.

@@ -154,7 +154,8 @@ package enum BeatGridFit {
     /// faster one is tried: a loop of a few seconds holds too few beats at the slower level
     /// (an amen break of 6.9 s: 8 beats at 70 BPM, 16 at 140).
     ///
-    /// The grid's ``BeatGrid/weakBeats`` are marked (``weakBeats(of:in:)``).
+    /// The grid's ``BeatGrid/weakBeats`` are marked (``weakBeats(of:in:)``), and, when the
+    /// slower level is the beat, those of the faster one (``BeatGrid/fasterWeakBeats``).
     package static func fit(_ profile: OnsetProfile) -> BeatGrid? {
         guard profile.onsets.count >= minimumBeats, let tempo = tempo(profile) else { return nil }
         var grid = fit(profile, tempo: tempo)
@@ -163,6 +164,7 @@ package enum BeatGridFit {
         }
         guard var grid else { return nil }
         grid.weakBeats = weakBeats(of: grid, in: profile)
+        if grid.period > 1.5 * tempo.fast.period { grid.fasterWeakBeats = weakBeats(of: grid.halving(), in: profile) }
         return grid
     }
 
