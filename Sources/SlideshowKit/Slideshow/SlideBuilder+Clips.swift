@@ -66,15 +66,25 @@ extension SlideBuilder {
         if let hdr {
             let signal = HDRSignal(hdr)
             let imprinted = info.color.isHDR ? imprintOverlay(index, content: fit.content) : nil
+            var overlay: (@Sendable (inout HDRPixelBuffer) -> Void)?
+            if imprinted != nil || caption != nil {
+                overlay = { picture in
+                    if let imprinted { HDRSlide.overlay(imprinted, on: &picture, signal: signal) }
+                    if let caption { HDRSlide.overlay(caption, on: &picture, signal: signal) }
+                }
+            }
             player.hdr = HDRFinish(transfer: hdr, background: HDRSlide.codes(of: slideshow.background, signal: signal),
                                    lift: { HDRSlide.make($0, gain: nil, curve: nil, signal: signal, overlay: caption) },
-                                   overlay: { picture in
-                                       if let imprinted { HDRSlide.overlay(imprinted, on: &picture, signal: signal) }
-                                       if let caption { HDRSlide.overlay(caption, on: &picture, signal: signal) }
-                                   })
+                                   overlay: overlay)
             if info.color.isHDR, slideshow.look.name != Looks.original.name || slideshow.backdrop == .blur {
-                let clipLook = HDRClipLook(signal: signal, blur: slideshow.backdrop == .blur) { builder.look(&$0, index) }
+                let clipLook = HDRClipLook(signal: signal, blur: slideshow.backdrop == .blur, pixelwise: slideshow.look.isPixelwise) {
+                    builder.look(&$0, index)
+                }
                 player.hdr?.finish = { picture in clipLook.apply(to: &picture) }
+                if clipLook.rowByRow {
+                    let bars = clipLook.bars(HDRSlide.codes(of: slideshow.background, signal: signal))
+                    player.hdr?.pictureFinish = ({ picture in clipLook.apply(toPicture: &picture) }, bars)
+                }
             }
         }
         return player
