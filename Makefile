@@ -25,8 +25,10 @@ deps:
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
 
+## release: the tool, and beside it the face detection library it loads when faces are first looked for
 release: deps
 	$(SWIFT) build -c release --product slideshow
+	$(SWIFT) build -c release --product SlideshowFaceDetection
 
 ## demo: render the bundled sample photos into demo.mp4, DEMO_SECONDS long (.ci/run checks it)
 DEMO_SECONDS := 6
@@ -48,6 +50,7 @@ settings-doc:
 bench: deps
 	$(SWIFT) build -c release --product slideshow-bench
 	$(SWIFT) build -c release --product slideshow
+	$(SWIFT) build -c release --product SlideshowFaceDetection
 	.build/release/slideshow-bench
 
 ## fuzz: run each libFuzzer target (AddressSanitizer) for FUZZ_SECONDS seconds (default 60)
@@ -64,24 +67,28 @@ sanitize: deps
 bench-pick: deps
 	$(SWIFT) build -c release --product slideshow-bench
 	$(SWIFT) build -c release --product slideshow
+	$(SWIFT) build -c release --product SlideshowFaceDetection
 	.build/release/slideshow-bench --pick
 
 ## bench-codecs: each codec's R1 and R3 beside H.264's (issue 34: time, size, SSIM; release build)
 bench-codecs: deps
 	$(SWIFT) build -c release --product slideshow-bench
 	$(SWIFT) build -c release --product slideshow
+	$(SWIFT) build -c release --product SlideshowFaceDetection
 	.build/release/slideshow-bench --codecs
 
 ## bench-hdr: the HDR shows (moving and dissolving) against ffmpeg + libx265 on their own frames (issue 35: ≤ 1.2x, ≤ 300 MB), the HDR show of cuts beside R1 (≤ 3x), an HDR clip against ffmpeg (release build)
 bench-hdr: deps
 	$(SWIFT) build -c release --product slideshow-bench
 	$(SWIFT) build -c release --product slideshow
+	$(SWIFT) build -c release --product SlideshowFaceDetection
 	.build/release/slideshow-bench --hdr
 
 ## bench-batch: the throughput of `slideshow batch` with one and two jobs at once (release build)
 bench-batch: deps
 	$(SWIFT) build -c release --product slideshow-bench
 	$(SWIFT) build -c release --product slideshow
+	$(SWIFT) build -c release --product SlideshowFaceDetection
 	.build/release/slideshow-bench --batch
 
 ## bench-clips: issue 22's clip figures only: a phone clip against ffmpeg decoding, scaling and encoding it, photos around a clip,
@@ -90,17 +97,20 @@ bench-batch: deps
 bench-clips: deps
 	$(SWIFT) build -c release --product slideshow-bench
 	$(SWIFT) build -c release --product slideshow
+	$(SWIFT) build -c release --product SlideshowFaceDetection
 	.build/release/slideshow-bench --clips
 
 ## bench-audio: only the soundtrack's figures (R1 with a 3-minute MP3, a 60-minute show with a 60-minute FLAC, against ffmpeg's CLI and moviepy)
 bench-audio: deps
 	$(SWIFT) build -c release --product slideshow-bench
 	$(SWIFT) build -c release --product slideshow
+	$(SWIFT) build -c release --product SlideshowFaceDetection
 	.build/release/slideshow-bench --audio
 
 ## bench-slides: the per-slide cost of each look, the blur fill and the date imprint (release build)
 bench-slides: deps
 	$(SWIFT) build -c release --product slideshow-bench
+	$(SWIFT) build -c release --product SlideshowFaceDetection
 	.build/release/slideshow-bench --slides
 
 ## sheets: the README's contact sheets (every look, blur fill, fades and Ken Burns motion) rendered from the sample photos, and phone formats from ../shared/media
@@ -111,6 +121,7 @@ sheets: release
 bench-formats: deps
 	$(SWIFT) build -c release --product slideshow-bench
 	$(SWIFT) build -c release --product slideshow
+	$(SWIFT) build -c release --product SlideshowFaceDetection
 	.build/release/slideshow-bench --formats
 
 ## man: docs/slideshow.1, the manual page, made from the parser by swift-argument-parser's generate-manual

@@ -13,6 +13,10 @@ let package = Package(
     products: [
         .library(name: "SlideshowKit", targets: ["SlideshowKit"]),
         .executable(name: "slideshow", targets: ["slideshow"]),
+        // OpenCV's face detector, a library of its own that nothing links: loaded beside the tool
+        // when faces are first looked for (SlideshowFraming/FaceDetectionLibrary.swift), so that a
+        // show without them never maps OpenCV's 15 libraries (8.8 MB).
+        .library(name: "SlideshowFaceDetection", type: .dynamic, targets: ["CFaceDetection"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -35,8 +39,8 @@ let package = Package(
             providers: [.apt(["libturbojpeg0-dev"])]
         ),
         .systemLibrary(name: "CProcessTuning"),
-        // OpenCV's cascade face detector behind a C shim; the cascade itself is read at run time
-        // from opencv-data. Its headers are found through `opencv4`, a link to Debian's
+        // OpenCV's cascade face detector behind a C shim, built as the SlideshowFaceDetection
+        // library (above) and loaded at run time; the cascade itself is read at run time from opencv-data. Its headers are found through `opencv4`, a link to Debian's
         // /usr/include/opencv4 (libopencv-objdetect-dev): OpenCV's pkg-config module would link all
         // of its 55 libraries, and loading them took the tool's start from 0.19 s to 0.82 s and
         // 68 to 145 MB; a search path outside the package would need unsafe flags.
@@ -113,8 +117,8 @@ let package = Package(
         .target(name: "SlideshowColor", dependencies: ["SlideshowPixels", "CLCMS"]),
         // Metadata: orientation, capture dates, captions, ICC profiles, PNG chunks.
         .target(name: "SlideshowMetadata", dependencies: ["SlideshowFormats", "SlideshowColor", "SlideshowPixels", "SlideshowSupport", "CZlib"]),
-        // Framing: fit geometry, the crop rule, faces.
-        .target(name: "SlideshowFraming", dependencies: ["SlideshowPixels", "CFaceDetection"]),
+        // Framing: fit geometry, the crop rule, faces (the detector loaded from the SlideshowFaceDetection library).
+        .target(name: "SlideshowFraming", dependencies: ["SlideshowPixels"]),
         // Text: captions, cards and subtitles, shaped and drawn by Pango.
         .target(name: "SlideshowText", dependencies: ["SlideshowFormats", "SlideshowPixels", "SlideshowSupport", "CPangoCairo"]),
         // Audio: decode → loudness → AAC; the soundtrack and its settings; beats.

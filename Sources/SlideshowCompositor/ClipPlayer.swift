@@ -67,6 +67,9 @@ package final class ClipPlayer: @unchecked Sendable {
     /// An HDR show's light, nil in an SDR show.
     package var hdr: HDRFinish?
     private var lastHDR: HDRPixelBuffer?
+    /// The current picture alone, instead of ``lastHDR``, when it was last asked for as it is
+    /// (``hdrPlacedPicture(at:)``): one of the two is kept, never both.
+    private var lastPlaced: HDRPixelBuffer?
     /// The reader's whole HDR picture when only a crop of it shows (fill), reused.
     private var wholeHDR: HDRPixelBuffer?
     private var stillHDR: HDRPixelBuffer?
@@ -128,11 +131,56 @@ package final class ClipPlayer: @unchecked Sendable {
             if stillHDR == nil { stillHDR = hdr.lift(still) }
             return stillHDR!
         }
-        try move(to: frame, composed: lastHDR != nil) { reader throws(ClipError) in lastHDR = try composeHDR(from: reader, hdr) }
+        try move(to: frame, composed: lastHDR != nil || lastPlaced != nil) { reader throws(ClipError) in
+            lastHDR = try composeHDR(from: reader, hdr)
+            lastPlaced = nil
+        }
+        if lastHDR == nil, let lastPlaced {
+            // The picture held from a frame shown as it is, now mixed or finished: framed once.
+            lastHDR = HDRPlacedPicture(picture: lastPlaced, frameSize: frameSize, place: fit.content, bars: placedBars).frame()
+            self.lastPlaced = nil
+        }
         guard let lastHDR else {
             throw ClipError(path: info.source.path, kind: .unreadable, reason: "not a single frame of its video could be decoded")
         }
         return lastHDR
+    }
+
+    /// Whether ``hdrPlacedPicture(at:)`` may be asked for: an HDR clip (not a motion photo)
+    /// whose frames have bars and nothing drawn over them (no caption or imprint, no blur fill;
+    /// a look only when it changes each pixel by its own values, ``HDRFinish/pictureFinish``).
+    package var placesPictures: Bool {
+        guard let hdr else { return false }
+        return info.color.isHDR && still == nil && (hdr.finish == nil || hdr.pictureFinish != nil) && hdr.overlay == nil
+            && fit.content != Rect(frameSize)
+    }
+
+    /// The bars' code values of a frame kept as its picture alone: the background's, or what the look leaves of them.
+    private var placedBars: (UInt16, UInt16, UInt16) {
+        guard let hdr else { preconditionFailure("an SDR player") }
+        return hdr.finish == nil ? hdr.background : hdr.pictureFinish!.bars
+    }
+
+    /// ``hdrPicture(at:)`` for a frame shown as it is (alone, at full light): the picture alone
+    /// and the bars' code values, so that no 16-bit frame of the show's size is made (the
+    /// writer makes the rows of the frame as it converts; the code values are the same).
+    /// - Precondition: ``placesPictures``.
+    /// - Throws: ``ClipError`` when the clip cannot be opened, or not one of its frames decoded.
+    package func hdrPlacedPicture(at frame: Int) throws(ClipError) -> HDRPlacedPicture {
+        guard let hdr, placesPictures else { preconditionFailure("not a player of HDR frames shown as they are") }
+        try move(to: frame, composed: lastHDR != nil || lastPlaced != nil) { reader throws(ClipError) in
+            lastPlaced = try composePlaced(from: reader, hdr)
+            lastHDR = nil
+        }
+        if lastPlaced == nil, let lastHDR {
+            // The picture held from a mixed frame, now shown as it is: cut out once.
+            lastPlaced = Self.cut(fit.content, of: lastHDR)
+            self.lastHDR = nil
+        }
+        guard let lastPlaced else {
+            throw ClipError(path: info.source.path, kind: .unreadable, reason: "not a single frame of its video could be decoded")
+        }
+        return HDRPlacedPicture(picture: lastPlaced, frameSize: frameSize, place: fit.content, bars: placedBars)
     }
 
     /// ``picture(at:)``, saying whether the picture is a new one.
@@ -255,8 +303,42 @@ package final class ClipPlayer: @unchecked Sendable {
             wholeHDR = whole
         }
         hdr.finish?(&picture)
-        hdr.overlay(&picture)
+        hdr.overlay?(&picture)
         return picture
+    }
+
+    /// The picture alone of ``composeHDR(from:_:)``'s frame (what lies in its content
+    /// rectangle), drawn into the last one's buffer when there is one, the look applied.
+    private func composePlaced(from reader: ClipReader, _ hdr: HDRFinish) throws(ClipError) -> HDRPixelBuffer {
+        let (crop, place) = (fit.crop, fit.content)
+        var picture = lastPlaced ?? HDRPixelBuffer(size: Size(width: place.width, height: place.height))
+        lastPlaced = nil
+        if crop == Rect(fit.readerSize) {
+            try reader.drawHDR(into: &picture, at: Rect(picture.size), transfer: hdr.transfer)
+        } else {
+            var whole = wholeHDR ?? HDRPixelBuffer(size: fit.readerSize)
+            wholeHDR = nil
+            try reader.drawHDR(into: &whole, at: Rect(fit.readerSize), transfer: hdr.transfer)
+            picture = Self.cut(crop, of: whole, into: picture)
+            wholeHDR = whole
+        }
+        if hdr.finish != nil { hdr.pictureFinish?.apply(&picture) }
+        return picture
+    }
+
+    /// The part `rect` of `frame`, written into `buffer` (of the part's size) when given.
+    private static func cut(_ rect: Rect, of frame: HDRPixelBuffer, into buffer: HDRPixelBuffer? = nil) -> HDRPixelBuffer {
+        var part = buffer ?? HDRPixelBuffer(size: Size(width: rect.width, height: rect.height))
+        frame.withUnsafeBytes { bytes in
+            let from = bytes.bindMemory(to: UInt16.self).baseAddress!
+            part.withUnsafeMutableBufferPointer { out in
+                for row in 0..<rect.height {
+                    (out.baseAddress! + row * rect.width * 3)
+                        .update(from: from + ((rect.y + row) * frame.width + rect.x) * 3, count: rect.width * 3)
+                }
+            }
+        }
+        return part
     }
 
     /// Paints every pixel of `picture` outside `content` with the code values `bars`: whole rows
@@ -329,13 +411,17 @@ package struct HDRFinish: Sendable {
     /// An SDR frame, finished as an SDR show's (the look, the backdrop; no caption), to the
     /// show's light with its caption laid over; an HDR clip's still (a motion photo) too.
     package var lift: @Sendable (PixelBuffer) -> HDRPixelBuffer
-    /// The caption laid over an HDR clip's frame, in linear light.
-    package var overlay: @Sendable (inout HDRPixelBuffer) -> Void
+    /// The caption (and date imprint) laid over an HDR clip's frame, in linear light; nil for none.
+    package var overlay: (@Sendable (inout HDRPixelBuffer) -> Void)?
     /// The look and the blurred backdrop on an HDR clip's frame (its bars painted), before the overlay; nil for none.
     package var finish: (@Sendable (inout HDRPixelBuffer) -> Void)?
+    /// ``finish`` on a frame's picture alone, and the code values it leaves in the bars, when
+    /// the look changes each pixel by its own values (no blur fill): a frame shown as it is is
+    /// then kept as its picture alone (``ClipPlayer/hdrPlacedPicture(at:)``); nil otherwise.
+    package var pictureFinish: (apply: @Sendable (inout HDRPixelBuffer) -> Void, bars: (UInt16, UInt16, UInt16))?
 
     package init(transfer: HDRTransfer, background: (UInt16, UInt16, UInt16), lift: @escaping @Sendable (PixelBuffer) -> HDRPixelBuffer,
-                 overlay: @escaping @Sendable (inout HDRPixelBuffer) -> Void, finish: (@Sendable (inout HDRPixelBuffer) -> Void)? = nil) {
+                 overlay: (@Sendable (inout HDRPixelBuffer) -> Void)?, finish: (@Sendable (inout HDRPixelBuffer) -> Void)? = nil) {
         self.transfer = transfer
         self.background = background
         self.lift = lift

@@ -1,4 +1,3 @@
-internal import CFaceDetection
 import Foundation
 import Synchronization
 import SlideshowPixels
@@ -26,15 +25,27 @@ public enum FaceFraming {
     /// Where the cascade is read from.
     public static let cascadePath = "/usr/share/opencv4/lbpcascades/lbpcascade_frontalface.xml"
 
-    /// The process's detector, loaded once; nil when the cascade file is missing or unreadable.
-    package static let detector: (any FaceDetector)? = CascadeFaceDetector(path: cascadePath)
+    /// The process's detector, loaded at the first use (with the face detection library,
+    /// ``FaceDetectionLibrary``): nil when the cascade file is missing or unreadable (the
+    /// library is then not loaded); the loader's failure when the library cannot be loaded.
+    package static let detector: Result<(any FaceDetector)?, FaceDetectionError> = Result { () throws(FaceDetectionError) in
+        try CascadeFaceDetector(path: cascadePath)
+    }
 
-    /// Whether faces can be detected here (the cascade file could be loaded).
-    public static var isAvailable: Bool { detector != nil }
+    /// Whether faces can be detected here: the cascade file could be loaded, by the face
+    /// detection library (``FaceDetectionLibrary``). Asking loads them.
+    public static var isAvailable: Bool { (try? detector.get()) != nil }
 
-    /// The faces in an upright RGB image, in its pixels; empty without a detector.
+    /// The faces in an upright RGB image, in its pixels; empty without a detector (and when
+    /// the face detection library cannot be loaded: ``detectFaces(in:)`` says so).
     package static func faces(in image: RGBImage) -> [Rect] {
-        guard let detector, image.channels == 3 else { return [] }
+        (try? detectFaces(in: image)) ?? []
+    }
+
+    /// The faces in an upright RGB image, in its pixels; empty without the cascade file.
+    /// - Throws: ``FaceDetectionError`` when the face detection library cannot be loaded.
+    package static func detectFaces(in image: RGBImage) throws(FaceDetectionError) -> [Rect] {
+        guard image.channels == 3, let detector = try detector.get() else { return [] }
         let factor = max(1, (max(image.width, image.height) + detectionSide - 1) / detectionSide)
         let (gw, gh) = (image.width / factor, image.height / factor)
         guard gw >= 24, gh >= 24 else { return [] }
@@ -142,22 +153,28 @@ extension FaceDetector {
     }
 }
 
-/// OpenCV's cascade classifier: owns one `sfd_cascade`, freed once in deinit.
+/// OpenCV's cascade classifier: owns one `sfd_cascade`, freed once in deinit, through the
+/// face detection library's functions (``FaceDetectionLibrary``).
 ///
 /// `@unchecked Sendable`: the C object is touched only under `lock` (OpenCV's
 /// `detectMultiScale` is not safe to run on one classifier from two threads at once), and the
 /// pointer itself never changes.
 package final class CascadeFaceDetector: FaceDetector, @unchecked Sendable {
     private let cascade: OpaquePointer
+    private let library: FaceDetectionLibrary
     private let lock = Mutex(())
 
-    /// Loads a cascade; nil when the file is missing or is not a cascade.
-    package init?(path: String) {
-        guard FileManager.default.isReadableFile(atPath: path), let cascade = sfd_cascade_open(path) else { return nil }
+    /// Loads a cascade; nil when the file is missing (the library is then not loaded) or is not a cascade.
+    /// - Throws: ``FaceDetectionError`` when the face detection library cannot be loaded.
+    package init?(path: String) throws(FaceDetectionError) {
+        guard FileManager.default.isReadableFile(atPath: path) else { return nil }
+        let library = try FaceDetectionLibrary.loaded()
+        guard let cascade = library.open(path) else { return nil }
         self.cascade = cascade
+        self.library = library
     }
 
-    deinit { sfd_cascade_close(cascade) }
+    deinit { library.close(cascade) }
 
     package func faces(inGrey grey: [UInt8], width: Int, height: Int, minimumSize: Int) -> [Rect] {
         precondition(grey.count >= width * height)
@@ -165,7 +182,7 @@ package final class CascadeFaceDetector: FaceDetector, @unchecked Sendable {
         var rects = [Int32](repeating: 0, count: capacity * 4)
         let count = lock.withLock { _ in
             grey.withUnsafeBufferPointer { grey in
-                sfd_cascade_detect(cascade, grey.baseAddress, Int32(width), Int32(height), Int32(width), Int32(minimumSize), &rects, Int32(capacity))
+                library.detect(cascade, grey.baseAddress, Int32(width), Int32(height), Int32(width), Int32(minimumSize), &rects, Int32(capacity))
             }
         }
         guard count > 0 else { return [] }

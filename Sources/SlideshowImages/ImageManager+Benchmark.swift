@@ -103,7 +103,7 @@ extension ImageManager {
         do throws(ImageProblem) {
             let (image, _) = try decodeOriented(bytes, target: targetSize, mode: .aspectFill, background: .black)
             let start = ContinuousClock.now
-            let faces = FaceFraming.faces(in: image)
+            let faces = try Self.faces(in: image)
             return (image.size, faces.count, (ContinuousClock.now - start).seconds)
         } catch {
             throw error.error(for: photo.path)

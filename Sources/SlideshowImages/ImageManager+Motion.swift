@@ -38,7 +38,7 @@ extension ImageManager {
                              height: Int((Double(frameSize.height) * magnification).rounded(.up)))
             let (image, _) = try decodeOriented(bytes, target: large, mode: contentMode, background: background, gamut: gamut, hdr: hdr)
             let content = FitGeometry(source: image.size, target: frameSize, mode: contentMode).content
-            let faces = contentMode == .aspectFill && framing == .faces ? FaceFraming.faces(in: image) : []
+            let faces = try contentMode == .aspectFill && framing == .faces ? Self.faces(in: image) : []
             let region = PictureArea.region(of: image.size, frame: frameSize, mode: contentMode, framing: framing, faces: faces)
             let size = PictureArea.sourceSize(content: content, magnification: magnification)
             let (width, height) = (Double(image.width), Double(image.height))

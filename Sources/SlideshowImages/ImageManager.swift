@@ -193,7 +193,7 @@ public struct ImageManager: Sendable {
         let bytes = try PhotoFile.read(photo.path).bytes
         do throws(ImageProblem) {
             let (image, _) = try decodeOriented(bytes, target: Size(width: 800, height: 800), mode: .aspectFit, background: .black)
-            let faces = FaceFraming.faces(in: image)
+            let faces = try Self.faces(in: image)
             // From the decoded pixels to the displayed size.
             let sx = Double(info.displayedSize.width) / Double(image.width), sy = Double(info.displayedSize.height) / Double(image.height)
             let scaled = faces.map { Rect(x: Int(Double($0.x) * sx), y: Int(Double($0.y) * sy),
@@ -373,6 +373,17 @@ public struct ImageManager: Sendable {
         return ColorManagement.convert(image, from: color, input: input, warn: warn)
     }
 
+    /// The faces in an upright image (``FaceFraming/detectFaces(in:)``): empty without the cascade file.
+    /// - Throws: ``ImageProblem`` (`unsupported`, the loader's reason) when the face detection
+    ///   library cannot be loaded: the photo cannot be framed on its faces here.
+    package static func faces(in image: RGBImage) throws(ImageProblem) -> [Rect] {
+        do throws(FaceDetectionError) {
+            return try FaceFraming.detectFaces(in: image)
+        } catch {
+            throw ImageProblem(.unsupported, error.message)
+        }
+    }
+
     /// Fills the bars, then resamples the (cropped) image into the content rectangle.
     /// - Parameters:
     ///   - crop: told the part of `image` that was scaled into the content rectangle, and `image`'s size.
@@ -383,11 +394,11 @@ public struct ImageManager: Sendable {
         precondition(image.channels == 3, "slides are RGB")
         let content = geometry.content
         // The crop is recomputed on the pixels at hand: a DCT-scaled size rounds up.
+        let detected = try mode == .aspectFill && fixedCrop == nil && framing == .faces ? Self.faces(in: image) : []
         let found = switch mode {
         case .aspectFit: Rect(image.size)
         case .aspectFill:
-            fixedCrop ?? framing.crop(of: image.size, aspect: FitGeometry.size(of: content),
-                                      faces: framing == .faces ? FaceFraming.faces(in: image) : [])
+            fixedCrop ?? framing.crop(of: image.size, aspect: FitGeometry.size(of: content), faces: detected)
         }
         let crop = fixedCrop ?? found
         report?(crop, image.size)

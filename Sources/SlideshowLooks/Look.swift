@@ -17,3 +17,18 @@ public protocol Look: Sendable {
     ///     its own grain, the same on every run.
     func apply(to buffer: inout PixelBuffer, slideIndex: Int)
 }
+
+/// A look that changes each pixel by its own values alone: not by where it lies, its
+/// neighbours, the slide's index or the rest of the picture. A row of a picture (or any part of
+/// it) gets from such a look the pixels the whole picture gets there, so an HDR clip's frame
+/// can take it a row at a time (the HDR clip look).
+package protocol PixelwiseLook: Look {}
+
+extension Look {
+    /// Whether the look changes each pixel by its own values alone (``PixelwiseLook``; a chain
+    /// of such looks is one).
+    package var isPixelwise: Bool {
+        if let chain = self as? LookChain { return chain.looks.allSatisfy { $0.isPixelwise } }
+        return self is any PixelwiseLook
+    }
+}

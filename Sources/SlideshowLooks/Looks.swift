@@ -79,3 +79,6 @@ package struct OriginalLook: Look {
     /// Leaves the buffer as it is.
     package func apply(to buffer: inout PixelBuffer, slideIndex: Int) {}
 }
+
+/// It changes nothing.
+extension OriginalLook: PixelwiseLook {}

@@ -122,3 +122,6 @@ package final class SepiaTables: Sendable {
         UInt8(truncatingIfNeeded: (value + 0x1.8p23).bitPattern)
     }
 }
+
+/// Each pixel's tone is its own values through the tables (``SepiaTables/apply(to:)``).
+extension SepiaLook: PixelwiseLook {}

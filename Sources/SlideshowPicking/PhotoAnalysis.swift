@@ -72,20 +72,25 @@ public enum PhotoAnalysis {
         summary.size = info.displayedSize
         summary.fileBytes = fileBytes
         summary.content = content(of: summary, format: info.format, colourfulness: colourfulness(image.pixels, count: image.width * image.height, channels: image.channels))
-        (summary.faces, summary.facesWithOpenEyes) = eyes(in: image)
+        do throws(FaceDetectionError) {
+            (summary.faces, summary.facesWithOpenEyes) = try eyes(in: image)
+        } catch {
+            throw PhotoError(path: path, kind: .unsupported, reason: error.message)
+        }
         return summary
     }
 
     /// OpenCV's eye cascade (opencv-data), which finds open eyes and not shut ones; nil when
     /// it is not installed (faces are then not judged).
-    package static let eyeDetector: (any FaceDetector)? = CascadeFaceDetector(path: "/usr/share/opencv4/haarcascades/haarcascade_eye.xml")
+    package static let eyeDetector: (any FaceDetector)? = try? CascadeFaceDetector(path: "/usr/share/opencv4/haarcascades/haarcascade_eye.xml")
 
     /// The faces at least ``minimumFace`` pixels wide in the analysis picture, and how many of
     /// them show an open eye: each face's upper half (the eyes lie from a fifth to a half of
     /// its height), enlarged twice (the cascade looks for eyes of 20 pixels or more), searched
     /// with ``eyeDetector``.
-    package static func eyes(in image: RGBImage) -> (faces: Int, open: Int) {
-        guard let faceDetector = FaceFraming.detector, let eyeDetector else { return (0, 0) }
+    /// - Throws: ``FaceDetectionError`` when the face detection library cannot be loaded.
+    package static func eyes(in image: RGBImage) throws(FaceDetectionError) -> (faces: Int, open: Int) {
+        guard let faceDetector = try FaceFraming.detector.get(), let eyeDetector else { return (0, 0) }
         let width = image.width, height = image.height
         let grey = luma(image.pixels, count: width * height, channels: image.channels)
         // Only faces large enough to judge are looked for, at two thirds of the size: the small

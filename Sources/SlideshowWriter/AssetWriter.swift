@@ -379,6 +379,7 @@ public final class AssetWriter: @unchecked Sendable {
                 switch buffer {
                 case .sdr(let pixels): try converter.convert(pixels)
                 case .hdr(let samples): try converter.convert(samples)
+                case .hdrPlaced(let placed): try converter.convert(placed)
                 }
             }
         } catch {
@@ -450,17 +451,20 @@ private final class PictureSlot: @unchecked Sendable {
     }
 }
 
-/// A picture an input appends: an SDR video's 8-bit buffer or an HDR video's 16-bit one.
+/// A picture an input appends: an SDR video's 8-bit buffer or an HDR video's 16-bit one, whole
+/// or as its picture and the bars' code values (a clip's frame shown as it is).
 package enum AppendedPicture: Sendable {
     case sdr(PixelBuffer)
     case hdr(HDRPixelBuffer)
+    case hdrPlaced(HDRPlacedPicture)
 
     package var size: Size {
         switch self {
         case .sdr(let buffer): buffer.size
         case .hdr(let buffer): buffer.size
+        case .hdrPlaced(let placed): placed.frameSize
         }
     }
 
-    package var isHDR: Bool { if case .hdr = self { true } else { false } }
+    package var isHDR: Bool { if case .sdr = self { false } else { true } }
 }

@@ -189,7 +189,32 @@ package final class ColorConverter {
     package func convert(_ buffer: HDRPixelBuffer) throws(FFmpegError) -> EncoderPicture {
         precondition(buffer.size == size && hdr != nil, "the buffer is not of the converter's size or range")
         let picture = try EncoderPicture(size: size, pool: pool)
-        let frame = picture.frame
+        let (width, height) = (size.width, size.height)
+        buffer.withUnsafeBytes { raw in
+            let samples = raw.bindMemory(to: UInt16.self).baseAddress!
+            Self.encode(into: picture.frame, size: size) { body in
+                for row in 0..<height { body(row, samples + row * width * 3) }
+            }
+        }
+        return picture
+    }
+
+    /// Converts an HDR picture kept apart from its bars into a new 10-bit picture, whose planes
+    /// come from ``pool``: the frame's rows made one by one as the conversion reads them
+    /// (``HDRPlacedPicture/withRows(_:)``), to the code values ``convert(_:)-(HDRPixelBuffer)``
+    /// gives the whole frame.
+    /// - Throws: ``FFmpegError`` when the picture cannot be allocated.
+    package func convert(_ placed: HDRPlacedPicture) throws(FFmpegError) -> EncoderPicture {
+        precondition(placed.frameSize == size && hdr != nil, "the picture is not of the converter's size or range")
+        let picture = try EncoderPicture(size: size, pool: pool)
+        Self.encode(into: picture.frame, size: size) { body in placed.withRows(body) }
+        return picture
+    }
+
+    /// The conversion of both: `rows` calls its argument with each row of 16-bit RGB, top to
+    /// bottom, and a row stays readable until the next but one is given.
+    private static func encode(into frame: UnsafeMutablePointer<AVFrame>, size: Size,
+                               rows: ((Int, UnsafePointer<UInt16>) -> Void) -> Void) {
         let width = size.width, height = size.height
         let luma = UnsafeMutableRawPointer(frame.pointee.data.0!), lumaStride = Int(frame.pointee.linesize.0)
         let blue = UnsafeMutableRawPointer(frame.pointee.data.1!), red = UnsafeMutableRawPointer(frame.pointee.data.2!)
@@ -201,51 +226,54 @@ package final class ColorConverter {
         let cbScale = chromaScale / (2 * (1 - kb)), crScale = chromaScale / (2 * (1 - kr))
         // Loops over contiguous rows with nothing called or checked per sample, so that they
         // vectorise; the same arithmetic in the same order as the formula above, to the same code values.
-        buffer.samples.withUnsafeBufferPointer { buffer in
-            let samples = buffer.baseAddress!
-            func lumaRow(_ row: Int) {
-                let y = (luma + row * lumaStride).assumingMemoryBound(to: UInt16.self)
-                let from = samples + row * width * 3
-                for column in 0..<width {
-                    let value = kr * Float(from[3 * column]) + kg * Float(from[3 * column + 1]) + kb * Float(from[3 * column + 2])
-                    y[column] = Self.truncate(64 + value * lumaScale + 0.5)
-                }
-            }
-            // Two rows of luma, then the chroma of those rows, while they are in the cache. The
-            // chroma in three passes, each of which vectorises but the second: the two rows'
-            // sums, sample by sample; each block's mean R', G', B' from them (a block's four
-            // samples sum to a whole number under 2²⁴, exact in a Float whatever the order, so
-            // the means are the ones the formula gives); Cb and Cr from the means.
-            let chromaWidth = (width + 1) / 2
-            withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * chromaWidth) { means in
-              withUnsafeTemporaryAllocation(of: UInt32.self, capacity: width * 3) { pairs in
-                let (reds, greens, blues) = (means.baseAddress!, means.baseAddress! + chromaWidth, means.baseAddress! + 2 * chromaWidth)
-                let sums = pairs.baseAddress!
-                for chromaRow in 0..<((height + 1) / 2) {
-                    // The block's rows and columns; at an odd edge the last one twice.
-                    let top = samples + 2 * chromaRow * width * 3, bottom = samples + min(2 * chromaRow + 1, height - 1) * width * 3
-                    lumaRow(2 * chromaRow)
-                    if 2 * chromaRow + 1 < height { lumaRow(2 * chromaRow + 1) }
-                    for index in 0..<(width * 3) { sums[index] = UInt32(top[index]) &+ UInt32(bottom[index]) }
-                    for chromaColumn in 0..<chromaWidth {
-                        let left = 6 * chromaColumn, right = min(2 * chromaColumn + 1, width - 1) * 3
-                        reds[chromaColumn] = Float(sums[left] &+ sums[right]) / 4
-                        greens[chromaColumn] = Float(sums[left + 1] &+ sums[right + 1]) / 4
-                        blues[chromaColumn] = Float(sums[left + 2] &+ sums[right + 2]) / 4
-                    }
-                    let cb = (blue + chromaRow * chromaStride).assumingMemoryBound(to: UInt16.self)
-                    let cr = (red + chromaRow * chromaStride).assumingMemoryBound(to: UInt16.self)
-                    for chromaColumn in 0..<chromaWidth {
-                        let (r, g, b) = (reds[chromaColumn], greens[chromaColumn], blues[chromaColumn])
-                        let value = kr * r + kg * g + kb * b
-                        cb[chromaColumn] = Self.truncate(512 + (b - value) * cbScale + 0.5)
-                        cr[chromaColumn] = Self.truncate(512 + (r - value) * crScale + 0.5)
-                    }
-                }
-              }
+        func lumaRow(_ row: Int, _ from: UnsafePointer<UInt16>) {
+            let y = (luma + row * lumaStride).assumingMemoryBound(to: UInt16.self)
+            for column in 0..<width {
+                let value = kr * Float(from[3 * column]) + kg * Float(from[3 * column + 1]) + kb * Float(from[3 * column + 2])
+                y[column] = Self.truncate(64 + value * lumaScale + 0.5)
             }
         }
-        return picture
+        // Two rows of luma, then the chroma of those rows, while they are in the cache. The
+        // chroma in three passes, each of which vectorises but the second: the two rows'
+        // sums, sample by sample; each block's mean R', G', B' from them (a block's four
+        // samples sum to a whole number under 2²⁴, exact in a Float whatever the order, so
+        // the means are the ones the formula gives); Cb and Cr from the means.
+        let chromaWidth = (width + 1) / 2
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * chromaWidth) { means in
+          withUnsafeTemporaryAllocation(of: UInt32.self, capacity: width * 3) { pairs in
+            let (reds, greens, blues) = (means.baseAddress!, means.baseAddress! + chromaWidth, means.baseAddress! + 2 * chromaWidth)
+            let sums = pairs.baseAddress!
+            // The block's rows and columns; at an odd edge the last one twice.
+            func chromaRow(_ chromaRow: Int, _ top: UnsafePointer<UInt16>, _ bottom: UnsafePointer<UInt16>) {
+                for index in 0..<(width * 3) { sums[index] = UInt32(top[index]) &+ UInt32(bottom[index]) }
+                for chromaColumn in 0..<chromaWidth {
+                    let left = 6 * chromaColumn, right = min(2 * chromaColumn + 1, width - 1) * 3
+                    reds[chromaColumn] = Float(sums[left] &+ sums[right]) / 4
+                    greens[chromaColumn] = Float(sums[left + 1] &+ sums[right + 1]) / 4
+                    blues[chromaColumn] = Float(sums[left + 2] &+ sums[right + 2]) / 4
+                }
+                let cb = (blue + chromaRow * chromaStride).assumingMemoryBound(to: UInt16.self)
+                let cr = (red + chromaRow * chromaStride).assumingMemoryBound(to: UInt16.self)
+                for chromaColumn in 0..<chromaWidth {
+                    let (r, g, b) = (reds[chromaColumn], greens[chromaColumn], blues[chromaColumn])
+                    let value = kr * r + kg * g + kb * b
+                    cb[chromaColumn] = Self.truncate(512 + (b - value) * cbScale + 0.5)
+                    cr[chromaColumn] = Self.truncate(512 + (r - value) * crScale + 0.5)
+                }
+            }
+            var top: UnsafePointer<UInt16>?
+            rows { row, line in
+                lumaRow(row, line)
+                if row & 1 == 1 {
+                    chromaRow(row / 2, top!, line)
+                } else if row + 1 < height {
+                    top = line
+                } else {
+                    chromaRow(row / 2, line, line)
+                }
+            }
+          }
+        }
     }
 
     /// `UInt16(t)` for 0 ≤ t < 2²², rounding toward zero as that conversion does, without its

@@ -50,14 +50,12 @@ build() {
     # The binary takes the time the build started: a source edited meanwhile is newer than it.
     touch "$binary.started"
     # Every system-library module (a folder of Sources with a module map) by -I; the C++ face
-    # detector (a plain target) compiled to an object, with a module map made for it here.
+    # detector (a plain target) built as the library of its own the fuzzers load from their
+    # folder at the first face looked for, as the tool does (SlideshowFraming/FaceDetectionLibrary.swift).
     local includes=() module
     for module in Sources/C*/module.modulemap; do includes+=(-I "$(dirname "$module")"); done
-    mkdir -p "$BUILD/modules/CFaceDetection"
-    printf 'module CFaceDetection {\n    header "%s"\n    export *\n}\n' "$PWD/Sources/CFaceDetection/include/CFaceDetection.h" \
-        > "$BUILD/modules/CFaceDetection/module.modulemap"
-    clang++ -c -O1 -fPIC -I/usr/include/opencv4 -I Sources/CFaceDetection/include Sources/CFaceDetection/face_detection.cpp \
-        -o "$BUILD/face_detection.o"
+    clang++ -shared -O1 -fPIC -I/usr/include/opencv4 -I Sources/CFaceDetection/include Sources/CFaceDetection/face_detection.cpp \
+        -lopencv_objdetect -lopencv_imgproc -lopencv_core -o "$BUILD/libSlideshowFaceDetection.so"
     # The system libraries whose headers live in folders of their own (Pango, Cairo, GLib, aubio).
     local cflags=() flag
     for flag in $(pkg-config --cflags pangocairo aubio); do cflags+=(-Xcc "$flag"); done
@@ -71,10 +69,10 @@ build() {
     done
     # shellcheck disable=SC2086
     "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -module-name SlideshowKit -package-name slideshow \
-        "${includes[@]}" "${cflags[@]}" -I "$BUILD/modules/CFaceDetection" -Xcc -I/usr/include/x86_64-linux-gnu -use-ld=lld \
-        "${copied[@]}" "$file" "$BUILD/face_detection.o" \
+        "${includes[@]}" "${cflags[@]}" -Xcc -I/usr/include/x86_64-linux-gnu -use-ld=lld \
+        "${copied[@]}" "$file" \
         -lavformat -lavcodec -lswscale -lswresample -lavutil -lturbojpeg -lheif -lwebpdemux -lwebpmux -lwebp -llcms2 -lzimg -lebur128 \
-        -lopencv_objdetect -lopencv_imgproc -lopencv_core -lstdc++ $(pkg-config --libs pangocairo aubio zlib) -o "$binary"
+        -lstdc++ $(pkg-config --libs pangocairo aubio zlib) -o "$binary"
     touch -r "$binary.started" "$binary"
     rm -f "$binary.started"
 }

@@ -65,8 +65,10 @@ final class HDRComposer: FrameFeed {
     func take(_ index: Int) -> Result<AppendedPicture, RenderError> {
         let result = make(index)
         state.withLock { state in
-            if case .success(.hdr(let picture)) = result {
-                state.taken.append(index < steps.count && steps[index].hold == nil ? picture.samples : nil)
+            switch result {
+            case .success(.hdr(let picture)): state.taken.append(index < steps.count && steps[index].hold == nil ? picture.samples : nil)
+            case .success(.hdrPlaced): state.taken.append(nil)
+            default: break
             }
         }
         return result
@@ -85,6 +87,18 @@ final class HDRComposer: FrameFeed {
             }
             let recipe = plan.recipe(at: step.frame)
             forget(before: recipe.photo)
+            // A clip's frame alone, at full light, with nothing drawn on it: its picture alone,
+            // the writer makes the bars (no 16-bit frame of the show's size).
+            if recipe.incoming == nil, recipe.visibility >= 1, builder.video(recipe.photo) != nil {
+                let player = try self.player(recipe.photo)
+                if player.placesPictures {
+                    do throws(ClipError) {
+                        return .success(.hdrPlaced(try player.hdrPlacedPicture(at: step.frame)))
+                    } catch {
+                        throw .clip(error)
+                    }
+                }
+            }
             // The incoming photo's slide first, while no frame of ours is alive: decoding it is
             // the show's peak of memory (with the outgoing frame it was 12 MB over 300 MB at 1080p).
             if let incoming = recipe.incoming, builder.video(incoming.photo) == nil {
@@ -186,18 +200,20 @@ final class HDRComposer: FrameFeed {
                 throw .photo(error)
             }
         }
-        let player: ClipPlayer
-        if let made = state.withLock({ $0.clips[index] }) {
-            player = made
-        } else {
-            player = try builder.clipPlayer(index, plan: plan, hdr: signal.transfer)
-            state.withLock { $0.clips[index] = player }
-        }
+        let player = try self.player(index)
         do throws(ClipError) {
             return try player.hdrPicture(at: frame)
         } catch {
             throw .clip(error)
         }
+    }
+
+    /// Item `index`'s clip player, made at its first frame.
+    private func player(_ index: Int) throws(RenderError) -> ClipPlayer {
+        if let made = state.withLock({ $0.clips[index] }) { return made }
+        let player = try builder.clipPlayer(index, plan: plan, hdr: signal.transfer)
+        state.withLock { $0.clips[index] = player }
+        return player
     }
 
     private func forget(before photo: Int) {

@@ -42,7 +42,7 @@ extension SlideBuilder {
         let videoEnd = isClip ? span.upperBound : cut + min(plan.videoFrames[index] ?? 0, shareEnd - cut)
         let inPoint = self.inPoint(index)
         let fit = ClipFit(display: info.displaySize, frame: size, mode: slideshow.contentMode, framing: slideshow.framing,
-                          faces: faces(in: info, at: inPoint))
+                          faces: try faces(in: info, at: inPoint))
         let still: PixelBuffer?
         let caption: TextOverlay?
         do throws(PhotoError) {
@@ -66,15 +66,25 @@ extension SlideBuilder {
         if let hdr {
             let signal = HDRSignal(hdr)
             let imprinted = info.color.isHDR ? imprintOverlay(index, content: fit.content) : nil
+            var overlay: (@Sendable (inout HDRPixelBuffer) -> Void)?
+            if imprinted != nil || caption != nil {
+                overlay = { picture in
+                    if let imprinted { HDRSlide.overlay(imprinted, on: &picture, signal: signal) }
+                    if let caption { HDRSlide.overlay(caption, on: &picture, signal: signal) }
+                }
+            }
             player.hdr = HDRFinish(transfer: hdr, background: HDRSlide.codes(of: slideshow.background, signal: signal),
                                    lift: { HDRSlide.make($0, gain: nil, curve: nil, signal: signal, overlay: caption) },
-                                   overlay: { picture in
-                                       if let imprinted { HDRSlide.overlay(imprinted, on: &picture, signal: signal) }
-                                       if let caption { HDRSlide.overlay(caption, on: &picture, signal: signal) }
-                                   })
+                                   overlay: overlay)
             if info.color.isHDR, slideshow.look.name != Looks.original.name || slideshow.backdrop == .blur {
-                let clipLook = HDRClipLook(signal: signal, blur: slideshow.backdrop == .blur) { builder.look(&$0, index) }
+                let clipLook = HDRClipLook(signal: signal, blur: slideshow.backdrop == .blur, pixelwise: slideshow.look.isPixelwise) {
+                    builder.look(&$0, index)
+                }
                 player.hdr?.finish = { picture in clipLook.apply(to: &picture) }
+                if clipLook.rowByRow {
+                    let bars = clipLook.bars(HDRSlide.codes(of: slideshow.background, signal: signal))
+                    player.hdr?.pictureFinish = ({ picture in clipLook.apply(toPicture: &picture) }, bars)
+                }
             }
         }
         return player
@@ -124,10 +134,17 @@ extension SlideBuilder {
     /// The faces in the clip's picture at its in-point, in its upright pixels, when fill with
     /// face framing crops it; empty otherwise (or when the picture cannot be read here: the
     /// render's own reader reports that).
-    private func faces(in info: ClipInfo, at inPoint: Double) -> [Rect] {
+    /// - Throws: ``RenderError/clip(_:)`` (`decodeFailed`, the loader's reason) when the face
+    ///   detection library cannot be loaded.
+    private func faces(in info: ClipInfo, at inPoint: Double) throws(RenderError) -> [Rect] {
         let display = info.displaySize
-        guard slideshow.contentMode == .aspectFill, slideshow.framing == .faces, FaceFraming.isAvailable,
+        guard slideshow.contentMode == .aspectFill, slideshow.framing == .faces,
               ClipFit.cropsAway(display: display, frame: slideshow.video.size) else { return [] }
+        do throws(FaceDetectionError) {
+            guard try FaceFraming.detector.get() != nil else { return [] }
+        } catch {
+            throw .clip(ClipError(path: info.source.path, kind: .decodeFailed, reason: error.message))
+        }
         let small = ClipFit.detectionSize(display: display)
         guard let reader = try? ClipReader(source: info.source, size: small, framesPerSecond: 1,
                                            inPoint: MediaTime(value: Int64((inPoint * 1_000_000).rounded()), timescale: 1_000_000),

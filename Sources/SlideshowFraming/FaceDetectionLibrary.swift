@@ -1,0 +1,111 @@
+import Glibc
+
+/// The face detector's shared library, `libSlideshowFaceDetection.so`, loaded when faces are
+/// first looked for rather than with the tool.
+///
+/// OpenCV is reached only through the C shim CFaceDetection (three functions). Linking the shim
+/// into the tool mapped OpenCV and the libraries only it needs (15 of them: objdetect, imgproc,
+/// core, dnn, protobuf, lapack, blas, gfortran, tbb, …: 8.8 MB resident) into every run, faces
+/// or not. The shim is built as a library of its own instead (Package.swift's
+/// `SlideshowFaceDetection` product, which nothing links), and is looked up here once a process,
+/// beside the executable (``candidates``). The handle is never closed (the cascades' code lives in it).
+///
+/// Only ``CascadeFaceDetector`` calls these functions.
+package struct FaceDetectionLibrary: @unchecked Sendable {
+    // @unchecked: C function pointers into a library that stays loaded, set once and never written.
+    // The types are CFaceDetection.h's: `sfd_cascade *` is an opaque pointer.
+    typealias Open = @convention(c) (UnsafePointer<CChar>?) -> OpaquePointer?
+    typealias Close = @convention(c) (OpaquePointer?) -> Void
+    typealias Detect = @convention(c) (OpaquePointer?, UnsafePointer<UInt8>?, Int32, Int32, Int32, Int32,
+                                       UnsafeMutablePointer<Int32>?, Int32) -> Int32
+
+    /// The library's file name, as SwiftPM names the product.
+    package static let fileName = "libSlideshowFaceDetection.so"
+
+    let open: Open
+    let close: Close
+    let detect: Detect
+
+    /// The process's library, loaded at the first use; the same failure every time after a failed load.
+    static let shared: Result<FaceDetectionLibrary, FaceDetectionError> = Result { () throws(FaceDetectionError) in
+        try FaceDetectionLibrary(paths: candidates)
+    }
+
+    /// The loaded library.
+    /// - Throws: ``FaceDetectionError`` naming the library and the loader's reason when it
+    ///   cannot be loaded or lacks a function.
+    package static func loaded() throws(FaceDetectionError) -> FaceDetectionLibrary { try shared.get() }
+
+    /// Where the library is looked for: beside the executable (`/proc/self/exe`, links
+    /// resolved, as `$ORIGIN` is): the tool, the benchmark, or the tests' bundle (on Linux an
+    /// executable itself), beside each of which SwiftPM builds it.
+    package static var candidates: [String] {
+        guard let executable = resolvedPath("/proc/self/exe") else { return [] }
+        return [folder(of: executable) + "/" + fileName]
+    }
+
+    /// Loads the first of `paths` that loads, and looks each function up (tests give other
+    /// paths to see the failure).
+    /// - Throws: ``FaceDetectionError``: the first path's loader message when none loads.
+    package init(paths: [String]) throws(FaceDetectionError) {
+        var loaded: (handle: UnsafeMutableRawPointer, path: String)?
+        var firstFailure: FaceDetectionError?
+        for path in paths {
+            if let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) {
+                loaded = (handle, path)
+                break
+            }
+            firstFailure = firstFailure ?? FaceDetectionError(call: "dlopen(\(path))", reason: Self.loaderMessage() ?? "\(path) cannot be loaded")
+        }
+        guard let loaded else {
+            throw firstFailure ?? FaceDetectionError(call: "dlopen(\(Self.fileName))", reason: "no folder to look for it in")
+        }
+        let (handle, path) = loaded
+        func symbol<Function>(_ name: String, as type: Function.Type) throws(FaceDetectionError) -> Function {
+            guard let address = dlsym(handle, name) else {
+                throw FaceDetectionError(call: "dlsym(\(path), \(name))", reason: Self.loaderMessage() ?? "no \(name)")
+            }
+            return unsafeBitCast(address, to: type)
+        }
+        open = try symbol("sfd_cascade_open", as: Open.self)
+        close = try symbol("sfd_cascade_close", as: Close.self)
+        detect = try symbol("sfd_cascade_detect", as: Detect.self)
+    }
+
+    /// The dynamic loader's last message (`dlerror`), if any.
+    private static func loaderMessage() -> String? {
+        guard let message = dlerror() else { return nil }
+        return String(cString: message)
+    }
+
+    /// A path with its links resolved, or nil.
+    private static func resolvedPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    private static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+}
+
+/// The face detection library could not be loaded: the loader's call and its reason, e.g.
+/// `dlopen(/usr/local/bin/libSlideshowFaceDetection.so): …: cannot open shared object file: No such file or directory`.
+package struct FaceDetectionError: Error, Sendable, Equatable {
+    /// The loader's call, naming the library.
+    package var call: String
+    /// The loader's own message.
+    package var reason: String
+
+    package init(call: String, reason: String) {
+        self.call = call
+        self.reason = reason
+    }
+
+    /// One line for the user: what was asked of the loader, why it failed, and the way round it.
+    package var message: String {
+        "face detection: \(call): \(reason) (\(FaceDetectionLibrary.fileName) belongs beside the tool; --framing center does without it)"
+    }
+}
