@@ -38,10 +38,13 @@ package struct FaceDetectionLibrary: @unchecked Sendable {
 
     /// Where the library is looked for: beside the executable (`/proc/self/exe`, links
     /// resolved, as `$ORIGIN` is): the tool, the benchmark, or the tests' bundle (on Linux an
-    /// executable itself), beside each of which SwiftPM builds it.
+    /// executable itself), beside each of which SwiftPM builds it; then in `lib` beside the
+    /// executable's folder (`/usr/local/bin` → `/usr/local/lib`), then by its name alone, where
+    /// the dynamic loader looks (`LD_LIBRARY_PATH`, the system's folders), as packagers install it.
     package static var candidates: [String] {
-        guard let executable = resolvedPath("/proc/self/exe") else { return [] }
-        return [folder(of: executable) + "/" + fileName]
+        guard let executable = resolvedPath("/proc/self/exe") else { return [fileName] }
+        let folder = folder(of: executable)
+        return [folder + "/" + fileName, Self.folder(of: folder) + "/lib/" + fileName, fileName]
     }
 
     /// Loads the first of `paths` that loads, and looks each function up (tests give other
