@@ -116,7 +116,7 @@ extension SlideshowOptions.Field {
                 case .faces: "the detected faces"
                 case .center: "the centre"
                 }
-            } + " Faces need OpenCV's cascade from opencv-data (\(FaceFraming.cascadePath)); without it, faces acts as center.")
+            } + " Faces need OpenCV's cascade from opencv-data (\(FaceFraming.cascadePath)); without it, faces acts as center. They are found by \(FaceDetectionLibrary.fileName), which belongs beside the tool.")
         case .audio:
             .optionalText(self, \.audio, valueName: "file", kind: .path, type: "a path", example: "song.mp3",
                           "Music for the show (MP3, M4A, FLAC, WAV, Ogg, Opus, …), encoded as AAC-LC, exactly as long as the show.")
