@@ -78,6 +78,53 @@ final class HDRClipLook: @unchecked Sendable {
         return (max(0, m[0] * r + m[1] * g + m[2] * b), max(0, m[3] * r + m[4] * g + m[5] * b), max(0, m[6] * r + m[7] * g + m[8] * b))
     }
 
+    /// What lifts a tinted row back to HDR: the tables and buffers both passes share
+    /// (``apply(to:)`` over the whole frame, ``apply(toPicture:)`` a row at a time).
+    private struct RowLifter {
+        let light: UnsafePointer<Float>, toSDR: UnsafePointer<Float>, linear: UnsafePointer<Float>, toHDR: [Float]
+        let hlg: Bool, hlgScale: Float, exponent: Float
+        let signal: HDRSignal
+        /// The row's distinct runs in BT.2020 light, which run each pixel is, and the runs' code values.
+        let lifted: UnsafeMutablePointer<Float>, slots: UnsafeMutablePointer<Int32>, encoded: UnsafeMutablePointer<UInt16>
+
+        /// The tinted row lifted by the gain where `gained(x)` (computed again from the row's code
+        /// values), in BT.2020 light, then encoded over `codes`. A pixel with no gain and the same
+        /// tinted bytes as the one before has the same codes: only the row's distinct runs are encoded.
+        @inline(__always)
+        func lift(_ tinted: UnsafePointer<UInt8>, over codes: UnsafeMutablePointer<UInt16>, width: Int, gained: (Int) -> Bool) {
+            var runs = 0
+            var lastKey = -1
+            for x in 0..<width {
+                let o = x * 3
+                let gained = gained(x)
+                let key = Int(tinted[o]) << 16 | Int(tinted[o + 1]) << 8 | Int(tinted[o + 2])
+                if !gained && key == lastKey {
+                    slots[x] = Int32(runs - 1)
+                    continue
+                }
+                var (r, g, b) = (linear[Int(tinted[o])], linear[Int(tinted[o + 1])], linear[Int(tinted[o + 2])])
+                if gained {
+                    // The gain: the light above the clipped base (1 in the SDR range).
+                    let gain = HDRClipLook.display(UnsafePointer(codes), o, light: light, hlg: hlg, hlgScale: hlgScale,
+                                                   exponent: exponent, toSDR: toSDR)
+                    r *= max(1, gain.0); g *= max(1, gain.1); b *= max(1, gain.2)
+                }
+                let l = runs * 3
+                lifted[l] = toHDR[0] * r + toHDR[1] * g + toHDR[2] * b
+                lifted[l + 1] = toHDR[3] * r + toHDR[4] * g + toHDR[5] * b
+                lifted[l + 2] = toHDR[6] * r + toHDR[7] * g + toHDR[8] * b
+                slots[x] = Int32(runs)
+                runs += 1
+                lastKey = gained ? -1 : key
+            }
+            signal.encode(lifted, pixels: runs, into: encoded)
+            for x in 0..<width {
+                let (o, e) = (x * 3, Int(slots[x]) * 3)
+                (codes[o], codes[o + 1], codes[o + 2]) = (encoded[e], encoded[e + 1], encoded[e + 2])
+            }
+        }
+    }
+
     /// Applies the look (and blur fill) to an HDR frame whose content rectangle holds the clip, in place.
     func apply(to picture: inout HDRPixelBuffer) {
         let (width, height) = (picture.width, picture.height)
@@ -131,10 +178,7 @@ final class HDRClipLook: @unchecked Sendable {
         look(&base)
         if blur { BlurredBackdrop.fill(&base) }
         let linear = HDRSignal.sRGBLinear
-        // Row by row: the tinted base lifted by the gain (computed again from the row's code
-        // values where it is not 1), in BT.2020 light, then encoded over that row. A pixel with
-        // no gain and the same tinted bytes as the one before has the same codes: only the row's
-        // distinct runs are encoded (`lifted` holds them in turn, `slots` says which is whose).
+        // Row by row: the tinted base lifted by the gain where the marks say it is not 1 (``RowLifter``).
         if slots.count != width { slots = [Int32](repeating: 0, count: width) }
         if rowCodes.count != width * 3 { rowCodes = [UInt16](repeating: 0, count: width * 3) }
         base.withUnsafeBytes { raw in
@@ -148,39 +192,15 @@ final class HDRClipLook: @unchecked Sendable {
                                     rowCodes.withUnsafeMutableBufferPointer { encoded in
                                         picture.withUnsafeMutableBufferPointer { samples in
                                             let codes = samples.baseAddress!
+                                            let lifter = RowLifter(light: light.baseAddress!, toSDR: toSDR.baseAddress!, linear: linear.baseAddress!, toHDR: toHDR,
+                                                                   hlg: hlg, hlgScale: hlgScale, exponent: exponent, signal: signal,
+                                                                   lifted: lifted.baseAddress!, slots: slots.baseAddress!, encoded: encoded.baseAddress!)
                                             for y in 0..<height {
                                                 let inside = y >= content.y && y < content.maxY
                                                 let first = y * width
-                                                var runs = 0
-                                                var lastKey = -1
-                                                for x in 0..<width {
-                                                    let o = (first + x) * 3
-                                                    let gained = inside && x >= content.x && x < content.maxX
+                                                lifter.lift(tinted + first * 3, over: codes + first * 3, width: width) { x in
+                                                    inside && x >= content.x && x < content.maxX
                                                         && marks[(first + x) >> 3] & (1 << UInt8((first + x) & 7)) != 0
-                                                    let key = Int(tinted[o]) << 16 | Int(tinted[o + 1]) << 8 | Int(tinted[o + 2])
-                                                    if !gained && key == lastKey {
-                                                        slots[x] = Int32(runs - 1)
-                                                        continue
-                                                    }
-                                                    var (r, g, b) = (linear[Int(tinted[o])], linear[Int(tinted[o + 1])], linear[Int(tinted[o + 2])])
-                                                    if gained {
-                                                        // The gain: the light above the clipped base (1 in the SDR range).
-                                                        let gain = Self.display(UnsafePointer(codes), o, light: light.baseAddress!, hlg: hlg,
-                                                                                hlgScale: hlgScale, exponent: exponent, toSDR: toSDR.baseAddress!)
-                                                        r *= max(1, gain.0); g *= max(1, gain.1); b *= max(1, gain.2)
-                                                    }
-                                                    let l = runs * 3
-                                                    lifted[l] = toHDR[0] * r + toHDR[1] * g + toHDR[2] * b
-                                                    lifted[l + 1] = toHDR[3] * r + toHDR[4] * g + toHDR[5] * b
-                                                    lifted[l + 2] = toHDR[6] * r + toHDR[7] * g + toHDR[8] * b
-                                                    slots[x] = Int32(runs)
-                                                    runs += 1
-                                                    lastKey = gained ? -1 : key
-                                                }
-                                                signal.encode(lifted.baseAddress!, pixels: runs, into: encoded.baseAddress!)
-                                                for x in 0..<width {
-                                                    let (o, e) = ((first + x) * 3, Int(slots[x]) * 3)
-                                                    (codes[o], codes[o + 1], codes[o + 2]) = (encoded[e], encoded[e + 1], encoded[e + 2])
                                                 }
                                             }
                                         }
@@ -237,6 +257,9 @@ final class HDRClipLook: @unchecked Sendable {
                   slots.withUnsafeMutableBufferPointer { slots in
                     rowCodes.withUnsafeMutableBufferPointer { encoded in
                       picture.withUnsafeMutableBufferPointer { samples in
+                        let lifter = RowLifter(light: light.baseAddress!, toSDR: toSDR.baseAddress!, linear: linear.baseAddress!, toHDR: toHDR,
+                                               hlg: hlg, hlgScale: hlgScale, exponent: exponent, signal: signal,
+                                               lifted: lifted.baseAddress!, slots: slots.baseAddress!, encoded: encoded.baseAddress!)
                         for y in 0..<height {
                             let codes = samples.baseAddress! + y * width * 3
                             // The row's base bytes, and where the gain is not 1.
@@ -252,39 +275,10 @@ final class HDRClipLook: @unchecked Sendable {
                                 }
                             }
                             if looked { look(&rowBase) }
-                            // The tinted row lifted by the gain (where the row is content), in
-                            // BT.2020 light, its distinct runs encoded, as in ``apply(to:)``.
+                            // The tinted row lifted by the gain (the whole row is content), as in ``apply(to:)``.
                             rowBase.withUnsafeBytes { raw in
                                 let tinted = raw.bindMemory(to: UInt8.self).baseAddress!
-                                var runs = 0
-                                var lastKey = -1
-                                for x in 0..<width {
-                                    let o = x * 3
-                                    let gained = looked && marks[x]
-                                    let key = Int(tinted[o]) << 16 | Int(tinted[o + 1]) << 8 | Int(tinted[o + 2])
-                                    if !gained && key == lastKey {
-                                        slots[x] = Int32(runs - 1)
-                                        continue
-                                    }
-                                    var (r, g, b) = (linear[Int(tinted[o])], linear[Int(tinted[o + 1])], linear[Int(tinted[o + 2])])
-                                    if gained {
-                                        let gain = Self.display(UnsafePointer(codes), o, light: light.baseAddress!, hlg: hlg,
-                                                                hlgScale: hlgScale, exponent: exponent, toSDR: toSDR.baseAddress!)
-                                        r *= max(1, gain.0); g *= max(1, gain.1); b *= max(1, gain.2)
-                                    }
-                                    let l = runs * 3
-                                    lifted[l] = toHDR[0] * r + toHDR[1] * g + toHDR[2] * b
-                                    lifted[l + 1] = toHDR[3] * r + toHDR[4] * g + toHDR[5] * b
-                                    lifted[l + 2] = toHDR[6] * r + toHDR[7] * g + toHDR[8] * b
-                                    slots[x] = Int32(runs)
-                                    runs += 1
-                                    lastKey = gained ? -1 : key
-                                }
-                                signal.encode(lifted.baseAddress!, pixels: runs, into: encoded.baseAddress!)
-                                for x in 0..<width {
-                                    let (o, e) = (x * 3, Int(slots[x]) * 3)
-                                    (codes[o], codes[o + 1], codes[o + 2]) = (encoded[e], encoded[e + 1], encoded[e + 2])
-                                }
+                                lifter.lift(tinted, over: codes, width: width) { looked && marks[$0] }
                             }
                         }
                       }
