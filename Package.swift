@@ -118,7 +118,7 @@ let package = Package(
         // Metadata: orientation, capture dates, captions, ICC profiles, PNG chunks.
         .target(name: "SlideshowMetadata", dependencies: ["SlideshowFormats", "SlideshowColor", "SlideshowPixels", "SlideshowSupport", "CZlib"]),
         // Framing: fit geometry, the crop rule, faces (the detector loaded from the SlideshowFaceDetection library).
-        .target(name: "SlideshowFraming", dependencies: ["SlideshowPixels"]),
+        .target(name: "SlideshowFraming", dependencies: ["SlideshowPixels", "SlideshowSupport"]),
         // Text: captions, cards and subtitles, shaped and drawn by Pango.
         .target(name: "SlideshowText", dependencies: ["SlideshowFormats", "SlideshowPixels", "SlideshowSupport", "CPangoCairo"]),
         // Audio: decode → loudness → AAC; the soundtrack and its settings; beats.

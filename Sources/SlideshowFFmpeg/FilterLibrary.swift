@@ -1,5 +1,6 @@
 package import CFFmpeg
 import Glibc
+import SlideshowSupport
 
 /// libavfilter, loaded when the first filter graph is built rather than with the tool.
 ///
@@ -51,34 +52,24 @@ package struct FilterLibrary: @unchecked Sendable {
 
     /// Loads `fileName` and looks each function up (tests give another name to see the failure).
     package init(fileName: String) throws(FFmpegError) {
-        guard let handle = dlopen(fileName, RTLD_NOW | RTLD_LOCAL) else {
-            throw FFmpegError(call: "dlopen(\(fileName))", code: -ENOSYS, reason: Self.loaderMessage() ?? "\(fileName) cannot be loaded")
-        }
-        func symbol<Function>(_ name: String, as type: Function.Type) throws(FFmpegError) -> Function {
-            guard let address = dlsym(handle, name) else {
-                throw FFmpegError(call: "dlsym(\(fileName), \(name))", code: -ENOSYS, reason: Self.loaderMessage() ?? "\(fileName) has no \(name)")
+        do throws(SharedLibrary.LoadError) {
+            let library = try SharedLibrary(fileName)
+            let version = try library.function("avfilter_version", as: Version.self)()
+            guard Int(version >> 16) == Int(LIBAVFILTER_VERSION_MAJOR) else {
+                throw SharedLibrary.LoadError(call: "dlopen(\(fileName))",
+                                              reason: "\(fileName) is libavfilter \(version >> 16).\((version >> 8) & 0xFF), not the \(LIBAVFILTER_VERSION_MAJOR) the tool was built for")
             }
-            return unsafeBitCast(address, to: type)
+            graphAlloc = try library.function("avfilter_graph_alloc", as: GraphAlloc.self)
+            graphFree = try library.function("avfilter_graph_free", as: GraphFree.self)
+            getByName = try library.function("avfilter_get_by_name", as: GetByName.self)
+            createFilter = try library.function("avfilter_graph_create_filter", as: CreateFilter.self)
+            link = try library.function("avfilter_link", as: Link.self)
+            graphConfig = try library.function("avfilter_graph_config", as: GraphConfig.self)
+            addFrame = try library.function("av_buffersrc_add_frame_flags", as: AddFrame.self)
+            getFrame = try library.function("av_buffersink_get_frame", as: GetFrame.self)
+            timeBase = try library.function("av_buffersink_get_time_base", as: TimeBase.self)
+        } catch {
+            throw FFmpegError(call: error.call, code: -ENOSYS, reason: error.reason)
         }
-        let version = try symbol("avfilter_version", as: Version.self)()
-        guard Int(version >> 16) == Int(LIBAVFILTER_VERSION_MAJOR) else {
-            throw FFmpegError(call: "dlopen(\(fileName))", code: -ENOSYS,
-                              reason: "\(fileName) is libavfilter \(version >> 16).\((version >> 8) & 0xFF), not the \(LIBAVFILTER_VERSION_MAJOR) the tool was built for")
-        }
-        graphAlloc = try symbol("avfilter_graph_alloc", as: GraphAlloc.self)
-        graphFree = try symbol("avfilter_graph_free", as: GraphFree.self)
-        getByName = try symbol("avfilter_get_by_name", as: GetByName.self)
-        createFilter = try symbol("avfilter_graph_create_filter", as: CreateFilter.self)
-        link = try symbol("avfilter_link", as: Link.self)
-        graphConfig = try symbol("avfilter_graph_config", as: GraphConfig.self)
-        addFrame = try symbol("av_buffersrc_add_frame_flags", as: AddFrame.self)
-        getFrame = try symbol("av_buffersink_get_frame", as: GetFrame.self)
-        timeBase = try symbol("av_buffersink_get_time_base", as: TimeBase.self)
-    }
-
-    /// The dynamic loader's last message (`dlerror`), if any.
-    private static func loaderMessage() -> String? {
-        guard let message = dlerror() else { return nil }
-        return String(cString: message)
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import SlideshowSupport
 
 /// The face detector's shared library, `libSlideshowFaceDetection.so`, loaded when faces are
 /// first looked for rather than with the tool.
@@ -51,34 +52,25 @@ package struct FaceDetectionLibrary: @unchecked Sendable {
     /// paths to see the failure).
     /// - Throws: ``FaceDetectionError``: the first path's loader message when none loads.
     package init(paths: [String]) throws(FaceDetectionError) {
-        var loaded: (handle: UnsafeMutableRawPointer, path: String)?
-        var firstFailure: FaceDetectionError?
-        for path in paths {
-            if let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) {
-                loaded = (handle, path)
-                break
+        var library: SharedLibrary?
+        var firstFailure: SharedLibrary.LoadError?
+        for path in paths where library == nil {
+            do throws(SharedLibrary.LoadError) {
+                library = try SharedLibrary(path)
+            } catch {
+                firstFailure = firstFailure ?? error
             }
-            firstFailure = firstFailure ?? FaceDetectionError(call: "dlopen(\(path))", reason: Self.loaderMessage() ?? "\(path) cannot be loaded")
         }
-        guard let loaded else {
-            throw firstFailure ?? FaceDetectionError(call: "dlopen(\(Self.fileName))", reason: "no folder to look for it in")
-        }
-        let (handle, path) = loaded
-        func symbol<Function>(_ name: String, as type: Function.Type) throws(FaceDetectionError) -> Function {
-            guard let address = dlsym(handle, name) else {
-                throw FaceDetectionError(call: "dlsym(\(path), \(name))", reason: Self.loaderMessage() ?? "no \(name)")
+        do throws(SharedLibrary.LoadError) {
+            guard let library else {
+                throw firstFailure ?? SharedLibrary.LoadError(call: "dlopen(\(Self.fileName))", reason: "no folder to look for it in")
             }
-            return unsafeBitCast(address, to: type)
+            open = try library.function("sfd_cascade_open", as: Open.self)
+            close = try library.function("sfd_cascade_close", as: Close.self)
+            detect = try library.function("sfd_cascade_detect", as: Detect.self)
+        } catch {
+            throw FaceDetectionError(refusal: error)
         }
-        open = try symbol("sfd_cascade_open", as: Open.self)
-        close = try symbol("sfd_cascade_close", as: Close.self)
-        detect = try symbol("sfd_cascade_detect", as: Detect.self)
-    }
-
-    /// The dynamic loader's last message (`dlerror`), if any.
-    private static func loaderMessage() -> String? {
-        guard let message = dlerror() else { return nil }
-        return String(cString: message)
     }
 
     /// A path with its links resolved, or nil.
@@ -94,21 +86,17 @@ package struct FaceDetectionLibrary: @unchecked Sendable {
     }
 }
 
-/// The face detection library could not be loaded: the loader's call and its reason, e.g.
+/// The face detection library could not be loaded: what the loader refused, e.g.
 /// `dlopen(/usr/local/bin/libSlideshowFaceDetection.so): …: cannot open shared object file: No such file or directory`.
 package struct FaceDetectionError: Error, Sendable, Equatable {
-    /// The loader's call, naming the library.
-    package var call: String
-    /// The loader's own message.
-    package var reason: String
+    /// The loader's call, naming the library, and its own message.
+    package var refusal: SharedLibrary.LoadError
 
-    package init(call: String, reason: String) {
-        self.call = call
-        self.reason = reason
-    }
+    /// The loader's call, naming the library.
+    package var call: String { refusal.call }
 
     /// One line for the user: what was asked of the loader, why it failed, and the way round it.
     package var message: String {
-        "face detection: \(call): \(reason) (\(FaceDetectionLibrary.fileName) belongs beside the tool; --framing center does without it)"
+        "face detection: \(refusal.call): \(refusal.reason) (\(FaceDetectionLibrary.fileName) belongs beside the tool; --framing center does without it)"
     }
 }
