@@ -174,7 +174,9 @@ package final class ClipPlayer: @unchecked Sendable {
         }
         if lastPlaced == nil, let lastHDR {
             // The picture held from a mixed frame, now shown as it is: cut out once.
-            lastPlaced = Self.cut(fit.content, of: lastHDR)
+            var picture = HDRPixelBuffer(size: Size(width: fit.content.width, height: fit.content.height))
+            Self.copy(fit.content, of: lastHDR, into: &picture, at: Rect(picture.size))
+            lastPlaced = picture
             self.lastHDR = nil
         }
         guard let lastPlaced else {
@@ -284,24 +286,7 @@ package final class ClipPlayer: @unchecked Sendable {
         if fit.content != Rect(size) {
             Self.fillBars(&picture, except: fit.content, with: hdr.background)
         }
-        if fit.crop == Rect(fit.readerSize) {
-            try reader.drawHDR(into: &picture, at: fit.content, transfer: hdr.transfer)
-        } else {
-            var whole = wholeHDR ?? HDRPixelBuffer(size: fit.readerSize)
-            wholeHDR = nil
-            try reader.drawHDR(into: &whole, at: Rect(fit.readerSize), transfer: hdr.transfer)
-            let (crop, place) = (fit.crop, fit.content)
-            whole.withUnsafeBytes { bytes in
-                let from = bytes.bindMemory(to: UInt16.self).baseAddress!
-                picture.withUnsafeMutableBufferPointer { out in
-                    for row in 0..<place.height {
-                        (out.baseAddress! + ((place.y + row) * size.width + place.x) * 3)
-                            .update(from: from + ((crop.y + row) * whole.width + crop.x) * 3, count: place.width * 3)
-                    }
-                }
-            }
-            wholeHDR = whole
-        }
+        try draw(from: reader, into: &picture, at: fit.content, transfer: hdr.transfer)
         hdr.finish?(&picture)
         hdr.overlay?(&picture)
         return picture
@@ -310,35 +295,41 @@ package final class ClipPlayer: @unchecked Sendable {
     /// The picture alone of ``composeHDR(from:_:)``'s frame (what lies in its content
     /// rectangle), drawn into the last one's buffer when there is one, the look applied.
     private func composePlaced(from reader: ClipReader, _ hdr: HDRFinish) throws(ClipError) -> HDRPixelBuffer {
-        let (crop, place) = (fit.crop, fit.content)
+        let place = fit.content
         var picture = lastPlaced ?? HDRPixelBuffer(size: Size(width: place.width, height: place.height))
         lastPlaced = nil
-        if crop == Rect(fit.readerSize) {
-            try reader.drawHDR(into: &picture, at: Rect(picture.size), transfer: hdr.transfer)
-        } else {
-            var whole = wholeHDR ?? HDRPixelBuffer(size: fit.readerSize)
-            wholeHDR = nil
-            try reader.drawHDR(into: &whole, at: Rect(fit.readerSize), transfer: hdr.transfer)
-            picture = Self.cut(crop, of: whole, into: picture)
-            wholeHDR = whole
-        }
+        try draw(from: reader, into: &picture, at: Rect(picture.size), transfer: hdr.transfer)
         if hdr.finish != nil { hdr.pictureFinish?.apply(&picture) }
         return picture
     }
 
-    /// The part `rect` of `frame`, written into `buffer` (of the part's size) when given.
-    private static func cut(_ rect: Rect, of frame: HDRPixelBuffer, into buffer: HDRPixelBuffer? = nil) -> HDRPixelBuffer {
-        var part = buffer ?? HDRPixelBuffer(size: Size(width: rect.width, height: rect.height))
+    /// The reader's current frame drawn into `picture` at `place` (of the content's size): all
+    /// of it, or, where only a crop of it shows (fill), the whole frame drawn into ``wholeHDR``
+    /// and the crop copied.
+    private func draw(from reader: ClipReader, into picture: inout HDRPixelBuffer, at place: Rect, transfer: HDRTransfer) throws(ClipError) {
+        guard fit.crop != Rect(fit.readerSize) else {
+            try reader.drawHDR(into: &picture, at: place, transfer: transfer)
+            return
+        }
+        var whole = wholeHDR ?? HDRPixelBuffer(size: fit.readerSize)
+        wholeHDR = nil
+        try reader.drawHDR(into: &whole, at: Rect(fit.readerSize), transfer: transfer)
+        Self.copy(fit.crop, of: whole, into: &picture, at: place)
+        wholeHDR = whole
+    }
+
+    /// Copies the part `rect` of `frame` into `buffer` at `place` (of `rect`'s size).
+    private static func copy(_ rect: Rect, of frame: HDRPixelBuffer, into buffer: inout HDRPixelBuffer, at place: Rect) {
         frame.withUnsafeBytes { bytes in
             let from = bytes.bindMemory(to: UInt16.self).baseAddress!
-            part.withUnsafeMutableBufferPointer { out in
+            let width = buffer.width
+            buffer.withUnsafeMutableBufferPointer { out in
                 for row in 0..<rect.height {
-                    (out.baseAddress! + row * rect.width * 3)
+                    (out.baseAddress! + ((place.y + row) * width + place.x) * 3)
                         .update(from: from + ((rect.y + row) * frame.width + rect.x) * 3, count: rect.width * 3)
                 }
             }
         }
-        return part
     }
 
     /// Paints every pixel of `picture` outside `content` with the code values `bars`: whole rows
