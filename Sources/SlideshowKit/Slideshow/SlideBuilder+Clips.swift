@@ -73,7 +73,8 @@ extension SlideBuilder {
                     if let caption { HDRSlide.overlay(caption, on: &picture, signal: signal) }
                 }
             }
-            player.hdr = HDRFinish(transfer: hdr, background: HDRSlide.codes(of: slideshow.background, signal: signal),
+            let background = HDRSlide.codes(of: slideshow.background, signal: signal)
+            player.hdr = HDRFinish(transfer: hdr, background: background,
                                    lift: { HDRSlide.make($0, gain: nil, curve: nil, signal: signal, overlay: caption) },
                                    overlay: overlay)
             if info.color.isHDR, slideshow.look.name != Looks.original.name || slideshow.backdrop == .blur {
@@ -82,8 +83,7 @@ extension SlideBuilder {
                 }
                 player.hdr?.finish = { picture in clipLook.apply(to: &picture) }
                 if clipLook.rowByRow {
-                    let bars = clipLook.bars(HDRSlide.codes(of: slideshow.background, signal: signal))
-                    player.hdr?.pictureFinish = ({ picture in clipLook.apply(toPicture: &picture) }, bars)
+                    player.hdr?.pictureFinish = ({ picture in clipLook.apply(toPicture: &picture) }, clipLook.bars(background))
                 }
             }
         }
