@@ -7,7 +7,7 @@ PACKAGES := pkg-config libavcodec-dev libavformat-dev libswscale-dev libavutil-d
   libaubio-dev aubio-tools espeak-ng \
   libpango1.0-dev libcairo2-dev fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji \
   zlib1g-dev tesseract-ocr tesseract-ocr-fra tesseract-ocr-rus tesseract-ocr-ell tesseract-ocr-ara tesseract-ocr-heb tesseract-ocr-jpn tesseract-ocr-hin \
-  gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad libopenh264-7 mediainfo libimage-exiftool-perl chromium
+  gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad libde265-examples libopenh264-7 mediainfo libimage-exiftool-perl chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps demo test settings-doc bench bench-codecs bench-hdr bench-pick bench-clips bench-batch bench-audio release fuzz sanitize bench-slides sheets bench-formats \
@@ -15,7 +15,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 ## deps: install the Debian packages that are missing (FFmpeg's, TurboJPEG's, libheif's, Little CMS's, libwebp's and Pango's headers,
 ## the Noto fonts; ffmpeg, tesseract with its languages (the captions' OCR tests), GNU time, Pillow (python3-pil, the colour tests' reference), heif-convert and the webp tools for the tests;
-## GStreamer with OpenH264 (gst-launch-1.0, openh264dec: the second decoder of the writer's tests; libde265dec, in plugins-bad, the HEVC tests' second decoder); MediaInfo, the second reader of each codec's tags;
+## GStreamer with OpenH264 (gst-launch-1.0, openh264dec: the second decoder of the writer's tests; libde265dec, in plugins-bad, the HEVC tests' second decoder; libde265-examples' dec265, the HDR tests' one, as libde265dec decodes 8-bit only); MediaInfo, the second reader of each codec's tags;
 ## ExifTool (libimage-exiftool-perl), the Ultra HDR tests' independent reader of MPF and gain maps;
 ## Chromium, which .ci/chromium-seek plays and seeks the VP9 and AV1 outputs in, headless, one launch: ChromiumPlaybackTests)
 deps:

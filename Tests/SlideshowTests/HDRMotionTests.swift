@@ -174,6 +174,7 @@ struct HDRMotionShowTests {
         if LibDe265Check.launcher != nil {
             let decoded = try LibDe265Check.frames(of: output, size: size, folder: folder)
             #expect(decoded.count == 90)
+            #expect(Array(decoded.prefix(30)) == frames, "libde265's moving frames are not FFmpeg's")
         }
     }
 

@@ -464,25 +464,24 @@ struct HDRShowTests {
     }
 }
 
-/// libde265 through GStreamer (`libde265dec`): a second HEVC decoder, independent of libavcodec.
+/// libde265's own decoder (`libde265-dec265`, Debian's libde265-examples): a second HEVC
+/// decoder, independent of libavcodec, that decodes Main 10. (GStreamer's `libde265dec` offers
+/// 8-bit I420 alone and aborts on 10-bit streams with moving pictures: "corrupted size vs.
+/// prev_size" on a 10-frame 320x240 stream of ffmpeg's own libx265.)
 enum LibDe265Check {
-    static let launcher: String? = {
-        guard let launch = which("gst-launch-1.0"), let inspect = which("gst-inspect-1.0"),
-              let found = try? run(inspect, ["libde265dec"], timeout: 60), found.status == 0 else { return nil }
-        return launch
-    }()
+    static let launcher: String? = which("libde265-dec265")
 
-    /// Every frame libde265 decodes, reduced to 8-bit I420 by GStreamer's `videoconvert`
-    /// (`libde265dec` offers no 10-bit caps of its own to a file sink).
+    /// Every frame libde265 decodes, 10-bit 4:2:0 (two bytes a sample, as FFmpeg's
+    /// `yuv420p10le`): the MP4's stream taken out as Annex B by FFmpeg (no decoding), then decoded.
     static func frames(of path: String, size: Size, folder: TemporaryFolder) throws -> [Data] {
-        let output = folder.path("de265.yuv")
-        let result = try run(try #require(launcher), ["-q", "filesrc", "location=\(path)", "!", "qtdemux", "!", "h265parse", "!",
-                                                      "libde265dec", "!", "videoconvert", "!", "video/x-raw,format=I420", "!",
-                                                      "filesink", "location=\(output)"],
-                             timeout: 300)
-        try #require(result.status == 0, "gst-launch-1.0: \(result.stderr)")
+        let stream = folder.path("de265.265"), output = folder.path("de265.yuv")
+        let extracted = try run(try #require(which("ffmpeg")), ["-v", "error", "-y", "-i", path, "-map", "0:v:0", "-c", "copy",
+                                                                "-bsf:v", "hevc_mp4toannexb", "-f", "hevc", stream])
+        try #require(extracted.status == 0, "ffmpeg: \(extracted.stderr)")
+        let result = try run(try #require(launcher), ["-q", "-o", output, stream], timeout: 300)
+        try #require(result.status == 0, "libde265-dec265: \(result.stderr)")
         let data = try Data(contentsOf: URL(fileURLWithPath: output))
-        let frameBytes = size.width * size.height * 3 / 2
+        let frameBytes = size.width * size.height * 3
         return stride(from: 0, to: data.count - frameBytes + 1, by: frameBytes).map { data.subdata(in: $0..<$0 + frameBytes) }
     }
 }
