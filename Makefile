@@ -10,7 +10,7 @@ PACKAGES := pkg-config libavcodec-dev libavformat-dev libswscale-dev libavutil-d
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad libde265-examples libopenh264-7 mediainfo libimage-exiftool-perl chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps demo test settings-doc bench bench-codecs bench-hdr bench-pick bench-clips bench-batch bench-audio release fuzz sanitize bench-slides sheets bench-formats \
+.PHONY: deps demo test settings-doc madmom bench bench-codecs bench-hdr bench-pick bench-clips bench-batch bench-audio release fuzz sanitize bench-slides sheets bench-formats \
   man docs example-app
 
 ## deps: install the Debian packages that are missing (FFmpeg's, TurboJPEG's, libheif's, Little CMS's, libwebp's and Pango's headers,
@@ -99,6 +99,19 @@ bench-clips: deps
 	$(SWIFT) build -c release --product slideshow
 	$(SWIFT) build -c release --product SlideshowFaceDetection
 	.build/release/slideshow-bench --clips
+
+## madmom: madmom's beat tracker (recurrent networks and a Bayesian network: the strongest of the beat
+## benchmark's reference trackers), in a Python of its own in .build/madmom. madmom 0.16.1 needs
+## NumPy < 1.24 and its C sources made again by Cython for Python 3.11; librosa and essentia
+## (`pip install librosa essentia`) need a newer NumPy, so they stay in the system's python3.
+MADMOM := .build/madmom
+madmom: $(MADMOM)/bin/python
+$(MADMOM)/bin/python:
+	rm -rf $(MADMOM) && python3 -m venv $(MADMOM)
+	$(MADMOM)/bin/pip install -q "numpy==1.23.5" "Cython<3" "scipy<1.11" mido setuptools wheel
+	$(MADMOM)/bin/pip download -q --no-deps --no-binary :all: madmom==0.16.1 -d $(MADMOM)/src
+	cd $(MADMOM)/src && tar xzf madmom-0.16.1.tar.gz && find madmom-0.16.1/madmom -name '*.c' -delete
+	cd $(MADMOM)/src/madmom-0.16.1 && ../../bin/pip install -q --no-build-isolation .
 
 ## bench-audio: only the soundtrack's figures (R1 with a 3-minute MP3, a 60-minute show with a 60-minute FLAC, against ffmpeg's CLI and moviepy)
 bench-audio: deps

@@ -49,14 +49,19 @@ func beatGridBenchmark(tool: String, ffmpeg: String, photos: [String], scratch: 
     guard let aubio = ["/usr/bin/aubio", "/usr/local/bin/aubio"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
         return lines + ["  skipped: aubio's command-line tool is missing (Debian's aubio-tools)"]
     }
-    var totals = (songs: 0, labelled: 0, tempoOK: 0, fallbacks: 0, shows: 0, cuts: 0, near: 0, nearLibrosa: 0, nearEither: 0, nearAtTempo: 0, nearOnset: 0,
-                  nearEssentia: 0, nearAny: 0, farther: 0)
-    let latency = trackerLatency(.librosa, ffmpeg: ffmpeg, scratch: scratch)
-    lines.append(latency.map { String(format: "  librosa's beats lag a click track's by %.1f ms (taken off its beats below)", $0 * 1000) } ?? "  librosa is missing: only aubio's beats are measured")
-    let essentiaLatency = trackerLatency(.essentia, ffmpeg: ffmpeg, scratch: scratch)
-    lines.append(essentiaLatency.map { String(format: "  essentia's beats lag a click track's by %.1f ms (taken off its beats below)", $0 * 1000) } ?? "  essentia is missing (pip install essentia): its beats are not measured")
+    var totals = (songs: 0, labelled: 0, tempoOK: 0, fallbacks: 0, shows: 0)
+    var allCuts = CutTally()
+    // Each Python tracker's lag behind a click track, measured here and taken off its beats;
+    // nil for a tracker that is missing.
+    var latencies: [PythonTracker: Double] = [:]
+    for tracker in PythonTracker.allCases {
+        let latency = trackerLatency(tracker, ffmpeg: ffmpeg, scratch: scratch)
+        latencies[tracker] = latency
+        lines.append(latency.map { String(format: "  \(tracker)'s beats lag a click track's by %.1f ms (taken off its beats below)", $0 * 1000) }
+                     ?? "  \(tracker) is missing (\(tracker.install)): its beats are not measured")
+    }
     // SLIDESHOW_BENCH_CUTS=FILE writes every measured cut, one a line: song, photos, seconds, the
-    // cut's time, and the nearest beat of aubio, librosa and essentia from it (signed), and a quarter beat.
+    // cut's time, the nearest beat of aubio, librosa, essentia and madmom from it (signed), and a quarter beat.
     let cutDump = ProcessInfo.processInfo.environment["SLIDESHOW_BENCH_CUTS"].flatMap { path in
         FileManager.default.createFile(atPath: path, contents: nil) ? FileHandle(forWritingAtPath: path) : nil
     }
@@ -100,11 +105,11 @@ func beatGridBenchmark(tool: String, ffmpeg: String, photos: [String], scratch: 
         let fellBack = reasons.values.reduce(0, +)
         totals.fallbacks += fellBack
 
-        // Eight shows rendered, their cuts against aubio's and librosa's beats in the video's sound:
-        // the trackers' answers move by a few cuts a song between two sounds less than a frame
+        // Eight shows rendered, their cuts against the trackers' beats in the video's sound: the
+        // trackers' answers move by a few cuts a song between two sounds less than a frame
         // apart, so the more shows, the surer the share.
-        var near = 0, measured = 0, worst = 0.0, nearLibrosa = 0, nearEither = 0, agree = 0, compared = 0
-        var nearAtTempo = 0, nearOnset = 0, nearEssentia = 0, nearAny = 0, farther = 0, worstOfAll = 0.0
+        var cuts = CutTally()
+        var agree = 0, compared = 0
         for (count, seconds) in [(3, 6), (5, 13), (7, 11), (9, 17), (12, 30), (16, 40), (24, 60), (30, 45)] {
             let output = scratch.appendingPathComponent("beats-grid.mp4").path, sound = scratch.appendingPathComponent("beats-grid.wav").path
             let arguments = ["make"] + (0..<count).map { photos[$0 % photos.count] } + ["--duration", String(seconds), "--audio", path,
@@ -114,8 +119,10 @@ func beatGridBenchmark(tool: String, ffmpeg: String, photos: [String], scratch: 
                   measure(ffmpeg, ["-v", "error", "-y", "-i", output, "-vn", "-ac", "1", sound]).status == 0,
                   let beats = aubioBeats(aubio, sound) else { continue }
             totals.shows += 1
-            let second = latency.flatMap { trackerBeats(.librosa, sound, latency: $0) }
-            let third = essentiaLatency.flatMap { trackerBeats(.essentia, sound, latency: $0) }
+            // aubio's, librosa's, essentia's and madmom's beats (nil for a tracker that is missing).
+            let references: [[Double]?] = [beats] + PythonTracker.allCases.map { tracker in
+                latencies[tracker].flatMap { trackerBeats(tracker, sound, latency: $0) }
+            }
             let onsets = cachedOutput(aubio, ["onset", "-i", sound], input: sound).map(times) ?? []
             // A tracker that runs at another tempo than the song's (3:2 or 4:3 of it, or drifting
             // away) finds no beat a listener hears: with a label, only the references whose beats
@@ -127,58 +134,109 @@ func beatGridBenchmark(tool: String, ffmpeg: String, photos: [String], scratch: 
                 let tempo = 60 / intervals[intervals.count / 2]
                 return [1.0, 2, 0.5].contains { abs(tempo / label / $0 - 1) <= 0.04 } ? beats : nil
             }
-            let trusted = [atTempo(beats), atTempo(second), atTempo(third)].compactMap { $0 }
+            let trusted = references.compactMap(atTempo)
             let quarter = 15 / (song.bpm ?? report["tempo"] as? Double ?? 120)
             // The trackers need a few seconds to settle: cuts in the first 3 s are not measured.
             for cut in starts.dropFirst() where cut >= 3 {
+                // Each tracker's nearest beat, signed (the beat after the cut positive).
+                let nearest = references.map { $0.flatMap { $0.min { abs($0 - cut) < abs($1 - cut) } }.map { $0 - cut } }
                 if let dump = cutDump {
-                    // Each cut against each tracker's nearest beat, signed (the beat after the cut positive).
-                    func signed(_ beats: [Double]?) -> String {
-                        beats.flatMap { $0.min { abs($0 - cut) < abs($1 - cut) } }.map { String(format: "%.4f", $0 - cut) } ?? "-"
-                    }
-                    dump.write("\(name)\t\(count)\t\(seconds)\t\(String(format: "%.4f", cut))\t\(signed(beats))\t\(signed(second))\t\(signed(third))\t\(String(format: "%.4f", quarter))\n".data(using: .utf8)!)
+                    let columns = nearest.map { $0.map { String(format: "%.4f", $0) } ?? "-" }
+                    dump.write(([name, "\(count)", "\(seconds)", String(format: "%.4f", cut)] + columns + [String(format: "%.4f", quarter)])
+                        .joined(separator: "\t").appending("\n").data(using: .utf8)!)
                 }
-                let off = beats.map { abs($0 - cut) }.min() ?? .infinity
-                let offLibrosa = second?.map { abs($0 - cut) }.min() ?? .infinity
-                let offEssentia = third?.map { abs($0 - cut) }.min() ?? .infinity
-                measured += 1
-                if off <= 0.05 { near += 1 }
-                if offLibrosa <= 0.05 { nearLibrosa += 1 }
-                if min(off, offLibrosa) <= 0.05 { nearEither += 1 }
-                if offEssentia <= 0.05 { nearEssentia += 1 }
-                if min(off, offLibrosa, offEssentia) <= 0.05 { nearAny += 1 }
-                if min(off, offLibrosa, offEssentia) > quarter { farther += 1 }
-                worstOfAll = max(worstOfAll, min(off, offLibrosa, offEssentia))
-                if trusted.contains(where: { $0.contains { abs($0 - cut) <= 0.05 } }) { nearAtTempo += 1 }
-                if onsets.contains(where: { abs($0 - cut) <= 0.05 }) { nearOnset += 1 }
-                worst = max(worst, min(off, offLibrosa))
+                cuts.add(offsets: nearest.map { $0.map(abs) ?? .infinity }, quarter: quarter,
+                         atTempo: trusted.contains { $0.contains { abs($0 - cut) <= 0.05 } },
+                         onset: onsets.contains { abs($0 - cut) <= 0.05 })
             }
             // How far the two references agree: aubio's beats after 3 s with one of librosa's within 50 ms.
-            if let second {
+            if let second = references[1] {
                 for beat in beats where beat >= 3 {
                     compared += 1
                     if second.contains(where: { abs($0 - beat) <= 0.05 }) { agree += 1 }
                 }
             }
         }
-        totals.nearLibrosa += nearLibrosa
-        totals.nearEssentia += nearEssentia
-        totals.nearAny += nearAny
-        totals.farther += farther
-        totals.nearEither += nearEither
-        totals.nearAtTempo += nearAtTempo
-        totals.nearOnset += nearOnset
-        totals.cuts += measured
-        totals.near += near
+        allCuts.add(cuts)
         let fallbackText = fellBack == 0 ? "0" : "\(fellBack) (" + reasons.keys.sorted().map { "\($0) \(reasons[$0]!)" }.joined(separator: ", ") + ")"
-        func share(_ count: Int) -> String { String(format: "%3.0f%%", 100 * Double(count) / Double(max(measured, 1))) }
-        let cutText = measured == 0 ? "none measured" : "\(measured) cuts: aubio \(share(near)), librosa \(share(nearLibrosa)), either \(share(nearEither)), essentia \(share(nearEssentia)), any \(share(nearAny)), at tempo \(share(nearAtTempo)), onset \(share(nearOnset))"
-            + (compared == 0 ? "" : String(format: " (the two agree on %.0f%%)", 100 * Double(agree) / Double(compared)))
-        let worstText = measured == 0 ? "" : String(format: "; worst %3.0f ms of aubio's or librosa's, %3.0f ms of any (¼ beat %3.0f ms)", worst * 1000, worstOfAll * 1000, 15000 / (song.bpm ?? found ?? 120))
+        let cutText = cuts.summary + (compared == 0 ? "" : String(format: " (aubio and librosa agree on %.0f%%)", 100 * Double(agree) / Double(compared)))
+        let worstText = cuts.measured == 0 ? "" : String(format: "; worst %3.0f ms of aubio's or librosa's, %3.0f ms of any (¼ beat %3.0f ms)", cuts.worst * 1000, cuts.worstOfAll * 1000, 15000 / (song.bpm ?? found ?? 120))
         lines.append("  \(label) \(song.style.padding(toLength: 30, withPad: " ", startingAt: 0)) \(song.bpm.map { String(format: "%6.1f", $0) } ?? "     —") \(found.map { String(format: "%6.1f", $0) } ?? "  none") \(tempoOK.map { $0 ? "  ok " : "  off" } ?? "     ") \(fallbackText.padding(toLength: max(23, fallbackText.count), withPad: " ", startingAt: 0)) \(cutText)\(worstText)")
     }
-    lines.append("  \(totals.songs) songs: tempo within 3% (or 2:1) on \(totals.tempoOK) of the \(totals.labelled) labelled; \(totals.fallbacks) fallbacks in \(totals.songs * 532) shows; of \(totals.cuts) cuts in \(totals.shows) rendered shows, within 50 ms of aubio's beats \(totals.near), of librosa's \(totals.nearLibrosa), of either's \(totals.nearEither), of essentia's \(totals.nearEssentia), of any of the three \(totals.nearAny), of one at the labelled tempo \(totals.nearAtTempo), of an onset (`aubio onset`) \(totals.nearOnset); farther than a quarter beat from all three \(totals.farther)   (targets: every tempo, no fallback where a placement exists, ≥ 90%, none farther than ¼ beat)")
+    lines.append("  \(totals.songs) songs: tempo within 3% (or 2:1) on \(totals.tempoOK) of the \(totals.labelled) labelled; \(totals.fallbacks) fallbacks in \(totals.songs * 532) shows; \(totals.shows) shows rendered: \(allCuts.summary)")
+    lines.append("  of those, farther than a quarter beat from both aubio's and librosa's beats \(allCuts.fartherFromBoth) (of which within 50 ms of madmom's \(allCuts.fartherFromBothNearMadmom)), from all four trackers' \(allCuts.fartherFromAll)   (targets: every tempo, no fallback where a placement exists, ≥ 90% within 50 ms of aubio's or librosa's, none farther than ¼ beat)")
     return lines
+}
+
+/// The rendered shows' cuts against the four trackers' beats (aubio, librosa, essentia, madmom).
+private struct CutTally {
+    var measured = 0
+    /// Cuts within 50 ms of each tracker's nearest beat, in the order above.
+    var near = [0, 0, 0, 0]
+    var nearEither = 0, nearAny = 0, nearAtTempo = 0, nearOnset = 0
+    /// Farther than a quarter beat from aubio's and from librosa's beats (the issue's measure),
+    /// those of them within 50 ms of madmom's, and those farther than a quarter beat from all four.
+    var fartherFromBoth = 0, fartherFromBothNearMadmom = 0, fartherFromAll = 0
+    /// The worst distance to aubio's or librosa's nearest beat, and to any tracker's.
+    var worst = 0.0, worstOfAll = 0.0
+
+    /// One cut: its distance to each tracker's nearest beat (infinity for a missing tracker).
+    mutating func add(offsets: [Double], quarter: Double, atTempo: Bool, onset: Bool) {
+        measured += 1
+        for (index, offset) in offsets.enumerated() where offset <= 0.05 { near[index] += 1 }
+        let either = min(offsets[0], offsets[1]), any = offsets.min()!
+        if either <= 0.05 { nearEither += 1 }
+        if any <= 0.05 { nearAny += 1 }
+        if atTempo { nearAtTempo += 1 }
+        if onset { nearOnset += 1 }
+        if either > quarter {
+            fartherFromBoth += 1
+            if offsets[3] <= 0.05 { fartherFromBothNearMadmom += 1 }
+        }
+        if any > quarter { fartherFromAll += 1 }
+        worst = max(worst, either)
+        worstOfAll = max(worstOfAll, any)
+    }
+
+    mutating func add(_ other: CutTally) {
+        measured += other.measured
+        near = zip(near, other.near).map(+)
+        nearEither += other.nearEither
+        nearAny += other.nearAny
+        nearAtTempo += other.nearAtTempo
+        nearOnset += other.nearOnset
+        fartherFromBoth += other.fartherFromBoth
+        fartherFromBothNearMadmom += other.fartherFromBothNearMadmom
+        fartherFromAll += other.fartherFromAll
+        worst = max(worst, other.worst)
+        worstOfAll = max(worstOfAll, other.worstOfAll)
+    }
+
+    /// `112 cuts within 50 ms of the beats of aubio 58%, librosa …`.
+    var summary: String {
+        guard measured > 0 else { return "none measured" }
+        func share(_ count: Int) -> String { String(format: "%3.0f%%", 100 * Double(count) / Double(measured)) }
+        return "\(measured) cuts within 50 ms of the beats of aubio \(share(near[0])), librosa \(share(near[1])), either \(share(nearEither)), "
+            + "essentia \(share(near[2])), madmom \(share(near[3])), any \(share(nearAny)), one at tempo \(share(nearAtTempo)), of an onset \(share(nearOnset))"
+    }
+}
+
+/// Prints the beats the analysis finds in a song's first `seconds` (`--grid`), one a line: the
+/// music time, and "weak" on a beat without an attack; then the grid itself. False when the
+/// song cannot be read or has no steady beat.
+func printBeatGrid(song: String, seconds: Double) -> Bool {
+    guard let grid = try? BeatAnalysis.grid(path: song, length: seconds) else {
+        print("slideshow-bench: \(song): no steady beat in its first \(seconds) s")
+        return false
+    }
+    var index = grid.beat(nearest: 0)
+    while grid.time(ofBeat: index) < 0 { index += 1 }
+    while grid.time(ofBeat: index) <= seconds {
+        print(String(format: "%.4f", grid.time(ofBeat: index)) + (grid.weakBeats.contains(index) ? "\tweak" : ""))
+        index += 1
+    }
+    print("# \(grid)\(grid.tracked.isEmpty ? "" : ", tracked")")
+    return true
 }
 
 /// Whether some choice of one beat per cut keeps every share within ±25% of its even share:
@@ -222,11 +280,25 @@ private func jsonReport(_ tool: String, _ arguments: [String]) -> [String: Any]?
 }
 
 /// The trackers in Python the cuts are measured against, beside aubio's: librosa's
-/// (`librosa.beat.beat_track`, Ellis's dynamic programme; `pip install librosa`) and essentia's
+/// (`librosa.beat.beat_track`, Ellis's dynamic programme; `pip install librosa`), essentia's
 /// (`BeatTrackerMultiFeature`: Zapata et al. 2014, a committee of five trackers and the beats
-/// most of them agree on; `pip install essentia`).
-private enum PythonTracker {
-    case librosa, essentia
+/// most of them agree on; `pip install essentia`) and madmom's (`RNNBeatProcessor` and
+/// `DBNBeatTrackingProcessor`: Böck et al. 2014–2016, recurrent networks trained on annotated
+/// beats and a dynamic Bayesian network, the best of MIREX's beat tracking in its years; it
+/// needs an older NumPy than librosa, so it has its own Python: `make madmom`).
+private enum PythonTracker: CaseIterable {
+    case librosa, essentia, madmom
+
+    /// How to install it.
+    var install: String { self == .madmom ? "make madmom" : "pip install \(self)" }
+
+    /// The Python that runs the script: madmom's own (`SLIDESHOW_BENCH_MADMOM`, else the one
+    /// `make madmom` makes in .build/madmom), python3 for the others; nil when it is missing.
+    var interpreter: [String]? {
+        guard self == .madmom else { return ["/usr/bin/env", "python3"] }
+        let python = ProcessInfo.processInfo.environment["SLIDESHOW_BENCH_MADMOM"] ?? ".build/madmom/bin/python"
+        return FileManager.default.isExecutableFile(atPath: python) ? [python] : nil
+    }
 
     /// A script that prints the beats it finds in the file `sys.argv[1]`, a time a line.
     /// librosa runs at 44.1 kHz with a 256-sample hop (5.8 ms): at its defaults (22.05 kHz, 512)
@@ -248,13 +320,23 @@ private enum PythonTracker {
             audio = es.MonoLoader(filename=sys.argv[1], sampleRate=44100)()
             print('\\n'.join(str(t) for t in es.BeatTrackerMultiFeature()(audio)[0]))
             """
+        case .madmom: """
+            import sys, collections, collections.abc
+            import numpy as np
+            collections.MutableSequence = collections.abc.MutableSequence
+            np.float, np.int, np.complex, np.bool = float, int, complex, bool
+            from madmom.features.beats import RNNBeatProcessor, DBNBeatTrackingProcessor
+            beats = DBNBeatTrackingProcessor(fps=100)(RNNBeatProcessor()(sys.argv[1]))
+            print('\\n'.join(str(t) for t in beats))
+            """
         }
     }
 }
 
 /// The beats `tracker` finds in a sound file, less `latency`; nil when python3 lacks it.
 private func trackerBeats(_ tracker: PythonTracker, _ path: String, latency: Double = 0) -> [Double]? {
-    cachedOutput("/usr/bin/env", ["python3", "-c", tracker.script, path], input: path).map { times($0).map { $0 - latency } }
+    guard let python = tracker.interpreter else { return nil }
+    return cachedOutput(python[0], python.dropFirst() + ["-c", tracker.script, path], input: path).map { times($0).map { $0 - latency } }
 }
 
 /// How late a tracker's beats come after the hits of a click track whose beats are known: the

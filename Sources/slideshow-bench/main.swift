@@ -54,6 +54,7 @@ var hdrCutsOnly = false
 var songFolder = "../songs"
 var songFilter: String?
 var exactFramesJob: [String]?
+var gridJob: [String]?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -79,12 +80,20 @@ while let argument = arguments.popFirst() {
     case "--hdr-cuts": hdrCutsOnly = true
     case "--songs": songFolder = arguments.popFirst() ?? songFolder
     case "--song": songFilter = arguments.popFirst()
+    // --grid SONG SECONDS: the beats the analysis finds in a song's first SECONDS, a line each
+    // (music time, and "weak" on a beat without an attack), to set beside another tracker's.
+    case "--grid": gridJob = Array(arguments.prefix(2)); arguments = arguments.dropFirst(2)
     // Internal, for --hdr: makes one HDR show's exact frames in a process of its own (``exactHDRFrames``).
     case "--exact-hdr-frames": exactFramesJob = Array(arguments.prefix(4)); arguments = arguments.dropFirst(4)
     default:
-        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --motion | --r2 | --r3 | --draft | --audio | --beats | --slides | --formats | --clips | --camera | --pick | --codecs | --hdr | --hdr-cuts | --hdr-clips] [--media DIR] [--clip-folder DIR] [--songs DIR] [--song NAME-PART]")
+        print("usage: slideshow-bench [--runs N] [--photos DIR] [--batch | --motion | --r2 | --r3 | --draft | --audio | --beats | --slides | --formats | --clips | --camera | --pick | --codecs | --hdr | --hdr-cuts | --hdr-clips] [--media DIR] [--clip-folder DIR] [--songs DIR] [--song NAME-PART] | --grid SONG SECONDS")
         exit(64)
     }
+}
+
+if let job = gridJob {
+    guard job.count == 2, let seconds = Double(job[1]) else { exit(64) }
+    exit(printBeatGrid(song: job[0], seconds: seconds) ? 0 : 1)
 }
 
 // The floor is measured in this process, under the same memory settings as the tool's.
