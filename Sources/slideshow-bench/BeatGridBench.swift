@@ -36,6 +36,7 @@ let benchSongs: [BenchSong] = [
     BenchSong(file: "Kevin_MacLeod_-_P_I_Tchaikovsky_Dance_of_the_Sugar_Plum_Fairy.hq.ogg", bpm: nil, style: "quiet intro, no drums"),
     BenchSong(file: "Karissa_Hobbs_-_Lets_Go_Fishin.hq.ogg", bpm: nil, style: "live band"),
     BenchSong(file: "Fats_Waller_-_Aint_Misbehavin_piano_solo.hq.ogg", bpm: nil, style: "live stride piano, swing"),
+    BenchSong(file: "Groovin_clip.mp3", bpm: nil, style: "groove, loud hits off the beat"),
     BenchSong(file: "repo:tabla-slowed-67.opus", bpm: 67.4, style: "tabla slowed to 0.75"),
     BenchSong(file: "repo:amen-quickened-168.opus", bpm: 168, style: "amen break quickened to 1.2"),
 ]
