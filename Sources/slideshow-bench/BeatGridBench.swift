@@ -334,7 +334,7 @@ private enum PythonTracker: CaseIterable {
     }
 }
 
-/// The beats `tracker` finds in a sound file, less `latency`; nil when python3 lacks it.
+/// The beats `tracker` finds in a sound file, less `latency`; nil when its Python or module is missing.
 private func trackerBeats(_ tracker: PythonTracker, _ path: String, latency: Double = 0) -> [Double]? {
     guard let python = tracker.interpreter else { return nil }
     return cachedOutput(python[0], python.dropFirst() + ["-c", tracker.script, path], input: path).map { times($0).map { $0 - latency } }
