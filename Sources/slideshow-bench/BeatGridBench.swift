@@ -52,6 +52,12 @@ func beatGridBenchmark(tool: String, ffmpeg: String, photos: [String], scratch: 
     }
     var totals = (songs: 0, labelled: 0, tempoOK: 0, fallbacks: 0, shows: 0)
     var allCuts = CutTally()
+    // Every beat of our grid, essentia's and madmom's in the same shows, scored as if it were a
+    // cut: how near the measure comes for a beat tracker that is not aubio or librosa.
+    var beatsAsCuts = [CutTally(), CutTally(), CutTally()]
+    // Our beats by accent (BeatGrid.accents): under 0.5 of the median beat's, 0.5–0.9, …, 1.6 or more.
+    let accentBands = [0.5, 0.9, 1.2, 1.6]
+    var beatsByAccent = Array(repeating: CutTally(), count: accentBands.count + 1)
     // Each Python tracker's lag behind a click track, measured here and taken off its beats;
     // nil for a tracker that is missing.
     var latencies: [PythonTracker: Double] = [:]
@@ -150,6 +156,26 @@ func beatGridBenchmark(tool: String, ffmpeg: String, photos: [String], scratch: 
                          atTempo: trusted.contains { $0.contains { abs($0 - cut) <= 0.05 } },
                          onset: onsets.contains { abs($0 - cut) <= 0.05 })
             }
+            // Every beat of our grid, by how strongly it is heard, and essentia's and madmom's.
+            let soundtrack = Soundtrack(path: path)
+            let analysis = try? BeatAnalysis.analyse(soundtrack, showLength: Double(seconds))
+            let ours = analysis.flatMap { analysis in
+                analysis.grid.map { grid in
+                    MusicLayout(soundtrack: soundtrack, grid: grid, musicLength: analysis.heard, showLength: Double(seconds))
+                        .beats(of: grid, through: Double(seconds)).map { (time: $0.time, accent: grid.accents[$0.index] ?? 1) }
+                }
+            } ?? []
+            func offsets(_ beat: Double) -> [Double] { references.map { $0.flatMap { $0.map { abs($0 - beat) }.min() } ?? .infinity } }
+            for beat in ours where beat.time >= 3 && beat.time < Double(seconds) {
+                let band = accentBands.firstIndex { beat.accent < $0 } ?? accentBands.count
+                beatsByAccent[band].add(offsets: offsets(beat.time), quarter: quarter, atTempo: false, onset: false)
+                beatsAsCuts[0].add(offsets: offsets(beat.time), quarter: quarter, atTempo: false, onset: false)
+            }
+            for (slot, beats) in [references[2], references[3]].enumerated() {
+                for beat in beats ?? [] where beat >= 3 && beat < Double(seconds) {
+                    beatsAsCuts[slot + 1].add(offsets: offsets(beat), quarter: quarter, atTempo: false, onset: false)
+                }
+            }
             // How far the two references agree: aubio's beats after 3 s with one of librosa's within 50 ms.
             if let second = references[1] {
                 for beat in beats where beat >= 3 {
@@ -166,6 +192,13 @@ func beatGridBenchmark(tool: String, ffmpeg: String, photos: [String], scratch: 
     }
     lines.append("  \(totals.songs) songs: tempo within 3% (or 2:1) on \(totals.tempoOK) of the \(totals.labelled) labelled; \(totals.fallbacks) fallbacks in \(totals.songs * 532) shows; \(totals.shows) shows rendered: \(allCuts.summary)")
     lines.append("  of those, farther than a quarter beat from both aubio's and librosa's beats \(allCuts.fartherFromBoth) (of which within 50 ms of madmom's \(allCuts.fartherFromBothNearMadmom)), from all four trackers' \(allCuts.fartherFromAll)   (targets: every tempo, no fallback where a placement exists, ≥ 90% within 50 ms of aubio's or librosa's, none farther than ¼ beat)")
+    let bandNames = ["under 0.5", "0.5–0.9", "0.9–1.2", "1.2–1.6", "1.6 or more"]
+    lines.append("  our beats by accent (of the median beat's), share within 50 ms of aubio's or librosa's: " + zip(bandNames, beatsByAccent).map { name, tally in
+        String(format: "\(name) %.1f%% of %d", 100 * Double(tally.nearEither) / Double(max(1, tally.measured)), tally.measured)
+    }.joined(separator: ", "))
+    for (tracker, tally) in zip(["our grid", "essentia", "madmom"], beatsAsCuts) where tally.measured > 0 {
+        lines.append(String(format: "  every beat of \(tracker) in the same shows, scored as a cut: %d, %.1f%% within 50 ms of aubio's or librosa's, \(tally.fartherFromBoth) farther than ¼ beat from both", tally.measured, 100 * Double(tally.nearEither) / Double(tally.measured)))
+    }
     return lines
 }
 
@@ -223,7 +256,8 @@ private struct CutTally {
 }
 
 /// Prints the beats the analysis finds in a song's first `seconds` (`--grid`), one a line: the
-/// music time, and "weak" on a beat without an attack; then the grid itself. False when the
+/// music time and its accent (its strongest onset over the median beat's), "weak" on a beat
+/// without an attack; then the grid itself. False when the
 /// song cannot be read or has no steady beat.
 func printBeatGrid(song: String, seconds: Double) -> Bool {
     guard let grid = try? BeatAnalysis.grid(path: song, length: seconds) else {
@@ -233,7 +267,7 @@ func printBeatGrid(song: String, seconds: Double) -> Bool {
     var index = grid.beat(nearest: 0)
     while grid.time(ofBeat: index) < 0 { index += 1 }
     while grid.time(ofBeat: index) <= seconds {
-        print(String(format: "%.4f", grid.time(ofBeat: index)) + (grid.weakBeats.contains(index) ? "\tweak" : ""))
+        print(String(format: "%.4f\t%.2f", grid.time(ofBeat: index), grid.accents[index] ?? 0) + (grid.weakBeats.contains(index) ? "\tweak" : ""))
         index += 1
     }
     print("# \(grid)\(grid.tracked.isEmpty ? "" : ", tracked")")

@@ -225,26 +225,40 @@ import SlideshowAudio
                 == "photo 6's time (3.13 beats) cannot become a whole number of beats within 25% of it while every other photo's does too; the cuts stay even")
     }
 
-    /// The grid of the issue over one grid (120 BPM, the beat at 0.043 s): 5 to 13 photos in
-    /// 9 to 17 s (shares of 1.4 to 6.8 beats). Every show whose shares allow whole beats
-    /// (all but shares of 1.34 … 1.6 beats) is placed; those that do not name a photo.
-    /// A cut whose nearest beat carries no attack goes to a heard beat when that costs less
-    /// than half a beat (7 frames) more: 4 photos in 6 s at 30 fps on 120 BPM, a beat every 15
-    /// frames. Even cuts at 45, 97 and 135: the middle one goes to beat 6 (90, 7 frames away),
-    /// but to beat 7 (105, 8 frames away) when beat 6 is weak. Even cuts at 45, 90 and 135, on
-    /// beats: it stays on the weak beat, as the next heard ones are 15 frames away (and out of
-    /// the shares' bounds).
-    @Test func aCutLeavesAWeakBeatForAHeardOneNearIt() throws {
+    /// A cut goes to the more strongly heard of two beats unless it lies two beats farther for
+    /// each step of accent (``BeatCutPlanner/accentCost(_:beat:beatFrames:)``), on 120 BPM at
+    /// 30 fps (a beat every 15 frames).
+    /// - 3 photos in 8 s, even cuts at 80 and 160: every 2nd beat. With every beat heard alike
+    ///   the cuts go to 75 and 165 (counted from beat 1, 5 frames from each place); with beat 6
+    ///   (frame 90) heard twice as strongly as the median beat, to 90 and 150 (counted from
+    ///   beat 0, 10 frames from each place): the count that puts a cut on the strong beat.
+    /// - 4 photos in 6 s, even cuts at 45, 97 and 135: every beat. The middle cut goes to beat 6
+    ///   (90, 7 frames away), but to beat 7 (105, 8 frames away) when nothing is heard on beat 6;
+    ///   with even cuts at 45, 90 and 135 it stays on that rest, the only beat its bounds allow.
+    @Test func aCutGoesToTheMoreStronglyHeardBeat() throws {
         var grid = BeatGrid(period: 0.5, phase: 0, confidence: 1)
-        let plain = try BeatCutPlanner.place(frameCount: 180, framesPerSecond: 30, evenCuts: [45, 97, 135], grid: grid, music: MusicLayout()).get()
-        #expect(plain.cuts == [45, 90, 135])
-        grid.weakBeats = [6]
+        let median = Dictionary(uniqueKeysWithValues: (0...16).map { ($0, 1.0) })
+        grid.accents = median
+        let alike = try BeatCutPlanner.place(frameCount: 240, framesPerSecond: 30, evenCuts: [80, 160], grid: grid, music: MusicLayout()).get()
+        #expect(alike.cuts == [75, 165] && alike.beatsPerStep == 2)
+        grid.accents[6] = 2
+        let strong = try BeatCutPlanner.place(frameCount: 240, framesPerSecond: 30, evenCuts: [80, 160], grid: grid, music: MusicLayout()).get()
+        #expect(strong.cuts == [90, 150] && strong.beatsPerStep == 2)
+
+        grid.accents = median
         let heard = try BeatCutPlanner.place(frameCount: 180, framesPerSecond: 30, evenCuts: [45, 97, 135], grid: grid, music: MusicLayout()).get()
-        #expect(heard.cuts == [45, 105, 135])
+        #expect(heard.cuts == [45, 90, 135])
+        grid.accents[6] = 0
+        #expect(grid.weakBeats == [6])
+        let rest = try BeatCutPlanner.place(frameCount: 180, framesPerSecond: 30, evenCuts: [45, 97, 135], grid: grid, music: MusicLayout()).get()
+        #expect(rest.cuts == [45, 105, 135])
         let stays = try BeatCutPlanner.place(frameCount: 180, framesPerSecond: 30, evenCuts: [45, 90, 135], grid: grid, music: MusicLayout()).get()
         #expect(stays.cuts == [45, 90, 135])
     }
 
+    /// The grid of the issue over one grid (120 BPM, the beat at 0.043 s): 5 to 13 photos in
+    /// 9 to 17 s (shares of 1.4 to 6.8 beats). Every show whose shares allow whole beats
+    /// (all but shares of 1.34 … 1.6 beats) is placed; those that do not name a photo.
     @Test func theIssuesGridIsPlacedWhereverItCanBe() throws {
         let grid = BeatGrid(period: 0.5, phase: 0.043, confidence: 1)
         for photos in [5, 7, 9, 11, 13] {
@@ -282,7 +296,7 @@ import SlideshowAudio
         #expect(why.reason == "no-assignment")
         #expect(Self.bruteForce(frameCount: 792, even: [0] + even + [792], beats: Self.beatFrames(grid, fps: 24, frames: 792)) == nil)
 
-        grid.fasterWeakBeats = []
+        grid.fasterAccents = [:]
         let faster = try #require(grid.halved())
         #expect(faster.period == 0.5 && faster.phase == 0.25)
         let cuts = try BeatCutPlanner.place(frameCount: 792, framesPerSecond: 24, evenCuts: even, grid: grid, music: MusicLayout()).get()
@@ -324,16 +338,21 @@ import SlideshowAudio
             let photos = Int(random(3...5.99))
             let frames = Int(random(Double(photos * 10)...Double(photos * 40)))
             let period = random(0.3...1.1)
-            let grid = BeatGrid(period: period, phase: random(0...period), confidence: 1)
+            var grid = BeatGrid(period: period, phase: random(0...period), confidence: 1)
             let even = (1..<photos).map { $0 * frames / photos }
             let bounds = [0] + even + [frames]
             let beats = Self.beatFrames(grid, fps: fps, frames: frames)
-            // A third of the beats weak in half the shows: a cut there costs half a beat more.
-            let weak = random(0...1) < 0.5 ? Set(beats.filter { _ in random(0...1) < 0.33 }) : []
-            let penalty = Int((period * Double(fps)).rounded())
+            // In half the shows, each beat heard at 0 to 2.5 times the median: a cut costs up
+            // to four beats more beside its move.
+            if random(0...1) < 0.5 {
+                grid.accents = Dictionary(uniqueKeysWithValues: (-1...grid.beat(nearest: Double(frames) / Double(fps)) + 1).map { ($0, random(0...2.5)) })
+            }
+            let costs = Dictionary(uniqueKeysWithValues: beats.map { frame in
+                (frame, BeatCutPlanner.accentCost(grid, beat: grid.beat(nearest: Double(frame) / Double(fps)), beatFrames: period * Double(fps)))
+            })
             let show = BeatCutPlanner.Show(bounds: bounds, transitions: [], clips: Array(repeating: false, count: photos), trim: 0)
-            let best = Self.bruteForce(frameCount: frames, even: bounds, beats: beats, weak: weak, weakCost: penalty / 2)
-            switch show.place(on: beats, weak: weak, penalty: penalty, beatFrames: period * Double(fps)) {
+            let best = Self.bruteForce(frameCount: frames, even: bounds, beats: costs)
+            switch show.place(on: costs, penalty: 5 * Int((period * Double(fps)).rounded()), beatFrames: period * Double(fps)) {
             case .success(let placement):
                 placedCount += 1
                 #expect(placement.cost == best?.cost, "\(bounds) on \(beats)")
@@ -381,9 +400,15 @@ import SlideshowAudio
             .filter { $0 > 0 && $0 < frames })).sorted()
     }
 
+    /// ``bruteForce(frameCount:even:beats:)`` with every beat alike.
+    static func bruteForce(frameCount: Int, even bounds: [Int], beats: [Int]) -> (cuts: [Int], cost: Int)? {
+        bruteForce(frameCount: frameCount, even: bounds, beats: Dictionary(uniqueKeysWithValues: beats.map { ($0, 0) }))
+    }
+
     /// Every choice of one beat per cut, increasing, each share within ±25% of its even share:
-    /// the least total move (a cut on a `weak` beat counting `weakCost` more), or nil when none keeps them.
-    static func bruteForce(frameCount: Int, even bounds: [Int], beats: [Int], weak: Set<Int> = [], weakCost: Int = 0) -> (cuts: [Int], cost: Int)? {
+    /// the least total move (a cut on a beat counting what `beats` gives it more), or nil when none keeps them.
+    static func bruteForce(frameCount: Int, even bounds: [Int], beats costs: [Int: Int]) -> (cuts: [Int], cost: Int)? {
+        let beats = costs.keys.sorted()
         let shares = zip(bounds.dropFirst(), bounds).map { $0 - $1 }
         func fits(_ share: Int, _ item: Int) -> Bool {
             Double(share) >= (0.75 * Double(shares[item])).rounded(.up) && Double(share) <= (1.25 * Double(shares[item])).rounded(.down) && share >= 1
@@ -396,7 +421,7 @@ import SlideshowAudio
                 return
             }
             for beat in beats where beat > chosen.last! && fits(beat - chosen.last!, cut - 1) {
-                search(cut + 1, chosen + [beat], cost + abs(beat - bounds[cut]) + (weak.contains(beat) ? weakCost : 0))
+                search(cut + 1, chosen + [beat], cost + abs(beat - bounds[cut]) + costs[beat]!)
             }
         }
         search(1, [0], 0)

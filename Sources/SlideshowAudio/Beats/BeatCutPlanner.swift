@@ -90,7 +90,9 @@ public struct BeatCuts: Sendable, Hashable {
 /// in 4/4), but the farther a cut may have to move. So the step is chosen from the shortest
 /// even share S of a photo: every 4th beat when S spans at least 8 beats, every 2nd when it
 /// spans at least 4, else every beat. Of the n ways to take every nth beat (which beat counts
-/// as the first), the one that moves the cuts least in total wins. When a coarser grid has no
+/// as the first), the one whose cuts cost least in total wins (below: the more strongly its
+/// beats are heard, the less they cost, so on 4/4 music it tends to the bar's first beat,
+/// where the accent falls). When a coarser grid has no
 /// placement, the next finer one is tried; every beat is the last resort, unless the beat is
 /// the slower of two levels the music has (``BeatGrid/halved()``: a groove at 60 BPM whose
 /// eighths are a 120-BPM pulse). Then the faster level's beats are tried last: shares of 2.4
@@ -101,10 +103,11 @@ public struct BeatCuts: Sendable, Hashable {
 /// to the nearest frame, so a transition's centre, which is the cut, lands there too), chosen
 /// together by dynamic programming over cuts × beats so that every share stays within ±25% of
 /// its even share (`⌈¾ share⌉ … ⌊5⁄4 share⌋` frames), every item is still alone on screen for
-/// half its share with its transitions (``FramePlan``'s rule), and the cuts move least in
-/// total from their even places, a cut on a weak beat (``BeatGrid/weakBeats``: nothing heard
-/// on it) counting half a beat more, so that it goes to a heard beat that lies less than half
-/// a beat farther. A cut's beats are those its bounds allow (the shares before
+/// half its share with its transitions (``FramePlan``'s rule), and the cuts cost least in
+/// total: each its move from its even place, and two beats for each step of accent its beat
+/// lies under twice the median beat's (``accentCost(_:beat:beatFrames:)``), so that a cut goes
+/// to the more strongly heard of two beats unless it lies two beats farther for each step. A
+/// cut's beats are those its bounds allow (the shares before
 /// and after it summed), so a placement is found whenever one exists: with shares of 2 beats
 /// or more there always is one; a share of 1.5 beats has none (no whole number of beats lies
 /// within 1.125 … 1.875). The frame count is not touched: the show is exactly as long as asked.
@@ -170,12 +173,16 @@ package enum BeatCutPlanner {
         for step in steps {
             var best: Placement?
             for offset in 0..<step {
-                let heard = music.beats(of: grid, every: step, offset: offset, through: duration)
-                    .map { (frame: Int(($0.time * fps).rounded()), weak: grid.weakBeats.contains($0.index)) }
-                    .filter { $0.frame > 0 && $0.frame < frameCount }
-                let beats = Array(Set(heard.map(\.frame))).sorted()
-                let weak = Set(heard.filter(\.weak).map(\.frame)).subtracting(heard.filter { !$0.weak }.map(\.frame))
-                switch show.place(on: beats, weak: weak, penalty: Int((grid.period * fps).rounded()), beatFrames: Double(step) * grid.period * fps) {
+                // Each beat's frame, and what a cut there costs beside its move (the least of
+                // two beats on one frame).
+                var beatCosts: [Int: Int] = [:]
+                for beat in music.beats(of: grid, every: step, offset: offset, through: duration) {
+                    let frame = Int((beat.time * fps).rounded())
+                    guard frame > 0 && frame < frameCount else { continue }
+                    beatCosts[frame] = min(beatCosts[frame] ?? .max, accentCost(grid, beat: beat.index, beatFrames: grid.period * fps))
+                }
+                let offBeat = Int((accentReach * fullAccent + 1) * grid.period * fps)
+                switch show.place(on: beatCosts, penalty: offBeat, beatFrames: Double(step) * grid.period * fps) {
                 case .success(let placement):
                     if best == nil || placement.cost < best!.cost { best = placement }
                 case .failure(let why):
@@ -187,6 +194,30 @@ package enum BeatCutPlanner {
             }
         }
         return .failure(failure)
+    }
+
+    /// How much more strongly heard than the median beat a beat must be to cost nothing beside
+    /// its move: twice.
+    package static let fullAccent = 2.0
+    /// How many beats' frames a cut costs for each step of accent (the median beat's) its beat
+    /// lies under ``fullAccent``: two.
+    package static let accentReach = 2.0
+
+    /// What a cut on beat `index` costs beside its move, in frames: ``accentReach`` beats for
+    /// each step of accent (``BeatGrid/accents``) it lies under ``fullAccent``. A beat on which
+    /// nothing is heard costs four beats, the median beat two, a hit twice as strong as the
+    /// median or more nothing: a cut goes up to two beats farther from its even place to a beat
+    /// heard as strongly again. Nothing when the grid's accents are unknown (every beat alike).
+    ///
+    /// Measured over the 138 rendered shows of `make bench-audio` (18 songs): 87.9% of the cuts
+    /// came within 50 ms of aubio's or librosa's beats and 44 lay farther than a quarter beat
+    /// from both, against 86.8% and 55 when only a rest cost more (half a beat). In trials, 1
+    /// beat a step gave 87.5% and 49, 3 beats 88.2% and 45.
+    package static func accentCost(_ grid: BeatGrid, beat index: Int, beatFrames: Double) -> Int {
+        guard !grid.accents.isEmpty else { return 0 }
+        // A beat outside the part analysed counts as the median beat.
+        let accent = grid.accents[index] ?? 1
+        return Int((beatFrames * accentReach * (fullAccent - min(accent, fullAccent))).rounded())
     }
 
     /// One placement: the cuts, which of them are off the beat, and their total move in frames.
@@ -234,23 +265,23 @@ package enum BeatCutPlanner {
             self.bare = bare
         }
 
-        /// The cuts on `beats` (frames, in order) that move least in total, every share within
-        /// its bounds, or why there are none.
+        /// The cuts on the beats that cost least in total, every share within its bounds, or
+        /// why there are none.
         /// - Parameters:
-        ///   - weak: the beats of `beats` that carry no attack (``BeatGrid/weakBeats``): a cut
-        ///     there costs half of `penalty` beside its move, so it goes to a heard beat instead
-        ///     when one lies less than half a beat farther.
-        ///   - penalty: what a cut off the beat costs beside its move (a beat's frames), so that a
+        ///   - beats: the beats' frames, each with what a cut there costs beside its move
+        ///     (``BeatCutPlanner/accentCost(_:beat:beatFrames:)``: a beat heard strongly costs less).
+        ///   - penalty: what a cut off the beat costs beside its move (a beat's frames more than
+        ///     any beat costs, so more than a beat's cost and a quarter beat's trim), so that a
         ///     clip is trimmed to end on a beat whenever it can be.
         ///   - beatFrames: frames between two beats of the grid, for the reason of a failure.
-        package func place(on beats: [Int], weak: Set<Int> = [], penalty: Int, beatFrames: Double) -> Result<Placement, BeatCutFallback> {
-            switch layers(on: beats, weak: weak, limits: alone, penalty: penalty) {
+        package func place(on beats: [Int: Int], penalty: Int, beatFrames: Double) -> Result<Placement, BeatCutFallback> {
+            switch layers(on: beats, limits: alone, penalty: penalty) {
             case .success(let placement): return .success(placement)
             case .failure(let stuck):
                 let item = stuck.item
                 if stuck.noBeats { return .failure(.noBeatNearCut(cut: item)) }
                 // The same without the transitions' rule gets further: the transitions are to blame.
-                if case .failure(let bare) = layers(on: beats, weak: weak, limits: bare.map { $0 }, penalty: penalty), bare.item <= item {
+                if case .failure(let bare) = layers(on: beats, limits: bare.map { $0 }, penalty: penalty), bare.item <= item {
                     return .failure(.shareOutOfBounds(photo: bare.item, beats: Double(shares[bare.item]) / beatFrames))
                 }
                 return .failure(.transitionsDoNotFit(photo: item))
@@ -271,12 +302,13 @@ package enum BeatCutPlanner {
         /// allow (their least and most frames summed), and within the even shares on either
         /// side of its even place. The end of a clip may also be off the beat, where its whole
         /// length puts it (at the cost of `penalty`), as may the start of the clips that end
-        /// the show, where their lengths put it. A cut on a `weak` beat costs half of `penalty`.
-        package func layers(on beats: [Int], weak: Set<Int> = [], limits: [ClosedRange<Int>?], penalty: Int) -> Result<Placement, Stuck> {
+        /// the show, where their lengths put it. A cut on a beat costs what `costs` gives it.
+        package func layers(on costs: [Int: Int], limits: [ClosedRange<Int>?], penalty: Int) -> Result<Placement, Stuck> {
             let count = shares.count
             if let blocked = limits.firstIndex(where: { $0 == nil }) { return .failure(Stuck(item: blocked, noBeats: false)) }
             let limits = limits.map { $0! }
             let frameCount = bounds[count]
+            let beats = costs.keys.sorted()
             let beatSet = Set(beats)
             // Least and most frames of items ..< k (prefix) and k ..< count (suffix).
             var lowBefore = [0], highBefore = [0]
@@ -319,7 +351,7 @@ package enum BeatCutPlanner {
                 }
                 var layer: [Int: State] = [:]
                 for candidate in candidates {
-                    let move = abs(candidate.frame - bounds[cut]) + (candidate.onBeat ? (weak.contains(candidate.frame) ? penalty / 2 : 0) : penalty)
+                    let move = abs(candidate.frame - bounds[cut]) + (candidate.onBeat ? costs[candidate.frame] ?? 0 : penalty)
                     for start in starts {
                         let share = candidate.frame - start
                         guard limits[item].contains(share) else { continue }

@@ -21,14 +21,20 @@ public struct BeatGrid: Sendable, Hashable, CustomStringConvertible {
     public private(set) var tracked: [Double] = []
     /// The index of `tracked[0]`.
     public private(set) var firstTracked = 0
-    /// The beats of the part analysed that carry no attack (no onset on them, or a faint one:
-    /// ``BeatGridFit/weakBeats(of:in:)``), by index; cuts avoid them where a heard beat is near.
-    public package(set) var weakBeats: Set<Int> = []
-    /// The weak beats of the level at half the period (``halved()``), when that level is one
-    /// of the music's: the faster of two levels, the slower chosen as the beat
+    /// How strongly each beat of the part analysed is heard, by index: its strongest onset
+    /// within 50 ms over the median beat's (0 when nothing is heard on it; 2 for a hit twice
+    /// as strong as the median beat's). ``BeatGridFit/accents(of:in:)`` finds them;
+    /// ``BeatCutPlanner`` prefers the strongly heard beats. Empty when unknown.
+    public package(set) var accents: [Int: Double] = [:]
+    /// The accents of the level at half the period (``halved()``), when that level is one of
+    /// the music's: the faster of two levels, the slower chosen as the beat
     /// (``BeatGridFit/octave(_:lag:)``); nil when it is not (the beat is the faster level, or
     /// the only one in range).
-    package var fasterWeakBeats: Set<Int>?
+    package var fasterAccents: [Int: Double]?
+
+    /// The beats of the part analysed that carry no attack: no onset on them, or one under
+    /// half the median beat's (``BeatGridFit/weakShare``), by index.
+    public var weakBeats: Set<Int> { Set(accents.filter { $0.value < BeatGridFit.weakShare }.keys) }
 
     /// Creates a straight grid; the phase is brought into `0 ..< period`.
     public init(period: Double, phase: Double, confidence: Double) {
@@ -60,15 +66,15 @@ public struct BeatGrid: Sendable, Hashable, CustomStringConvertible {
     /// The level at half the period, on which ``BeatCutPlanner`` places the cuts when this one
     /// has no placement: beat 2k or 2k + 1 is this grid's beat k, and the beats between lie
     /// halfway from one beat to the next. Nil when that level is not the music's
-    /// (``fasterWeakBeats``).
+    /// (``fasterAccents``).
     package func halved() -> BeatGrid? {
-        guard let weak = fasterWeakBeats else { return nil }
+        guard let accents = fasterAccents else { return nil }
         var grid = halving()
-        grid.weakBeats = weak
+        grid.accents = accents
         return grid
     }
 
-    /// ``halved()`` without its weak beats, for ``BeatGridFit`` to find them on.
+    /// ``halved()`` without its accents, for ``BeatGridFit`` to find them on.
     package func halving() -> BeatGrid {
         guard tracked.count >= 2 else { return BeatGrid(period: period / 2, phase: phase, confidence: confidence) }
         var beats: [Double] = []
