@@ -170,6 +170,8 @@ package enum BeatCutPlanner {
         let steps = allowed.filter { $0 == 1 || Double($0) * grid.period <= shortest / 2 }
         let duration = Double(frameCount) / fps
         var failure: BeatCutFallback = .noSteadyBeat
+        // A cut off the beat (a clip's end) costs a beat more than the least heard beat.
+        let offBeat = Int((accentReach * fullAccent + 1) * grid.period * fps)
         for step in steps {
             var best: Placement?
             for offset in 0..<step {
@@ -181,7 +183,6 @@ package enum BeatCutPlanner {
                     guard frame > 0 && frame < frameCount else { continue }
                     beatCosts[frame] = min(beatCosts[frame] ?? .max, accentCost(grid, beat: beat.index, beatFrames: grid.period * fps))
                 }
-                let offBeat = Int((accentReach * fullAccent + 1) * grid.period * fps)
                 switch show.place(on: beatCosts, penalty: offBeat, beatFrames: Double(step) * grid.period * fps) {
                 case .success(let placement):
                     if best == nil || placement.cost < best!.cost { best = placement }
