@@ -143,16 +143,21 @@ func beatGridBenchmark(tool: String, ffmpeg: String, photos: [String], scratch: 
             }
             let trusted = references.compactMap(atTempo)
             let quarter = 15 / (song.bpm ?? report["tempo"] as? Double ?? 120)
+            // Each tracker's nearest beat to a time, signed (the beat after it positive; nil for
+            // a missing tracker), and its distance (infinity for a missing tracker).
+            func nearest(_ time: Double) -> [Double?] {
+                references.map { $0.flatMap { $0.min { abs($0 - time) < abs($1 - time) } }.map { $0 - time } }
+            }
+            func offsets(_ time: Double) -> [Double] { nearest(time).map { $0.map(abs) ?? .infinity } }
             // The trackers need a few seconds to settle: cuts in the first 3 s are not measured.
             for cut in starts.dropFirst() where cut >= 3 {
-                // Each tracker's nearest beat, signed (the beat after the cut positive).
-                let nearest = references.map { $0.flatMap { $0.min { abs($0 - cut) < abs($1 - cut) } }.map { $0 - cut } }
+                let signed = nearest(cut)
                 if let dump = cutDump {
-                    let columns = nearest.map { $0.map { String(format: "%.4f", $0) } ?? "-" }
+                    let columns = signed.map { $0.map { String(format: "%.4f", $0) } ?? "-" }
                     dump.write(([name, "\(count)", "\(seconds)", String(format: "%.4f", cut)] + columns + [String(format: "%.4f", quarter)])
                         .joined(separator: "\t").appending("\n").data(using: .utf8)!)
                 }
-                cuts.add(offsets: nearest.map { $0.map(abs) ?? .infinity }, quarter: quarter,
+                cuts.add(offsets: offsets(cut), quarter: quarter,
                          atTempo: trusted.contains { $0.contains { abs($0 - cut) <= 0.05 } },
                          onset: onsets.contains { abs($0 - cut) <= 0.05 })
             }
@@ -165,11 +170,11 @@ func beatGridBenchmark(tool: String, ffmpeg: String, photos: [String], scratch: 
                         .beats(of: grid, through: Double(seconds)).map { (time: $0.time, accent: grid.accents[$0.index] ?? 1) }
                 }
             } ?? []
-            func offsets(_ beat: Double) -> [Double] { references.map { $0.flatMap { $0.map { abs($0 - beat) }.min() } ?? .infinity } }
             for beat in ours where beat.time >= 3 && beat.time < Double(seconds) {
                 let band = accentBands.firstIndex { beat.accent < $0 } ?? accentBands.count
-                beatsByAccent[band].add(offsets: offsets(beat.time), quarter: quarter, atTempo: false, onset: false)
-                beatsAsCuts[0].add(offsets: offsets(beat.time), quarter: quarter, atTempo: false, onset: false)
+                let distances = offsets(beat.time)
+                beatsByAccent[band].add(offsets: distances, quarter: quarter, atTempo: false, onset: false)
+                beatsAsCuts[0].add(offsets: distances, quarter: quarter, atTempo: false, onset: false)
             }
             for (slot, beats) in [references[2], references[3]].enumerated() {
                 for beat in beats ?? [] where beat >= 3 && beat < Double(seconds) {
